@@ -1,0 +1,38 @@
+#pragma once
+// Every difference between Kokkos 3.4.01 (Debian 12, Serial only) and
+// Kokkos 4.x (CUDA/HIP/OpenMP builds) that hepex relies on lives here.
+
+#include <Kokkos_Core.hpp>
+
+#if !defined(KOKKOS_VERSION) || KOKKOS_VERSION < 30401
+#error "hepex needs Kokkos >= 3.4.01"
+#endif
+
+namespace hepex::compat {
+
+inline constexpr int kokkos_version = KOKKOS_VERSION;  // e.g. 30401, 40601
+inline constexpr int kokkos_major = KOKKOS_VERSION / 10000;
+inline constexpr int kokkos_minor = KOKKOS_VERSION / 100 % 100;
+inline constexpr int kokkos_patch = KOKKOS_VERSION % 100;
+
+// Real math functions: Kokkos::Experimental:: in 3.x, Kokkos:: in 4.x.
+#if KOKKOS_VERSION >= 40000
+template <class T>
+KOKKOS_INLINE_FUNCTION T fabs(T x) { return Kokkos::fabs(x); }
+template <class T>
+KOKKOS_INLINE_FUNCTION T sqrt(T x) { return Kokkos::sqrt(x); }
+#else
+template <class T>
+KOKKOS_INLINE_FUNCTION T fabs(T x) { return Kokkos::Experimental::fabs(x); }
+template <class T>
+KOKKOS_INLINE_FUNCTION T sqrt(T x) { return Kokkos::Experimental::sqrt(x); }
+#endif
+
+// Number of threads/lanes an execution-space instance offers: a static member
+// in 3.x, an instance member in 4.x (callable on an instance in both).
+template <class ExecSpace>
+int concurrency(const ExecSpace& space = ExecSpace()) {
+  return space.concurrency();
+}
+
+}  // namespace hepex::compat

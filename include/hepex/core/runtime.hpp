@@ -1,0 +1,46 @@
+#pragma once
+// Kokkos initialisation for hepex programs, and what this build contains
+// (what `hepex --version` and `hepex info` print).
+
+#include <string>
+#include <vector>
+
+namespace hepex {
+
+// Initialises Kokkos for the lifetime of the object (if the caller has not
+// already done so) and finalises it on destruction. Codes that manage Kokkos
+// themselves never need it.
+class Runtime {
+ public:
+  Runtime(int& argc, char* argv[]);
+  ~Runtime();
+  Runtime(const Runtime&) = delete;
+  Runtime& operator=(const Runtime&) = delete;
+
+ private:
+  bool owns_kokkos_ = false;
+};
+
+struct DeviceInfo {
+  std::string name;           // e.g. "NVIDIA H100 80GB HBM3" or the host CPU model
+  std::size_t memory_bytes;   // total memory of the device
+  std::string kind;           // "cuda", "hip" or "host"
+};
+
+struct BuildInfo {
+  std::string hepex_version;              // "0.1.0"
+  std::string kokkos_version;             // "4.6.1"
+  std::vector<std::string> exec_spaces;   // enabled Kokkos execution spaces
+  std::string default_space;              // Kokkos::DefaultExecutionSpace::name()
+  bool mpi = false;                       // built with the MPI layer
+  std::string mpi_library;                // MPI_Get_library_version, first line
+  std::vector<std::string> blas_paths;    // vendor BLAS / tensor-core paths compiled in
+};
+
+BuildInfo build_info();
+// Devices visible to the default execution space (the host alone in host builds).
+std::vector<DeviceInfo> devices();
+// "hepex 0.1.0 (Kokkos 4.6.1; backends: Cuda, Serial)"
+std::string version_line();
+
+}  // namespace hepex

@@ -1,0 +1,42 @@
+#pragma once
+// The one place where the double-word product of two machine words is formed.
+// 32-bit words: a native 32x32->64 multiply everywhere. 64-bit words:
+// `unsigned __int128` on the host, the vendor multiply-high intrinsic
+// (__umul64hi: one IMAD.HI pair on NVIDIA, v_mul_hi_u32 sequence on AMD) in
+// CUDA/HIP device code. Nothing here divides: HIP cannot lower 128-bit division.
+
+#include <cstdint>
+
+#include "hepex/core/kokkos_compat.hpp"
+
+namespace hepex::field::detail {
+
+template <class Word>
+struct DoubleWord {
+  Word hi;
+  Word lo;
+};
+
+KOKKOS_FORCEINLINE_FUNCTION DoubleWord<std::uint32_t> mul_wide(std::uint32_t a,
+                                                                std::uint32_t b) {
+  const std::uint64_t p = static_cast<std::uint64_t>(a) * b;
+  return {static_cast<std::uint32_t>(p >> 32), static_cast<std::uint32_t>(p)};
+}
+
+KOKKOS_FORCEINLINE_FUNCTION DoubleWord<std::uint64_t> mul_wide(std::uint64_t a,
+                                                                std::uint64_t b) {
+#if defined(__CUDA_ARCH__) || defined(__HIP_DEVICE_COMPILE__)
+  return {__umul64hi(a, b), a * b};
+#else
+  const unsigned __int128 p = static_cast<unsigned __int128>(a) * b;
+  return {static_cast<std::uint64_t>(p >> 64), static_cast<std::uint64_t>(p)};
+#endif
+}
+
+// High word of a*b.
+template <class Word>
+KOKKOS_FORCEINLINE_FUNCTION Word mul_high(Word a, Word b) {
+  return mul_wide(a, b).hi;
+}
+
+}  // namespace hepex::field::detail

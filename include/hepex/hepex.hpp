@@ -1,0 +1,16 @@
+#pragma once
+// hepex umbrella header.
+
+#include "hepex/core/error.hpp"
+#include "hepex/core/kokkos_compat.hpp"
+#include "hepex/core/random.hpp"
+#include "hepex/core/runtime.hpp"
+#include "hepex/core/spaces.hpp"
+#include "hepex/field/big_integer.hpp"
+#include "hepex/field/crt.hpp"
+#include "hepex/field/primes.hpp"
+#include "hepex/field/real.hpp"
+#include "hepex/field/self_check.hpp"
+#include "hepex/field/traits.hpp"
+#include "hepex/field/zp.hpp"
+#include "hepex/version.hpp"

@@ -1,0 +1,56 @@
+// `hepex info`: what this build and machine offer.
+#include <iomanip>
+#include <iostream>
+
+#include "commands.hpp"
+#include "hepex/core/runtime.hpp"
+
+namespace hepex::cli {
+
+namespace {
+
+std::string join(const std::vector<std::string>& items, const char* separator) {
+  std::string text;
+  for (std::size_t i = 0; i < items.size(); ++i) text += (i ? separator : "") + items[i];
+  return text;
+}
+
+std::string gib(std::size_t bytes) {
+  std::ostringstream out;
+  out << std::fixed << std::setprecision(1) << static_cast<double>(bytes) / (1u << 30)
+      << " GiB";
+  return out.str();
+}
+
+void print_info() {
+  const BuildInfo info = build_info();
+  std::cout << "hepex " << info.hepex_version << '\n'
+            << "Kokkos:           " << info.kokkos_version << '\n'
+            << "execution spaces: " << join(info.exec_spaces, ", ")
+            << " (default: " << info.default_space << ")\n"
+            << "devices:\n";
+  const auto found = devices();
+  for (std::size_t d = 0; d < found.size(); ++d) {
+    std::cout << "  [" << d << "] " << found[d].kind << ": " << found[d].name << ", "
+              << gib(found[d].memory_bytes) << '\n';
+  }
+  if (found.empty()) std::cout << "  (none visible)\n";
+  std::cout << "MPI:              "
+            << (info.mpi ? "yes (" + info.mpi_library + ")" : std::string("no (built without)"))
+            << '\n'
+            << "BLAS paths:       "
+            << (info.blas_paths.empty() ? std::string("none (built without Kokkos Kernels)")
+                                        : join(info.blas_paths, "; "))
+            << '\n'
+            << "tensor-core GEMM: none in this version\n";
+}
+
+}  // namespace
+
+void add_info_command(CLI::App& app) {
+  auto* info = app.add_subcommand(
+      "info", "Kokkos version, execution spaces, devices and memory, MPI, BLAS paths");
+  info->callback(print_info);
+}
+
+}  // namespace hepex::cli

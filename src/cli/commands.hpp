@@ -1,0 +1,12 @@
+#pragma once
+// The `hepex` subcommands. Each add_* registers one subcommand on the app; its
+// callback does the work through the library (the CLI holds no logic).
+
+#include <CLI/CLI.hpp>
+
+namespace hepex::cli {
+
+void add_info_command(CLI::App& app);
+void add_demo_command(CLI::App& app);
+
+}  // namespace hepex::cli

@@ -1,0 +1,114 @@
+#include "hepex/core/runtime.hpp"
+
+#include <sstream>
+
+#include "device_query.hpp"
+#include "hepex/core/kokkos_compat.hpp"
+#include "hepex/version.hpp"
+
+#if HEPEX_HAS_MPI
+#include <mpi.h>
+#endif
+#if HEPEX_HAS_KOKKOSKERNELS
+#include <KokkosKernels_config.h>
+#endif
+
+namespace hepex {
+
+Runtime::Runtime(int& argc, char* argv[]) {
+  if (!Kokkos::is_initialized()) {
+    Kokkos::initialize(argc, argv);
+    owns_kokkos_ = true;
+  }
+}
+
+Runtime::~Runtime() {
+  if (owns_kokkos_) Kokkos::finalize();
+}
+
+namespace {
+
+std::vector<std::string> enabled_exec_spaces() {
+  std::vector<std::string> spaces;
+#ifdef KOKKOS_ENABLE_CUDA
+  spaces.emplace_back("Cuda");
+#endif
+#ifdef KOKKOS_ENABLE_HIP
+  spaces.emplace_back("HIP");
+#endif
+#ifdef KOKKOS_ENABLE_SYCL
+  spaces.emplace_back("SYCL");
+#endif
+#ifdef KOKKOS_ENABLE_OPENMP
+  spaces.emplace_back("OpenMP");
+#endif
+#ifdef KOKKOS_ENABLE_THREADS
+  spaces.emplace_back("Threads");
+#endif
+#ifdef KOKKOS_ENABLE_SERIAL
+  spaces.emplace_back("Serial");
+#endif
+  return spaces;
+}
+
+std::vector<std::string> blas_paths() {
+  std::vector<std::string> paths;
+#if HEPEX_HAS_KOKKOSKERNELS
+#ifdef KOKKOSKERNELS_ENABLE_TPL_BLAS
+  paths.emplace_back("host BLAS (Kokkos Kernels, BLAS TPL)");
+#else
+  paths.emplace_back("host BLAS (Kokkos Kernels native kernels)");
+#endif
+#ifdef KOKKOSKERNELS_ENABLE_TPL_CUBLAS
+  paths.emplace_back("cuBLAS (Kokkos Kernels TPL)");
+#endif
+#ifdef KOKKOSKERNELS_ENABLE_TPL_ROCBLAS
+  paths.emplace_back("rocBLAS (Kokkos Kernels TPL)");
+#endif
+#endif
+  return paths;
+}
+
+std::string mpi_library_version() {
+#if HEPEX_HAS_MPI
+  char text[MPI_MAX_LIBRARY_VERSION_STRING];
+  int length = 0;
+  MPI_Get_library_version(text, &length);  // allowed before MPI_Init
+  std::string version(text, static_cast<std::size_t>(length));
+  return version.substr(0, version.find_first_of(",\n"));
+#else
+  return {};
+#endif
+}
+
+}  // namespace
+
+BuildInfo build_info() {
+  BuildInfo info;
+  info.hepex_version = HEPEX_VERSION_STRING;
+  info.kokkos_version = std::to_string(compat::kokkos_major) + "." +
+                        std::to_string(compat::kokkos_minor) + "." +
+                        std::to_string(compat::kokkos_patch);
+  info.exec_spaces = enabled_exec_spaces();
+  info.default_space = Kokkos::DefaultExecutionSpace::name();
+  info.mpi = HEPEX_HAS_MPI != 0;
+  info.mpi_library = mpi_library_version();
+  info.blas_paths = blas_paths();
+  return info;
+}
+
+std::vector<DeviceInfo> devices() { return backend::query_devices(); }
+
+std::string version_line() {
+  const BuildInfo info = build_info();
+  std::ostringstream line;
+  line << "hepex " << info.hepex_version << " (Kokkos " << info.kokkos_version
+       << "; backends: ";
+  for (std::size_t i = 0; i < info.exec_spaces.size(); ++i) {
+    line << (i ? ", " : "") << info.exec_spaces[i];
+  }
+  line << ")";
+  return line.str();
+}
+
+}  // namespace hepex
