@@ -14,7 +14,7 @@ fi
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 
 packages=(
-  cmake ninja-build g++ pkg-config
+  cmake ninja-build g++
   libtrilinos-kokkos-dev libtrilinos-kokkos-kernels-dev libopenblas-dev
   libgmp-dev libopenmpi-dev openmpi-bin
   libcli11-dev nlohmann-json3-dev
