@@ -3,6 +3,7 @@
 // Kokkos 4.x (CUDA/HIP/OpenMP builds) that hepex relies on lives here.
 
 #include <Kokkos_Core.hpp>
+#include <cstring>
 
 #if !defined(KOKKOS_VERSION) || KOKKOS_VERSION < 30401
 #error "hepex needs Kokkos >= 3.4.01"
@@ -27,6 +28,20 @@ KOKKOS_INLINE_FUNCTION T fabs(T x) { return Kokkos::Experimental::fabs(x); }
 template <class T>
 KOKKOS_INLINE_FUNCTION T sqrt(T x) { return Kokkos::Experimental::sqrt(x); }
 #endif
+
+// Reinterprets the bits of a trivially copyable value: Kokkos::bit_cast from
+// 4.0 on, memcpy (valid in device code too) before.
+template <class To, class From>
+KOKKOS_INLINE_FUNCTION To bit_cast(const From& from) {
+  static_assert(sizeof(To) == sizeof(From), "bit_cast needs equal sizes");
+#if KOKKOS_VERSION >= 40000
+  return Kokkos::bit_cast<To>(from);
+#else
+  To to;
+  memcpy(&to, &from, sizeof(To));
+  return to;
+#endif
+}
 
 // Number of threads/lanes an execution-space instance offers: a static member
 // in 3.x, an instance member in 4.x (callable on an instance in both).

@@ -42,7 +42,7 @@ class Zp {
   explicit Zp(std::uint64_t p) {
     check_prime_modulus(p, max_modulus_bits, word_bits == 32 ? "Zp32" : "Zp64");
     p_ = static_cast<Word>(p);
-    shift_ = count_leading_zeros(p_);
+    shift_ = leading_zero_bits(p_);
     d_ = static_cast<Word>(p_ << shift_);
     // v = floor((B^2 - 1) / d) - B with B = 2^word_bits (Moller-Granlund eq. 3).
     using U2 = std::conditional_t<word_bits == 32, std::uint64_t, unsigned __int128>;
@@ -177,7 +177,7 @@ class Zp {
     return {q1, r};
   }
 
-  static int count_leading_zeros(Word x) {
+  static int leading_zero_bits(Word x) {
     int n = 0;
     for (Word bit = Word{1} << (word_bits - 1); (x & bit) == 0; bit >>= 1) ++n;
     return n;

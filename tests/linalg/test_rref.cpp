@@ -1,0 +1,199 @@
+// RREF over Z/p against FLINT's nmod_mat_rref (the RREF is unique, so the
+// matrices must agree exactly), and over floating point against a simple
+// long-double Gauss-Jordan reference; on the default device and on the host.
+#include <gtest/gtest.h>
+
+#include <complex>
+#include <random>
+#include <sstream>
+
+#include "flint_oracle.hpp"
+#include "hepex/field/primes.hpp"
+#include "hepex/field/real.hpp"
+#include "hepex/linalg/rref.hpp"
+#include "test_seed.hpp"
+
+namespace hepex::test {
+
+template <class Word>
+Matrix<Word> random_matrix(std::size_t rows, std::size_t cols, std::uint64_t p,
+                           std::mt19937_64& rng, int zero_percent = 0) {
+  Matrix<Word> a(rows, cols);
+  std::uniform_int_distribution<std::uint64_t> entry(0, p - 1);
+  for (auto& x : a.data) x = static_cast<Word>(rng() % 100 < zero_percent ? 0 : entry(rng));
+  return a;
+}
+
+// Pivot columns read off a reduced matrix: the first non-zero of each row.
+template <class Word>
+std::vector<int> leading_columns(const Matrix<Word>& r) {
+  std::vector<int> pivots;
+  for (std::size_t i = 0; i < r.rows; ++i) {
+    for (std::size_t j = 0; j < r.cols; ++j) {
+      if (r(i, j) != 0) {
+        pivots.push_back(static_cast<int>(j));
+        break;
+      }
+    }
+  }
+  return pivots;
+}
+
+template <class Word>
+void expect_matches_flint(const Matrix<Word>& a, std::uint64_t p, Backend backend,
+                          const std::string& what) {
+  FlintMatrix oracle(a, p);
+  const slong flint_rank = nmod_mat_rref(oracle.get());
+  const Matrix<Word> want = oracle.template to_matrix<Word>();
+
+  Matrix<Word> got = a;
+  const linalg::RrefResult r = linalg::rref(field::Zp<Word>(p), got, backend);
+  std::ostringstream where;
+  where << what << ": " << a.rows << "x" << a.cols << " mod " << p << " on "
+        << backend_name(backend) << " (" << seed_trace() << ")";
+  ASSERT_EQ(r.rank, static_cast<std::size_t>(flint_rank)) << where.str();
+  ASSERT_EQ(r.pivots, leading_columns(want)) << where.str();
+  ASSERT_TRUE(got == want) << where.str();
+}
+
+template <class Word>
+void random_cases_against_flint(std::uint64_t p) {
+  std::mt19937_64 rng(seed() ^ p);
+  const std::vector<std::pair<std::size_t, std::size_t>> shapes = {
+      {1, 1}, {1, 7}, {7, 1}, {13, 13}, {40, 40}, {61, 17}, {17, 61}, {33, 70}, {70, 33}};
+  for (Backend backend : {Backend::device, Backend::host}) {
+    for (const auto& [m, n] : shapes) {
+      expect_matches_flint(random_matrix<Word>(m, n, p, rng), p, backend, "full rank");
+      expect_matches_flint(random_matrix<Word>(m, n, p, rng, 85), p, backend, "85% zeros");
+      // Rank r < min(m, n) as an (m x r)(r x n) product.
+      const std::size_t r = std::min(m, n) / 2;
+      if (r > 0) {
+        const auto low = flint_mul(random_matrix<Word>(m, r, p, rng),
+                                   random_matrix<Word>(r, n, p, rng), p);
+        expect_matches_flint(low, p, backend, "rank " + std::to_string(r));
+      }
+      expect_matches_flint(Matrix<Word>(m, n, 0), p, backend, "all zero");
+      Matrix<Word> identity(m, n, 0);
+      for (std::size_t i = 0; i < std::min(m, n); ++i) identity(i, i) = 1;
+      expect_matches_flint(identity, p, backend, "identity");
+    }
+  }
+}
+
+// Gauss-Jordan with partial pivoting in long double: the float reference.
+template <class T>
+Matrix<std::complex<long double>> reference_rref(const Matrix<T>& a, long double tolerance) {
+  using C = std::complex<long double>;
+  Matrix<C> r(a.rows, a.cols);
+  for (std::size_t i = 0; i < a.rows; ++i) {
+    long double scale = 0;
+    for (std::size_t j = 0; j < a.cols; ++j) {
+      if constexpr (std::is_arithmetic<T>::value) {
+        r(i, j) = C(a(i, j), 0);
+      } else {
+        r(i, j) = C(a(i, j).real(), a(i, j).imag());
+      }
+      scale = std::max(scale, std::abs(r(i, j)));
+    }
+    for (std::size_t j = 0; j < a.cols && scale > 0; ++j) r(i, j) /= scale;
+  }
+  std::size_t row = 0;
+  for (std::size_t col = 0; col < a.cols && row < a.rows; ++col) {
+    std::size_t best = row;
+    for (std::size_t i = row; i < a.rows; ++i)
+      if (std::abs(r(i, col)) > std::abs(r(best, col))) best = i;
+    if (std::abs(r(best, col)) <= tolerance) continue;
+    for (std::size_t j = 0; j < a.cols; ++j) std::swap(r(row, j), r(best, j));
+    const C inv = C(1) / r(row, col);
+    for (std::size_t j = 0; j < a.cols; ++j) r(row, j) *= inv;
+    for (std::size_t i = 0; i < a.rows; ++i) {
+      if (i == row) continue;
+      const C f = r(i, col);
+      for (std::size_t j = 0; j < a.cols; ++j) r(i, j) -= f * r(row, j);
+    }
+    ++row;
+  }
+  return r;
+}
+
+template <class F>
+void floating_cases(double tolerance) {
+  using T = typename F::value_type;
+  std::mt19937_64 rng(seed());
+  std::uniform_real_distribution<double> uniform(-1, 1);
+  auto draw = [&]() -> T {
+    if constexpr (std::is_arithmetic<T>::value) {
+      return static_cast<T>(uniform(rng));
+    } else {
+      return T(uniform(rng), uniform(rng));
+    }
+  };
+  for (const auto& [m, n, rank] : std::vector<std::tuple<std::size_t, std::size_t, std::size_t>>{
+           {1, 1, 1}, {12, 12, 12}, {30, 45, 30}, {45, 30, 30}, {40, 40, 25}, {20, 50, 7}}) {
+    // A = L * R with L (m x rank), R (rank x n), then rows scaled by 10^[-6, 6].
+    Matrix<T> l(m, rank), r(rank, n), a(m, n, T(0));
+    for (auto& x : l.data) x = draw();
+    for (auto& x : r.data) x = draw();
+    for (std::size_t i = 0; i < m; ++i) {
+      const double row_scale = std::pow(10.0, static_cast<int>(rng() % 13) - 6);
+      for (std::size_t j = 0; j < n; ++j) {
+        T sum(0);
+        for (std::size_t k = 0; k < rank; ++k) sum += l(i, k) * r(k, j);
+        a(i, j) = sum * static_cast<typename F::real_type>(row_scale);
+      }
+    }
+    const auto want = reference_rref(a, 1e-9L);
+    for (Backend backend : {Backend::device, Backend::host}) {
+      Matrix<T> got = a;
+      const auto result = linalg::rref(F(1e-9), got, backend);
+      EXPECT_EQ(result.rank, rank) << m << "x" << n << " on " << backend_name(backend);
+      double worst = 0;
+      for (std::size_t i = 0; i < m; ++i) {
+        for (std::size_t j = 0; j < n; ++j) {
+          const T g = got(i, j);
+          std::complex<long double> gc;
+          if constexpr (std::is_arithmetic<T>::value) {
+            gc = {g, 0};
+          } else {
+            gc = {g.real(), g.imag()};
+          }
+          worst = std::max(worst, static_cast<double>(std::abs(gc - want(i, j))));
+        }
+      }
+      EXPECT_LT(worst, tolerance) << m << "x" << n << " rank " << rank << " on "
+                                  << backend_name(backend) << " (" << seed_trace() << ")";
+    }
+  }
+}
+
+}  // namespace hepex::test
+
+namespace {
+
+using hepex::test::random_cases_against_flint;
+
+TEST(Rref, Zp32MatchesFlintFor65521) { random_cases_against_flint<std::uint32_t>(65521); }
+TEST(Rref, Zp32MatchesFlintFor2To31Minus1) {
+  random_cases_against_flint<std::uint32_t>(2147483647);
+}
+TEST(Rref, Zp64MatchesFlintFor62BitPrime) {
+  random_cases_against_flint<std::uint64_t>(hepex::field::large_primes(1, 1ull << 62).front());
+}
+TEST(Rref, Zp64MatchesFlintFor63BitPrime) {
+  random_cases_against_flint<std::uint64_t>(hepex::field::large_primes(1).front());
+}
+TEST(Rref, Real64MatchesReferenceWithBadlyScaledRows) {
+  hepex::test::floating_cases<hepex::field::Real64>(1e-8);
+}
+TEST(Rref, Complex128MatchesReferenceWithBadlyScaledRows) {
+  hepex::test::floating_cases<hepex::field::Complex128>(1e-8);
+}
+
+TEST(Rref, EmptyMatrices) {
+  hepex::Matrix<std::uint32_t> a(0, 5);
+  EXPECT_EQ(hepex::linalg::rref(hepex::field::Zp32(65521), a).rank, 0u);
+  hepex::Matrix<std::uint32_t> b(5, 0);
+  EXPECT_EQ(hepex::linalg::rref(hepex::field::Zp32(65521), b).rank, 0u);
+}
+
+}  // namespace
