@@ -1,6 +1,4 @@
 // Host build: the one "device" is the host CPU and its memory.
-#include <unistd.h>
-
 #include <fstream>
 #include <string>
 #include <thread>
@@ -24,11 +22,9 @@ std::string cpu_model() {
 }  // namespace
 
 std::vector<DeviceInfo> query_devices() {
-  const auto pages = static_cast<std::size_t>(sysconf(_SC_PHYS_PAGES));
-  const auto page_size = static_cast<std::size_t>(sysconf(_SC_PAGESIZE));
   return {DeviceInfo{cpu_model() + " (" + std::to_string(std::thread::hardware_concurrency()) +
                          " threads)",
-                     pages * page_size, "host"}};
+                     host_memory_bytes(), "host"}};
 }
 
 }  // namespace hepex::backend

@@ -10,6 +10,7 @@
 #include "hepex/core/runtime.hpp"
 #include "hepex/core/spaces.hpp"
 #include "hepex/field/self_check.hpp"
+#include "hepex/linalg/self_check.hpp"
 #include "table.hpp"
 
 namespace hepex::cli {
@@ -19,6 +20,7 @@ namespace {
 struct DemoOptions {
   std::string backend = has_accelerator ? "device" : "host";
   std::size_t cases = 1u << 20;
+  std::size_t rref_size = 1024;
   std::uint64_t seed = 20261122;
   std::string json_path;
 };
@@ -51,6 +53,15 @@ void run_demo(const DemoOptions& options) {
                          {"failures", row.failures}, {"seconds", row.seconds}});
     failures += row.failures;
   }
+  const auto rref = linalg::rref_self_check(backend, options.rref_size, 8, options.seed);
+  table.add_row({"rref", "rank + A*nullspace = 0", "Zp32", "p = 2147483647, n = " +
+                     std::to_string(rref.n) + ", rank " + std::to_string(rref.rank) + "/" +
+                     std::to_string(rref.expected_rank),
+                 "1", rref.passed ? "0" : "1", milliseconds(rref.seconds)});
+  json_rows.push_back({{"family", "rref"}, {"field", "Zp32"}, {"n", rref.n},
+                       {"rank", rref.rank}, {"expected_rank", rref.expected_rank},
+                       {"failures", rref.passed ? 0 : 1}, {"seconds", rref.seconds}});
+  failures += rref.passed ? 0 : 1;
   table.print(std::cout);
   std::cout << '\n' << (failures == 0 ? "all checks passed" : "CHECKS FAILED") << '\n';
 
@@ -82,6 +93,8 @@ void add_demo_command(CLI::App& app) {
   demo->add_option("--cases", options->cases, "random cases per check")
       ->check(CLI::Range(std::size_t{1}, std::size_t{1} << 30));
   demo->add_option("--seed", options->seed, "random seed");
+  demo->add_option("--rref-size", options->rref_size, "order of the demo's RREF matrix")
+      ->check(CLI::Range(std::size_t{1}, std::size_t{1} << 15));
   demo->add_option("--json", options->json_path, "write a JSON summary to FILE");
   demo->callback([options] { run_demo(*options); });
 }

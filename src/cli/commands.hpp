@@ -8,5 +8,6 @@ namespace hepex::cli {
 
 void add_info_command(CLI::App& app);
 void add_demo_command(CLI::App& app);
+void add_linalg_commands(CLI::App& app);  // rref, rank, nullspace, solve
 
 }  // namespace hepex::cli

@@ -14,6 +14,7 @@ int main(int argc, char* argv[]) {
     app.set_version_flag("--version", hepex::version_line());
     hepex::cli::add_info_command(app);
     hepex::cli::add_demo_command(app);
+    hepex::cli::add_linalg_commands(app);
     try {
       app.parse(argc, argv);
     } catch (const CLI::ParseError& e) {

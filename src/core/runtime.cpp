@@ -1,5 +1,7 @@
 #include "hepex/core/runtime.hpp"
 
+#include <unistd.h>
+
 #include <sstream>
 
 #include "device_query.hpp"
@@ -98,6 +100,11 @@ BuildInfo build_info() {
 }
 
 std::vector<DeviceInfo> devices() { return backend::query_devices(); }
+
+std::size_t host_memory_bytes() {
+  return static_cast<std::size_t>(sysconf(_SC_PHYS_PAGES)) *
+         static_cast<std::size_t>(sysconf(_SC_PAGESIZE));
+}
 
 std::string version_line() {
   const BuildInfo info = build_info();

@@ -34,3 +34,41 @@ file(READ "${json}" text)
 if(NOT text MATCHES "\"failures\": 0" OR NOT text MATCHES "\"backend\": \"host\"")
   message(FATAL_ERROR "demo --json wrote:\n${text}")
 endif()
+
+# Linear algebra (CLI.md "Linear algebra"): exact outputs on a small system mod 7.
+set(dir "${CMAKE_CURRENT_BINARY_DIR}/cli_linalg")
+file(MAKE_DIRECTORY "${dir}")
+set(header "%%MatrixMarket matrix array integer general\n")
+file(WRITE "${dir}/A.mtx" "${header}2 3\n1\n4\n2\n5\n3\n6\n")           # [[1 2 3] [4 5 6]]
+file(WRITE "${dir}/b.mtx" "%%MatrixMarket matrix coordinate integer general\n2 1 2\n1 1 6\n2 1 15\n")
+file(WRITE "${dir}/S.mtx" "${header}2 2\n1\n2\n2\n4\n")                   # singular
+file(WRITE "${dir}/b1.mtx" "${header}2 1\n1\n1\n")
+file(WRITE "${dir}/b3.mtx" "${header}3 1\n1\n2\n3\n")
+file(WRITE "${dir}/frac.mtx" "${header}1 2\n1\n3.5\n")
+file(WRITE "${dir}/nan.mtx" "%%MatrixMarket matrix array real general\n1 1\nnan\n")
+file(WRITE "${dir}/short.mtx" "${header}2 2\n1\n")
+file(WRITE "${dir}/huge.mtx" "${header}400000 400000\n")
+
+expect(0 "^%%MatrixMarket matrix array integer general\n2 3\n1\n0\n0\n1\n6\n2\n$"
+       rref --prime 7 "${dir}/A.mtx" --json "${dir}/rref.json")
+file(READ "${dir}/rref.json" text)
+if(NOT text MATCHES "\"rank\": 2" OR NOT text MATCHES "\"pivots\": \\[\n *0,\n *1\n *\\]")
+  message(FATAL_ERROR "rref --json wrote:\n${text}")
+endif()
+expect(0 "^2\n$" rank --prime 7 "${dir}/A.mtx")
+expect(0 "^%%MatrixMarket matrix array integer general\n3 1\n6\n2\n6\n$"
+       nullspace --prime 7 "${dir}/A.mtx")
+expect(0 "^%%MatrixMarket matrix array integer general\n3 1\n0\n3\n0\n$"
+       solve --prime 7 "${dir}/A.mtx" "${dir}/b.mtx")
+expect(3 "inconsistent" solve --prime 7 "${dir}/S.mtx" "${dir}/b1.mtx")
+expect(0 "^%%MatrixMarket matrix array real general\n2 3\n1\n0\n0\n1\n-1\n2\n$"
+       rref --field real "${dir}/A.mtx")
+expect(1 "not a prime" rref --prime 15 "${dir}/A.mtx")
+expect(1 "below 2\\^63" rref --prime 9223372036854775837 "${dir}/A.mtx")
+expect(1 "frac.mtx:4: entry '3.5' is not an integer" rref --prime 7 "${dir}/frac.mtx")
+expect(1 "nan.mtx:3: entry 'nan' is not finite" rref --field real "${dir}/nan.mtx")
+expect(1 "short.mtx: expected 4 entries, found 1" rank --prime 7 "${dir}/short.mtx")
+expect(1 "huge.mtx: a 400000 x 400000 matrix .* does not fit" rank --prime 7 "${dir}/huge.mtx")
+expect(1 "has 2 rows but .* has 3" solve --prime 7 "${dir}/A.mtx" "${dir}/b3.mtx")
+expect(1 "cannot open" rank --prime 7 "${dir}/missing.mtx")
+expect(1 "choose the field" rank "${dir}/A.mtx")

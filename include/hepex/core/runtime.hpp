@@ -40,6 +40,8 @@ struct BuildInfo {
 BuildInfo build_info();
 // Devices visible to the default execution space (the host alone in host builds).
 std::vector<DeviceInfo> devices();
+// Physical memory of the host, in bytes.
+std::size_t host_memory_bytes();
 // "hepex 0.1.0 (Kokkos 4.6.1; backends: Cuda, Serial)"
 std::string version_line();
 

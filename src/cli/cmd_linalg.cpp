@@ -1,0 +1,194 @@
+// `hepex rref | rank | nullspace | solve`: Gaussian elimination on Matrix
+// Market files (CLI.md, "Linear algebra").
+#include <fstream>
+#include <iostream>
+#include <memory>
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <sstream>
+
+#include "commands.hpp"
+#include "hepex/core/error.hpp"
+#include "hepex/core/runtime.hpp"
+#include "hepex/io/matrix_market.hpp"
+#include "hepex/linalg/echelon.hpp"
+
+namespace hepex::cli {
+
+namespace {
+
+struct LinalgOptions {
+  std::string prime;
+  std::string field;
+  double tolerance = 1e-10;
+  std::string backend = has_accelerator ? "device" : "host";
+  std::string out_path;
+  std::string json_path;
+  bool verbose = false;
+  std::vector<std::string> inputs;
+};
+
+std::uint64_t parse_prime(const std::string& text) {
+  if (text.empty() || text.find_first_not_of("0123456789") != std::string::npos ||
+      text.size() > 20) {
+    throw Error("--prime '" + text + "' is not a positive integer");
+  }
+  const mpz_class value(text);
+  if (value >= mpz_class(1) << 63) {
+    throw Error("--prime " + text + " is too large: P must be below 2^63");
+  }
+  return value.get_ui();
+}
+
+// Calls action(field) with the field the options select: Zp32 for P < 2^31,
+// Zp64 for P < 2^63, Real64 or Complex128 with the tolerance.
+template <class Action>
+void with_field(const LinalgOptions& o, Action&& action) {
+  if (!o.prime.empty() && !o.field.empty()) throw Error("give either --prime or --field, not both");
+  if (!o.prime.empty()) {
+    const std::uint64_t p = parse_prime(o.prime);
+    if (p < (std::uint64_t{1} << 31)) {
+      action(field::Zp32(p));
+    } else {
+      action(field::Zp64(p));
+    }
+  } else if (o.field == "real") {
+    action(field::Real64(o.tolerance));
+  } else if (o.field == "complex") {
+    action(field::Complex128(o.tolerance));
+  } else {
+    throw Error("choose the field: --prime P (2 <= P < 2^63) or --field real|complex");
+  }
+}
+
+// Reads a whole input ("-" is stdin) before any device work.
+template <class F>
+Matrix<typename F::value_type> read_input(const std::string& path, const F& f, Backend backend) {
+  io::ReadLimits limits;
+  limits.max_bytes = host_memory_bytes();
+  const auto found = devices();
+  if (backend == Backend::device && !found.empty()) {
+    limits.max_bytes = std::min(limits.max_bytes, found.front().memory_bytes);
+  }
+  if (path == "-") return io::read_matrix_market(std::cin, "<stdin>", f, limits);
+  std::ifstream in(path);
+  if (!in) throw Error(path + ": cannot open the file");
+  return io::read_matrix_market(in, path, f, limits);
+}
+
+// Writes the complete output at once: nothing partial on failure.
+void emit(const LinalgOptions& o, const std::string& text) {
+  if (o.out_path.empty()) {
+    std::cout << text;
+    return;
+  }
+  std::ofstream out(o.out_path);
+  if (!out || !(out << text)) throw Error("--out: cannot write '" + o.out_path + "'");
+}
+
+void write_json(const LinalgOptions& o, const nlohmann::json& summary) {
+  if (o.json_path.empty()) return;
+  std::ofstream out(o.json_path);
+  if (!out || !(out << summary.dump(2) << '\n')) {
+    throw Error("--json: cannot write '" + o.json_path + "'");
+  }
+}
+
+template <class F>
+std::string matrix_text(const Matrix<typename F::value_type>& a, const F& f) {
+  std::ostringstream out;
+  io::write_matrix_market(out, a, f);
+  return out.str();
+}
+
+void run_rref(const LinalgOptions& o) {
+  with_field(o, [&](const auto& f) {
+    const Backend backend = parse_backend(o.backend);
+    auto a = read_input(o.inputs.at(0), f, backend);
+    linalg::RrefOptions options;
+    if (o.verbose) options.progress = &std::cerr;
+    Kokkos::Timer timer;
+    const auto r = linalg::rref(f, a, backend, options);
+    const double seconds = timer.seconds();
+    emit(o, matrix_text(a, f));
+    write_json(o, {{"command", "rref"}, {"rows", a.rows}, {"cols", a.cols}, {"rank", r.rank},
+                   {"pivots", r.pivots}, {"backend", o.backend}, {"seconds", seconds}});
+  });
+}
+
+void run_rank(const LinalgOptions& o) {
+  with_field(o, [&](const auto& f) {
+    const Backend backend = parse_backend(o.backend);
+    const auto r = linalg::rank(f, read_input(o.inputs.at(0), f, backend), backend);
+    emit(o, std::to_string(r) + "\n");
+    write_json(o, {{"command", "rank"}, {"rank", r}});
+  });
+}
+
+void run_nullspace(const LinalgOptions& o) {
+  with_field(o, [&](const auto& f) {
+    const Backend backend = parse_backend(o.backend);
+    const auto n = linalg::nullspace(f, read_input(o.inputs.at(0), f, backend), backend);
+    emit(o, matrix_text(n, f));
+    write_json(o, {{"command", "nullspace"}, {"dimension", n.cols}});
+  });
+}
+
+void run_solve(const LinalgOptions& o) {
+  with_field(o, [&](const auto& f) {
+    const Backend backend = parse_backend(o.backend);
+    const auto a = read_input(o.inputs.at(0), f, backend);
+    const auto b = read_input(o.inputs.at(1), f, backend);
+    if (a.rows != b.rows) {
+      throw Error(o.inputs[0] + " has " + std::to_string(a.rows) + " rows but " + o.inputs[1] +
+                  " has " + std::to_string(b.rows));
+    }
+    const auto s = linalg::solve(f, a, b, backend);
+    write_json(o, {{"command", "solve"}, {"consistent", s.consistent},
+                   {"nullspace_dimension", s.nullspace.cols}});
+    if (!s.consistent) throw Error("inconsistent", ErrorKind::negative_answer);
+    emit(o, matrix_text(s.particular, f));
+  });
+}
+
+CLI::App* add_linalg_subcommand(CLI::App& app, const std::string& name,
+                                const std::string& description, std::size_t inputs,
+                                std::shared_ptr<LinalgOptions> o) {
+  auto* cmd = app.add_subcommand(name, description);
+  cmd->add_option("--prime", o->prime, "work modulo the prime P, 2 <= P < 2^63");
+  cmd->add_option("--field", o->field, "real or complex (floating point)")
+      ->check(CLI::IsMember({"real", "complex"}));
+  cmd->add_option("--tol", o->tolerance, "floating point: entries below this are zero")
+      ->check(CLI::PositiveNumber);
+  cmd->add_option("--backend", o->backend, "host or device")
+      ->check(CLI::IsMember({"host", "device"}));
+  cmd->add_option("--out", o->out_path, "write the result to FILE instead of stdout");
+  cmd->add_option("--json", o->json_path, "write a JSON summary to FILE");
+  cmd->add_flag("-v,--verbose", o->verbose, "progress on stderr");
+  cmd->add_option("inputs", o->inputs, inputs == 1 ? "A.mtx ('-' for stdin)" : "A.mtx b.mtx")
+      ->required()
+      ->expected(static_cast<int>(inputs));
+  return cmd;
+}
+
+}  // namespace
+
+void add_linalg_commands(CLI::App& app) {
+  auto rref = std::make_shared<LinalgOptions>();
+  add_linalg_subcommand(app, "rref", "reduced row echelon form (Matrix Market array)", 1, rref)
+      ->callback([rref] { run_rref(*rref); });
+  auto rank = std::make_shared<LinalgOptions>();
+  add_linalg_subcommand(app, "rank", "rank of a matrix", 1, rank)->callback([rank] {
+    run_rank(*rank);
+  });
+  auto nullspace = std::make_shared<LinalgOptions>();
+  add_linalg_subcommand(app, "nullspace", "basis of the right null space, as columns", 1,
+                        nullspace)
+      ->callback([nullspace] { run_nullspace(*nullspace); });
+  auto solve = std::make_shared<LinalgOptions>();
+  add_linalg_subcommand(app, "solve", "a particular solution x of A x = b (free variables 0)",
+                        2, solve)
+      ->callback([solve] { run_solve(*solve); });
+}
+
+}  // namespace hepex::cli
