@@ -9,5 +9,6 @@ namespace hepex::cli {
 void add_info_command(CLI::App& app);
 void add_demo_command(CLI::App& app);
 void add_linalg_commands(CLI::App& app);  // rref, rank, nullspace, solve
+void add_bench_commands(CLI::App& app);   // bench rref
 
 }  // namespace hepex::cli

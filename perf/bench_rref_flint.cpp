@@ -1,0 +1,51 @@
+// The CPU anchor for `hepex bench rref`: FLINT's nmod_mat_rref on one core,
+// for the same sizes and prime. Prints one line per size and, with --json,
+// the same fields as hepex's benchmark.
+//   hepex_bench_rref_flint PRIME N1,N2,... [JSON_FILE]
+#include <flint/nmod_mat.h>
+
+#include <chrono>
+#include <cstdint>
+#include <cstdlib>
+#include <fstream>
+#include <iostream>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "hepex/core/random.hpp"
+
+int main(int argc, char** argv) {
+  if (argc < 3) {
+    std::cerr << "usage: hepex_bench_rref_flint PRIME N1,N2,... [JSON_FILE]\n";
+    return 1;
+  }
+  const std::uint64_t p = std::strtoull(argv[1], nullptr, 10);
+  std::vector<long> sizes;
+  std::stringstream list(argv[2]);
+  for (std::string item; std::getline(list, item, ',');) sizes.push_back(std::stol(item));
+
+  std::ostringstream json;
+  json << "{\"benchmark\": \"rref\", \"implementation\": \"FLINT nmod_mat_rref, 1 core\", "
+          "\"prime\": " << p << ", \"rows\": [";
+  for (std::size_t s = 0; s < sizes.size(); ++s) {
+    const long n = sizes[s];
+    nmod_mat_t a;
+    nmod_mat_init(a, n, n, p);
+    for (long i = 0; i < n; ++i)
+      for (long j = 0; j < n; ++j)
+        nmod_mat_entry(a, i, j) = hepex::random::counter_u64(1, static_cast<std::uint64_t>(i * n + j)) % p;
+    const auto start = std::chrono::steady_clock::now();
+    const long rank = nmod_mat_rref(a);
+    const double seconds =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    nmod_mat_clear(a);
+    std::cout << "flint n=" << n << " p=" << p << " seconds=" << seconds << " rank=" << rank
+              << std::endl;
+    json << (s ? ", " : "") << "{\"n\": " << n << ", \"seconds\": " << seconds
+         << ", \"rank\": " << rank << "}";
+  }
+  json << "]}\n";
+  if (argc > 3) std::ofstream(argv[3]) << json.str();
+  return 0;
+}
