@@ -49,8 +49,7 @@ RrefResult rref(const ExecSpace& space, const F& field,
             typename Kernels::state_type("hepex::rref::state"),
             typename Kernels::pivots_type("hepex::rref::pivots", std::min(rows, cols)),
             rows,
-            cols,
-            0};
+            cols};
   if constexpr (!F::is_exact) {
     Kokkos::parallel_for("hepex::rref::rescale_rows",
                          Kokkos::TeamPolicy<ExecSpace, typename Kernels::RescaleRows>(
@@ -62,20 +61,50 @@ RrefResult rref(const ExecSpace& space, const F& field,
   const Kokkos::TeamPolicy<ExecSpace, typename Kernels::Eliminate> eliminate(space, rows,
                                                                              Kokkos::AUTO);
   Kokkos::Timer timer;
-  const int report_every = std::max(1, cols / 50);
-  for (int column = 0; column < cols; ++column) {
+  int reported = 0;
+  // Columns k and k+1 per pass (see detail/rref_kernels.hpp).
+  for (int column = 0; column < cols; column += 2) {
     k.column = column;
+    k.has_second = column + 1 < cols;
+    k.slot = 0;
     Kokkos::parallel_for("hepex::rref::select_pivot", select, k);
-    Kokkos::parallel_for(
-        "hepex::rref::swap_and_scale",
-        Kokkos::RangePolicy<ExecSpace, typename Kernels::SwapAndScale>(space, column, cols), k);
+    Kokkos::parallel_for("hepex::rref::swap_rows",
+                         Kokkos::RangePolicy<ExecSpace, typename Kernels::SwapRows>(
+                             space, column, cols),
+                         k);
+    if (k.has_second) {
+      Kokkos::parallel_for("hepex::rref::look_ahead",
+                           Kokkos::RangePolicy<ExecSpace, typename Kernels::LookAhead>(
+                               space, 0, rows),
+                           k);
+    }
+    k.slot = 1;
+    Kokkos::parallel_for("hepex::rref::select_pivot", select, k);
+    if (k.has_second) {
+      Kokkos::parallel_for("hepex::rref::swap_rows",
+                           Kokkos::RangePolicy<ExecSpace, typename Kernels::SwapRows>(
+                               space, column, cols),
+                           k);
+      Kokkos::parallel_for("hepex::rref::compute_q",
+                           Kokkos::RangePolicy<ExecSpace, typename Kernels::ComputeQ>(
+                               space, column + 1, cols),
+                           k);
+    }
     Kokkos::parallel_for("hepex::rref::eliminate", eliminate, k);
-    if (options.progress != nullptr && (column + 1) % report_every == 0) {
+    if (k.has_second) {
+      Kokkos::parallel_for("hepex::rref::finish_p",
+                           Kokkos::RangePolicy<ExecSpace, typename Kernels::FinishP>(
+                               space, column + 1, cols),
+                           k);
+    }
+    if (options.progress != nullptr && (column + 2) * 50 / cols > reported) {
+      reported = (column + 2) * 50 / cols;
       space.fence();
       const double s = timer.seconds();
-      *options.progress << "rref: column " << column + 1 << " of " << cols << ", "
-                        << std::fixed << std::setprecision(1) << (column + 1) / s
-                        << " columns/s, elapsed " << s << " s\n";
+      const int done = std::min(column + 2, cols);
+      *options.progress << "rref: column " << done << " of " << cols << ", " << std::fixed
+                        << std::setprecision(1) << done / s << " columns/s, elapsed " << s
+                        << " s\n";
     }
   }
   auto state = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), k.state);
