@@ -33,7 +33,7 @@ std::uint64_t parse_prime(const std::string& text) {
       text.size() > 20) {
     throw Error("--prime '" + text + "' is not a positive integer");
   }
-  const mpz_class value(text);
+  const mpz_class value(text, 10);  // base 10: a leading 0 is not octal
   if (value >= mpz_class(1) << 63) {
     throw Error("--prime " + text + " is too large: P must be below 2^63");
   }

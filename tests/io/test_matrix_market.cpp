@@ -56,6 +56,13 @@ TEST(MatrixMarket, ReadsCoordinateFilesAndReducesBigIntegers) {
   EXPECT_EQ(a(0, 1), 0u);
 }
 
+TEST(MatrixMarket, LeadingZerosAreDecimal) {  // found by the fuzzer: GMP's base 0 is octal
+  std::istringstream text("%%MatrixMarket matrix array integer general\n1 2\n010\n-00000000693\n");
+  const auto a = read_matrix_market(text, "z.mtx", hepex::field::Zp32(65521));
+  EXPECT_EQ(a(0, 0), 10u);
+  EXPECT_EQ(a(0, 1), 65521u - 693u);
+}
+
 std::string error_of(const std::string& text, bool complex = false) {
   std::istringstream in(text);
   try {

@@ -56,7 +56,8 @@ Word convert(const field::Zp<Word>& f, EntryKind kind, const std::string& re, co
              const std::string& name, std::size_t line) {
   if (kind == EntryKind::complex) entry_error(name, line, "complex entries in a modular run");
   if (!is_integer_token(re)) entry_error(name, line, "entry '" + re + "' is not an integer");
-  return field::from_big(f, mpz_class(re[0] == '+' ? re.substr(1) : re));
+  // Base 10 explicitly: GMP's default base 0 would read "010" as octal 8.
+  return field::from_big(f, mpz_class(re[0] == '+' ? re.substr(1) : re, 10));
 }
 template <class Real>
 Real convert(const field::RealField<Real>&, EntryKind kind, const std::string& re,
