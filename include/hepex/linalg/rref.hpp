@@ -20,8 +20,8 @@
 namespace hepex::linalg {
 
 struct RrefOptions {
-  // Progress on this stream ("column k of n, rate"); costs one device fence
-  // per report (about every 2% of the columns), none when null.
+  // Progress on this stream (column, share of the work, rate, ETA); costs one
+  // device fence per report (about every 2% of the columns), none when null.
   std::ostream* progress = nullptr;
 };
 
@@ -102,9 +102,13 @@ RrefResult rref(const ExecSpace& space, const F& field,
       space.fence();
       const double s = timer.seconds();
       const int done = std::min(column + 2, cols);
-      *options.progress << "rref: column " << done << " of " << cols << ", " << std::fixed
-                        << std::setprecision(1) << done / s << " columns/s, elapsed " << s
-                        << " s\n";
+      // Step k touches columns k..n of every row: the work done after c of n
+      // columns is the fraction 1 - ((n - c) / n)^2 of the whole.
+      const double left = double(cols - done) / cols, fraction = 1 - left * left;
+      *options.progress << "rref: column " << done << " of " << cols << " (" << std::fixed
+                        << std::setprecision(1) << 100 * fraction << "% of the work), "
+                        << done / s << " columns/s, elapsed " << s << " s, ETA "
+                        << s * (1 - fraction) / fraction << " s\n";
     }
   }
   auto state = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), k.state);
