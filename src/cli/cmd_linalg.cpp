@@ -12,6 +12,7 @@
 #include "hepex/core/runtime.hpp"
 #include "hepex/io/matrix_market.hpp"
 #include "hepex/linalg/echelon.hpp"
+#include "hepex/linalg/modgemm.hpp"
 
 namespace hepex::cli {
 
@@ -24,6 +25,7 @@ struct LinalgOptions {
   std::string backend = has_accelerator ? "device" : "host";
   std::string out_path;
   std::string json_path;
+  std::string method = "auto";
   bool verbose = false;
   std::vector<std::string> inputs;
 };
@@ -151,6 +153,37 @@ void run_solve(const LinalgOptions& o) {
   });
 }
 
+// Calls action(field) for a Z/p field; --field is refused.
+template <class Action>
+void with_prime_field(const LinalgOptions& o, Action&& action) {
+  if (o.prime.empty()) throw Error("gemm works modulo a prime: give --prime P (2 <= P < 2^63)");
+  with_field(o, [&](const auto& f) {
+    if constexpr (std::decay_t<decltype(f)>::is_exact) action(f);
+  });
+}
+
+void run_gemm(const LinalgOptions& o) {
+  const linalg::GemmMethod method = linalg::parse_gemm_method(o.method);
+  with_prime_field(o, [&](const auto& f) {
+    const Backend backend = parse_backend(o.backend);
+    // Checked before reading: a method that is not exact for P is an error.
+    linalg::resolve_gemm_method(method, f.modulus());
+    const auto a = read_input(o.inputs.at(0), f, backend);
+    const auto b = read_input(o.inputs.at(1), f, backend);
+    if (a.cols != b.rows) {
+      throw Error(o.inputs[0] + " has " + std::to_string(a.cols) + " columns but " +
+                  o.inputs[1] + " has " + std::to_string(b.rows) + " rows");
+    }
+    Kokkos::Timer timer;
+    const auto c = linalg::modgemm(f, a, b, method, backend);
+    const double seconds = timer.seconds();
+    emit(o, matrix_text(c, f));
+    write_json(o, {{"command", "gemm"}, {"method", linalg::gemm_method_name(
+                                                       linalg::resolve_gemm_method(method, f.modulus()))},
+                   {"m", a.rows}, {"k", a.cols}, {"n", b.cols}, {"seconds", seconds}});
+  });
+}
+
 CLI::App* add_linalg_subcommand(CLI::App& app, const std::string& name,
                                 const std::string& description, std::size_t inputs,
                                 std::shared_ptr<LinalgOptions> o) {
@@ -189,6 +222,11 @@ void add_linalg_commands(CLI::App& app) {
   add_linalg_subcommand(app, "solve", "a particular solution x of A x = b (free variables 0)",
                         2, solve)
       ->callback([solve] { run_solve(*solve); });
+  auto gemm = std::make_shared<LinalgOptions>();
+  add_linalg_subcommand(app, "gemm", "C = A B mod P (Matrix Market array)", 2, gemm)
+      ->callback([gemm] { run_gemm(*gemm); })
+      ->add_option("--method", gemm->method, "auto, fp64 or int64")
+      ->check(CLI::IsMember({"auto", "fp64", "multiword", "int8", "int64"}));
 }
 
 }  // namespace hepex::cli

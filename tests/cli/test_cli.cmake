@@ -72,3 +72,13 @@ expect(1 "huge.mtx: a 400000 x 400000 matrix .* does not fit" rank --prime 7 "${
 expect(1 "has 2 rows but .* has 3" solve --prime 7 "${dir}/A.mtx" "${dir}/b3.mtx")
 expect(1 "cannot open" rank --prime 7 "${dir}/missing.mtx")
 expect(1 "choose the field" rank "${dir}/A.mtx")
+
+# gemm (CLI.md): [[1 2 3] [4 5 6]] * [1 1 1]^T = [6 15] = [6 1] mod 7.
+file(WRITE "${dir}/v.mtx" "${header}3 1\n1\n1\n1\n")
+expect(0 "^%%MatrixMarket matrix array integer general\n2 1\n6\n1\n$" gemm --prime 7 "${dir}/A.mtx" "${dir}/v.mtx")
+expect(0 "^%%MatrixMarket matrix array integer general\n2 1\n6\n15\n$"
+       gemm --prime 2147483647 --method int64 "${dir}/A.mtx" "${dir}/v.mtx")
+expect(1 "not exact for p = 2147483647" gemm --prime 2147483647 --method fp64 "${dir}/A.mtx" "${dir}/v.mtx")
+expect(1 "not available in this version" gemm --prime 7 --method int8 "${dir}/A.mtx" "${dir}/v.mtx")
+expect(1 "has 3 columns but .* has 2 rows" gemm --prime 7 "${dir}/A.mtx" "${dir}/A.mtx")
+expect(1 "give --prime" gemm --field real "${dir}/A.mtx" "${dir}/v.mtx")

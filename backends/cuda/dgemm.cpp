@@ -1,0 +1,48 @@
+// CUDA builds: cuBLAS for device memory, CBLAS for host memory.
+#include <cublas_v2.h>
+#include <cuda_runtime.h>
+
+#include <string>
+
+#include "dgemm.hpp"
+#include "hepex/linalg/modgemm.hpp"
+
+namespace hepex::backend {
+
+namespace {
+void check(cublasStatus_t status, const char* what) {
+  if (status != CUBLAS_STATUS_SUCCESS) {
+    throw Error(std::string("cuBLAS: ") + what + " failed (status " +
+                    std::to_string(static_cast<int>(status)) + ")",
+                ErrorKind::runtime);
+  }
+}
+
+cublasHandle_t handle() {
+  static cublasHandle_t h = [] {
+    cublasHandle_t created = nullptr;
+    check(cublasCreate(&created), "cublasCreate");
+    return created;
+  }();
+  return h;
+}
+}  // namespace
+
+void dgemm(Backend where, int m, int n, int k, const double* a, int lda, const double* b, int ldb,
+           double* c, int ldc) {
+  if (where == Backend::host) {
+    host_dgemm(m, n, k, a, lda, b, ldb, c, ldc);
+    return;
+  }
+  if (m == 0 || n == 0) return;
+  // Row-major C = A B is column-major C^T = B^T A^T.
+  const double one = 1.0, zero = 0.0;
+  check(cublasDgemm(handle(), CUBLAS_OP_N, CUBLAS_OP_N, n, m, k, &one, b, ldb, a, lda, &zero, c,
+                    ldc),
+        "cublasDgemm");
+  if (cudaDeviceSynchronize() != cudaSuccess) {
+    throw Error("CUDA: synchronisation after cublasDgemm failed", ErrorKind::runtime);
+  }
+}
+
+}  // namespace hepex::backend

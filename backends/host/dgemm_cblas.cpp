@@ -1,0 +1,15 @@
+// The host DGEMM: CBLAS (Debian: OpenBLAS through libopenblas-dev).
+#include <cblas.h>
+
+#include "dgemm.hpp"
+
+namespace hepex::backend {
+
+void host_dgemm(int m, int n, int k, const double* a, int lda, const double* b, int ldb,
+                double* c, int ldc) {
+  if (m == 0 || n == 0) return;
+  cblas_dgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, m, n, k, 1.0, a, lda, b, ldb, 0.0, c,
+              ldc);
+}
+
+}  // namespace hepex::backend

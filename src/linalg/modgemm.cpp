@@ -1,0 +1,33 @@
+#include "hepex/linalg/modgemm.hpp"
+
+namespace hepex::linalg {
+
+GemmMethod parse_gemm_method(const std::string& name) {
+  if (name == "auto") return GemmMethod::automatic;
+  if (name == "fp64") return GemmMethod::fp64;
+  if (name == "int64") return GemmMethod::int64;
+  if (name == "multiword" || name == "int8") {
+    throw Error("--method " + name + " is not available in this version; use auto, fp64 or int64");
+  }
+  throw Error("unknown --method '" + name + "': use auto, fp64 or int64");
+}
+
+const char* gemm_method_name(GemmMethod method) {
+  switch (method) {
+    case GemmMethod::fp64: return "fp64";
+    case GemmMethod::int64: return "int64";
+    default: return "auto";
+  }
+}
+
+GemmMethod resolve_gemm_method(GemmMethod requested, std::uint64_t p) {
+  const bool fp64_exact = fp64_block(p) >= 1;
+  if (requested == GemmMethod::automatic) return fp64_exact ? GemmMethod::fp64 : GemmMethod::int64;
+  if (requested == GemmMethod::fp64 && !fp64_exact) {
+    throw Error("--method fp64 is not exact for p = " + std::to_string(p) +
+                ": centred residues up to p/2 have products above 2^53; use int64 or auto");
+  }
+  return requested;
+}
+
+}  // namespace hepex::linalg

@@ -1,0 +1,111 @@
+// Modular matrix products against FLINT's nmod_mat_mul: every method at the
+// largest prime it claims, adversarial all-(p-1) inputs, depths just above the
+// exact-block boundaries, empty and 1x1 shapes, and C += A B; device and host.
+#include <gtest/gtest.h>
+
+#include <random>
+
+#include "flint_oracle.hpp"
+#include "hepex/field/primes.hpp"
+#include "hepex/linalg/modgemm.hpp"
+#include "test_seed.hpp"
+
+namespace hepex::test {
+
+// The largest prime for which fp64 is exact: floor(p/2)^2 <= 2^53 needs
+// p/2 <= 94906265 = floor(sqrt(2^53)), i.e. p <= 189812531.
+std::uint64_t largest_fp64_prime() {
+  const std::uint64_t p = field::prev_prime(2 * 94906265ull + 2);
+  if (linalg::fp64_block(p) < 1 || linalg::fp64_block(field::next_prime(p)) >= 1) return 0;
+  return p;
+}
+
+template <class Word>
+Matrix<Word> filled(std::size_t r, std::size_t c, std::uint64_t p, std::mt19937_64& rng,
+                    bool adversarial) {
+  Matrix<Word> a(r, c);
+  for (auto& x : a.data) x = static_cast<Word>(adversarial ? p - 1 : rng() % p);
+  return a;
+}
+
+template <class Word>
+void check_method(linalg::GemmMethod method, std::uint64_t p, const std::vector<std::size_t>& depths) {
+  SCOPED_TRACE("p=" + std::to_string(p) + " method=" + linalg::gemm_method_name(method) + " " +
+               seed_trace());
+  std::mt19937_64 rng(seed() ^ p);
+  const field::Zp<Word> f(p);
+  for (Backend backend : {Backend::device, Backend::host}) {
+    for (std::size_t k : depths) {
+      for (bool adversarial : {false, true}) {
+        for (auto [m, n] : std::vector<std::pair<std::size_t, std::size_t>>{{1, 1}, {13, 7}, {5, 33}}) {
+          const auto a = filled<Word>(m, k, p, rng, adversarial);
+          const auto b = filled<Word>(k, n, p, rng, adversarial);
+          const auto c0 = filled<Word>(m, n, p, rng, adversarial);
+          Matrix<Word> want = k ? flint_mul(a, b, p) : Matrix<Word>(m, n, 0);
+          ASSERT_TRUE(linalg::modgemm(f, a, b, method, backend) == want)
+              << m << "x" << k << "x" << n << (adversarial ? " all p-1" : " random") << " on "
+              << backend_name(backend);
+          for (std::size_t e = 0; e < want.data.size(); ++e) {
+            want.data[e] = f.add(want.data[e], c0.data[e]);
+          }
+          ASSERT_TRUE(linalg::modgemm(f, a, b, method, backend, &c0) == want)
+              << "C += A B, " << m << "x" << k << "x" << n << " on " << backend_name(backend);
+        }
+      }
+    }
+  }
+}
+
+}  // namespace hepex::test
+
+namespace {
+
+using hepex::linalg::GemmMethod;
+using hepex::linalg::fp64_block;
+
+TEST(ModGemm, Fp64AtItsLargestPrimeAndBlockBoundaries) {
+  const std::uint64_t p = hepex::test::largest_fp64_prime();
+  ASSERT_EQ(fp64_block(p), 1u);  // one product per exact block at the edge
+  hepex::test::check_method<std::uint32_t>(GemmMethod::fp64, p, {0, 1, 2, 3, 40});
+  const std::uint64_t q = 8388593;  // < 2^23: lambda = 2^53 / 4194296^2 = 512
+  const std::size_t lambda = fp64_block(q);
+  ASSERT_EQ(lambda, 512u);
+  hepex::test::check_method<std::uint32_t>(GemmMethod::fp64, q, {lambda, lambda + 1, 2 * lambda + 1});
+}
+
+TEST(ModGemm, Int64AtTheLargestPrimes) {
+  // Zp64 at 2^63 - 25: lambda = floor((2^128 - 1) / (p - 1)^2) = 4 products per reduction.
+  hepex::test::check_method<std::uint64_t>(GemmMethod::int64, hepex::field::large_primes(1)[0],
+                                           {0, 1, 4, 5, 9, 64});
+  // Zp32 at 2^31 - 1: lambda = floor((2^64 - 1) / (p - 1)^2) = 4.
+  hepex::test::check_method<std::uint32_t>(GemmMethod::int64, 2147483647, {1, 4, 5, 9, 64});
+  hepex::test::check_method<std::uint64_t>(GemmMethod::int64, 2, {1, 7});
+}
+
+TEST(ModGemm, AutomaticPicksAnExactMethod) {
+  EXPECT_EQ(hepex::linalg::resolve_gemm_method(GemmMethod::automatic, 65521), GemmMethod::fp64);
+  EXPECT_EQ(hepex::linalg::resolve_gemm_method(GemmMethod::automatic, 2147483647),
+            GemmMethod::int64);
+  hepex::test::check_method<std::uint32_t>(GemmMethod::automatic, 65521, {1, 100});
+  hepex::test::check_method<std::uint32_t>(GemmMethod::automatic, 2147483647, {1, 100});
+}
+
+TEST(ModGemm, MethodOutsideItsExactRangeIsAnError) {
+  EXPECT_THROW(hepex::linalg::resolve_gemm_method(GemmMethod::fp64, 2147483647), hepex::Error);
+  EXPECT_THROW(hepex::linalg::parse_gemm_method("int8"), hepex::Error);
+  EXPECT_THROW(hepex::linalg::parse_gemm_method("fast"), hepex::Error);
+  const hepex::field::Zp32 f(65521);
+  EXPECT_THROW(hepex::linalg::modgemm(f, hepex::Matrix<std::uint32_t>(2, 3),
+                                      hepex::Matrix<std::uint32_t>(4, 2)),
+               hepex::Error);
+}
+
+TEST(ModGemm, EmptyShapes) {
+  const hepex::field::Zp32 f(65521);
+  EXPECT_EQ(hepex::linalg::modgemm(f, hepex::Matrix<std::uint32_t>(0, 3),
+                                   hepex::Matrix<std::uint32_t>(3, 2)).rows, 0u);
+  EXPECT_EQ(hepex::linalg::modgemm(f, hepex::Matrix<std::uint32_t>(2, 3),
+                                   hepex::Matrix<std::uint32_t>(3, 0)).cols, 0u);
+}
+
+}  // namespace
