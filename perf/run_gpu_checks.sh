@@ -24,7 +24,7 @@ step info "$bin/hepex" info
 step demo "$bin/hepex" demo --cases 4194304 --json "$out/demo.json"
 step tests "$bin/hepex_tests" --gtest_output="json:$out/tests.json"
 if command -v compute-sanitizer >/dev/null; then
-  filter='Zp*:Real*:Complex*:SelfCheck*:KokkosCompat*:Rref*:Echelon*:MatrixBuilder*'
+  filter='Zp*:Real*:Complex*:SelfCheck*:KokkosCompat*:Rref*:Echelon*:MatrixBuilder*:ModGemm*'
   step memcheck compute-sanitizer --tool memcheck --error-exitcode 9 \
     "$bin/hepex_tests" --gtest_filter="$filter"
   step racecheck compute-sanitizer --tool racecheck --error-exitcode 9 \

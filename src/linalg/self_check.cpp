@@ -2,6 +2,7 @@
 
 #include "hepex/core/random.hpp"
 #include "hepex/linalg/echelon.hpp"
+#include "hepex/linalg/modgemm.hpp"
 
 namespace hepex::linalg {
 
@@ -38,6 +39,25 @@ RrefSelfCheck rref_self_check(Backend backend, std::size_t n, std::size_t defici
     }
   }
   check.passed = annihilated && r.rank == independent;
+  return check;
+}
+
+GemmSelfCheck gemm_self_check(Backend backend, std::size_t n, std::uint64_t seed) {
+  const field::Zp32 f(65521);
+  Matrix<std::uint32_t> a(n, n), b(n, n);
+  for (std::size_t k = 0; k < n * n; ++k) {
+    a.data[k] = f.from_uint(random::counter_u64(seed, k));
+    b.data[k] = f.from_uint(random::counter_u64(seed + 1, k));
+  }
+  GemmSelfCheck check;
+  check.n = n;
+  Kokkos::Timer timer;
+  const auto by_fp64 = modgemm(f, a, b, GemmMethod::fp64, backend);
+  check.fp64_seconds = timer.seconds();
+  timer.reset();
+  const auto by_int64 = modgemm(f, a, b, GemmMethod::int64, backend);
+  check.int64_seconds = timer.seconds();
+  check.passed = by_fp64 == by_int64;
   return check;
 }
 
