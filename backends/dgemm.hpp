@@ -1,10 +1,16 @@
 #pragma once
-// Row-major C = A B in double precision: the host implementation (CBLAS),
-// which every vendor's backend::dgemm uses for Backend::host.
+// The host implementations of the row-major products C = A B that every
+// vendor's backend::dgemm / backend::int8_gemm uses for Backend::host.
+
+#include <cstdint>
 
 namespace hepex::backend {
 
+// double precision through CBLAS
 void host_dgemm(int m, int n, int k, const double* a, int lda, const double* b, int ldb,
                 double* c, int ldc);
+// int8 entries, int32 sums
+void host_int8_gemm(int m, int n, int k, const std::int8_t* a, int lda, const std::int8_t* b,
+                    int ldb, std::int32_t* c, int ldc);
 
 }  // namespace hepex::backend

@@ -1,4 +1,5 @@
-// CUDA builds: cuBLAS for device memory, CBLAS for host memory.
+// CUDA builds: cuBLAS for device memory (DGEMM; int8 GemmEx), the host
+// products for host memory.
 #include <cublas_v2.h>
 #include <cuda_runtime.h>
 
@@ -42,6 +43,24 @@ void dgemm(Backend where, int m, int n, int k, const double* a, int lda, const d
         "cublasDgemm");
   if (cudaDeviceSynchronize() != cudaSuccess) {
     throw Error("CUDA: synchronisation after cublasDgemm failed", ErrorKind::runtime);
+  }
+}
+
+void int8_gemm(Backend where, int m, int n, int k, const std::int8_t* a, int lda,
+               const std::int8_t* b, int ldb, std::int32_t* c, int ldc) {
+  if (where == Backend::host) {
+    host_int8_gemm(m, n, k, a, lda, b, ldb, c, ldc);
+    return;
+  }
+  if (m == 0 || n == 0) return;
+  // Row-major C = A B is column-major C^T = B^T A^T; int8 inputs, int32
+  // sums on the integer tensor cores.
+  const std::int32_t one = 1, zero = 0;
+  check(cublasGemmEx(handle(), CUBLAS_OP_N, CUBLAS_OP_N, n, m, k, &one, b, CUDA_R_8I, ldb, a, CUDA_R_8I,
+                   lda, &zero, c, CUDA_R_32I, ldc, CUBLAS_COMPUTE_32I, CUBLAS_GEMM_DEFAULT),
+        "cublasGemmEx (int8)");
+  if (cudaDeviceSynchronize() != cudaSuccess) {
+    throw Error("CUDA: synchronisation after the int8 GEMM failed", ErrorKind::runtime);
   }
 }
 

@@ -1,4 +1,5 @@
-// HIP builds: hipBLAS for device memory, CBLAS for host memory.
+// HIP builds: hipBLAS for device memory (DGEMM; int8 GemmEx), the host
+// products for host memory.
 #include <hip/hip_runtime.h>
 #include <hipblas/hipblas.h>
 
@@ -42,6 +43,25 @@ void dgemm(Backend where, int m, int n, int k, const double* a, int lda, const d
         "hipblasDgemm");
   if (hipDeviceSynchronize() != hipSuccess) {
     throw Error("HIP: synchronisation after hipblasDgemm failed", ErrorKind::runtime);
+  }
+}
+
+void int8_gemm(Backend where, int m, int n, int k, const std::int8_t* a, int lda,
+               const std::int8_t* b, int ldb, std::int32_t* c, int ldc) {
+  if (where == Backend::host) {
+    host_int8_gemm(m, n, k, a, lda, b, ldb, c, ldc);
+    return;
+  }
+  if (m == 0 || n == 0) return;
+  // Row-major C = A B is column-major C^T = B^T A^T; int8 inputs, int32
+  // sums on the integer tensor cores.
+  const std::int32_t one = 1, zero = 0;
+  check(hipblasGemmEx(handle(), HIPBLAS_OP_N, HIPBLAS_OP_N, n, m, k, &one, b, HIPBLAS_R_8I, ldb,
+                      a, HIPBLAS_R_8I, lda, &zero, c, HIPBLAS_R_32I, ldc, HIPBLAS_R_32I,
+                      HIPBLAS_GEMM_DEFAULT),
+        "hipblasGemmEx (int8)");
+  if (hipDeviceSynchronize() != hipSuccess) {
+    throw Error("HIP: synchronisation after the int8 GEMM failed", ErrorKind::runtime);
   }
 }
 

@@ -6,16 +6,18 @@ GemmMethod parse_gemm_method(const std::string& name) {
   if (name == "auto") return GemmMethod::automatic;
   if (name == "fp64") return GemmMethod::fp64;
   if (name == "int64") return GemmMethod::int64;
-  if (name == "multiword" || name == "int8") {
-    throw Error("--method " + name + " is not available in this version; use auto, fp64 or int64");
+  if (name == "int8") return GemmMethod::int8;
+  if (name == "multiword") {
+    throw Error("--method multiword is not available in this version; use auto, fp64, int64 or int8");
   }
-  throw Error("unknown --method '" + name + "': use auto, fp64 or int64");
+  throw Error("unknown --method '" + name + "': use auto, fp64, int64 or int8");
 }
 
 const char* gemm_method_name(GemmMethod method) {
   switch (method) {
     case GemmMethod::fp64: return "fp64";
     case GemmMethod::int64: return "int64";
+    case GemmMethod::int8: return "int8";
     default: return "auto";
   }
 }

@@ -82,6 +82,33 @@ TEST(ModGemm, Int64AtTheLargestPrimes) {
   hepex::test::check_method<std::uint64_t>(GemmMethod::int64, 2, {1, 7});
 }
 
+TEST(ModGemm, Int8SlicesAtEveryWordSize) {
+  using hepex::linalg::int8_slices;
+  EXPECT_EQ(int8_slices(251), 1);
+  EXPECT_EQ(int8_slices(65521), 3);  // 2 balanced digits reach only 32639 < 32760
+  EXPECT_EQ(int8_slices(2147483647), 4);
+  EXPECT_EQ(int8_slices(hepex::field::large_primes(1)[0]), 8);
+  hepex::test::check_method<std::uint64_t>(GemmMethod::int8, hepex::field::large_primes(1)[0],
+                                           {0, 1, 3, 4, 5, 64});
+  hepex::test::check_method<std::uint32_t>(GemmMethod::int8, 2147483647, {1, 5, 64});
+  hepex::test::check_method<std::uint32_t>(GemmMethod::int8, 65521, {1, 7, 100});
+  hepex::test::check_method<std::uint32_t>(GemmMethod::int8, 251, {1, 9});
+}
+
+TEST(ModGemm, Int8AcrossTheExactInt32BlockBoundary) {
+  // 131068 terms per int32 block: k = 131069 needs two blocks; all p-1 is the
+  // largest digit pattern.
+  for (std::uint64_t p : {std::uint64_t{65521}, hepex::field::large_primes(1)[0]}) {
+    const hepex::field::Zp64 f(p);
+    const std::size_t k = 131069;
+    hepex::Matrix<std::uint64_t> a(1, k, p - 1), b(k, 1, p - 1);
+    const std::uint64_t want = f.mul(f.from_uint(k), f.mul(p - 1, p - 1));
+    for (hepex::Backend backend : {hepex::Backend::device, hepex::Backend::host}) {
+      EXPECT_EQ(hepex::linalg::modgemm(f, a, b, GemmMethod::int8, backend)(0, 0), want) << p;
+    }
+  }
+}
+
 TEST(ModGemm, AutomaticPicksAnExactMethod) {
   EXPECT_EQ(hepex::linalg::resolve_gemm_method(GemmMethod::automatic, 65521), GemmMethod::fp64);
   EXPECT_EQ(hepex::linalg::resolve_gemm_method(GemmMethod::automatic, 2147483647),
@@ -92,7 +119,7 @@ TEST(ModGemm, AutomaticPicksAnExactMethod) {
 
 TEST(ModGemm, MethodOutsideItsExactRangeIsAnError) {
   EXPECT_THROW(hepex::linalg::resolve_gemm_method(GemmMethod::fp64, 2147483647), hepex::Error);
-  EXPECT_THROW(hepex::linalg::parse_gemm_method("int8"), hepex::Error);
+  EXPECT_THROW(hepex::linalg::parse_gemm_method("multiword"), hepex::Error);
   EXPECT_THROW(hepex::linalg::parse_gemm_method("fast"), hepex::Error);
   const hepex::field::Zp32 f(65521);
   EXPECT_THROW(hepex::linalg::modgemm(f, hepex::Matrix<std::uint32_t>(2, 3),

@@ -11,6 +11,11 @@
 //         is an exact integer, then reduced and accumulated by one kernel.
 //         Exact only while lambda >= 1 (p < 2^27.5 or so): asking for it with
 //         a larger prime is an error, never a wrong answer.
+//  int8   residues as centred balanced base-256 digits (s = int8_slices(p)
+//         digits each), all s^2 digit products in one int8 x int8 -> int32
+//         GEMM (cuBLAS GemmEx on the tensor cores; a host loop otherwise) over
+//         k-blocks of at most 131071 terms (|sum| < 2^31, exact), recombined
+//         with the weights 2^(8(t+u)) mod p: exact for every p < 2^63.
 //  automatic  fp64 where it is exact, else int64.
 
 #include <cmath>
@@ -26,13 +31,18 @@ namespace hepex::backend {
 // host (CBLAS); A is m x k with row stride lda, B k x n (ldb), C m x n (ldc).
 void dgemm(Backend where, int m, int n, int k, const double* a, int lda, const double* b,
            int ldb, double* c, int ldc);
+// Row-major C = A B with int8 entries and exact int32 sums (the caller keeps
+// every |sum| below 2^31). On the device: cuBLAS/hipBLAS GemmEx, which needs
+// m, n, k and the leading dimensions to be multiples of 4.
+void int8_gemm(Backend where, int m, int n, int k, const std::int8_t* a, int lda,
+               const std::int8_t* b, int ldb, std::int32_t* c, int ldc);
 }  // namespace hepex::backend
 
 namespace hepex::linalg {
 
-enum class GemmMethod { automatic, fp64, int64 };
+enum class GemmMethod { automatic, fp64, int64, int8 };
 
-// "auto", "fp64", "int64"; throws hepex::Error for anything else.
+// "auto", "fp64", "int64", "int8"; throws hepex::Error for anything else.
 GemmMethod parse_gemm_method(const std::string& name);
 const char* gemm_method_name(GemmMethod method);
 
@@ -42,6 +52,14 @@ inline std::uint64_t fp64_block(std::uint64_t p) {
   const double h = static_cast<double>(p / 2);
   const double lambda = std::floor(9007199254740992.0 / (h * h));  // 2^53 / h^2
   return lambda >= 1 ? static_cast<std::uint64_t>(std::min(lambda, 1e12)) : 0;
+}
+
+// Balanced base-256 digits needed for centred residues |x| <= p/2.
+inline int int8_slices(std::uint64_t p) {
+  int s = 1;
+  // s digits in [-128, 127] represent every |x| <= 127 * (256^s - 1) / 255.
+  while (s < 8 && static_cast<double>(p / 2) > 127.0 * (std::pow(256.0, s) - 1) / 255.0) ++s;
+  return s;
 }
 
 // The method `automatic` resolves to, or the requested one after checking
@@ -113,7 +131,110 @@ struct ReduceAccumulate {
   }
 };
 
+// Centred residues to s balanced base-256 digits: A (m x k) -> stacked
+// digit matrices (s*mp x kp), digit t of A(i, l) at row t*mp + i; zero padding.
+template <class Word, class ExecSpace>
+struct SliceRows {
+  field::Zp<Word> f;
+  Kokkos::View<const Word**, Kokkos::LayoutRight, typename ExecSpace::memory_space> in;
+  DeviceMatrix<std::int8_t, typename ExecSpace::memory_space> out;
+  std::size_t offset, depth;  // columns [offset, offset + depth) of `in`
+  int slices, padded_rows;
+  KOKKOS_INLINE_FUNCTION void operator()(const std::size_t flat) const {
+    const std::size_t i = flat / depth, l = flat % depth;
+    std::int64_t x = f.centred(in(i, offset + l));
+    for (int t = 0; t < slices; ++t) {
+      std::int64_t d = x & 0xff;
+      if (d >= 128) d -= 256;
+      out(t * padded_rows + i, l) = static_cast<std::int8_t>(d);
+      x = (x - d) / 256;
+    }
+  }
+};
+// B (k x n) -> side-by-side digit matrices (kp x s*np), digit t of B(l, j) at
+// column t*np + j.
+template <class Word, class ExecSpace>
+struct SliceColumns {
+  field::Zp<Word> f;
+  Kokkos::View<const Word**, Kokkos::LayoutRight, typename ExecSpace::memory_space> in;
+  DeviceMatrix<std::int8_t, typename ExecSpace::memory_space> out;
+  std::size_t offset;  // rows [offset, offset + out rows) of `in`
+  int slices, padded_cols;
+  KOKKOS_INLINE_FUNCTION void operator()(const std::size_t flat) const {
+    const std::size_t l = flat / in.extent(1), j = flat % in.extent(1);
+    std::int64_t x = f.centred(in(offset + l, j));
+    for (int t = 0; t < slices; ++t) {
+      std::int64_t d = x & 0xff;
+      if (d >= 128) d -= 256;
+      out(l, t * padded_cols + j) = static_cast<std::int8_t>(d);
+      x = (x - d) / 256;
+    }
+  }
+};
+// C(i,j) += sum_{t,u} 2^(8(t+u)) * blocks(t*mp + i, u*np + j)  (mod p).
+template <class Word, class ExecSpace>
+struct RecombineDigits {
+  field::Zp<Word> f;
+  DeviceMatrix<std::int32_t, typename ExecSpace::memory_space> blocks;
+  DeviceMatrix<Word, typename ExecSpace::memory_space> c;
+  Kokkos::View<Word*, typename ExecSpace::memory_space> weights;  // 2^(8w) mod p
+  int slices, padded_rows, padded_cols;
+  KOKKOS_INLINE_FUNCTION void operator()(const std::size_t flat) const {
+    const std::size_t i = flat / c.extent(1), j = flat % c.extent(1);
+    Word acc = c(i, j);
+    for (int t = 0; t < slices; ++t)
+      for (int u = 0; u < slices; ++u)
+        acc = f.fma(weights(t + u), f.from_int(blocks(t * padded_rows + i, u * padded_cols + j)), acc);
+    c(i, j) = acc;
+  }
+};
+
 }  // namespace detail
+
+// The int8 path: C += A B over exact int32 k-blocks (see the file comment).
+template <class ExecSpace, class Word>
+void modgemm_int8(const ExecSpace& space, const field::Zp<Word>& f,
+                  const Kokkos::View<const Word**, Kokkos::LayoutRight,
+                                     typename ExecSpace::memory_space>& a,
+                  const Kokkos::View<const Word**, Kokkos::LayoutRight,
+                                     typename ExecSpace::memory_space>& b,
+                  const DeviceMatrix<Word, typename ExecSpace::memory_space>& c, Backend where) {
+  using Memory = typename ExecSpace::memory_space;
+  const std::size_t m = a.extent(0), k = a.extent(1), n = b.extent(1);
+  const int s = int8_slices(f.modulus());
+  auto round4 = [](std::size_t x) { return (x + 3) / 4 * 4; };
+  const std::size_t mp = round4(m), np = round4(n);
+  // |digit products| <= 2^14: 131071 of them sum below 2^31.
+  constexpr std::size_t max_depth = 131068;  // a multiple of 4
+  Kokkos::View<Word*, Memory> weights("hepex::modgemm::weights", 2 * s - 1);
+  auto host_weights = Kokkos::create_mirror_view(weights);
+  for (int w = 0; w < 2 * s - 1; ++w) host_weights(w) = f.pow(f.from_uint(256), w);
+  Kokkos::deep_copy(weights, host_weights);
+  DeviceMatrix<std::int32_t, Memory> blocks(
+      Kokkos::view_alloc(Kokkos::WithoutInitializing, std::string("hepex::modgemm::blocks")),
+      s * mp, s * np);
+  for (std::size_t l0 = 0; l0 < k; l0 += max_depth) {
+    const std::size_t depth = std::min(max_depth, k - l0), kp = round4(depth);
+    DeviceMatrix<std::int8_t, Memory> ad("hepex::modgemm::a_digits", s * mp, kp);
+    DeviceMatrix<std::int8_t, Memory> bd("hepex::modgemm::b_digits", kp, s * np);
+    Kokkos::parallel_for(
+        "hepex::modgemm::slice_a", Kokkos::RangePolicy<ExecSpace>(space, 0, m * depth),
+        detail::SliceRows<Word, ExecSpace>{f, a, ad, l0, depth, s, static_cast<int>(mp)});
+    Kokkos::parallel_for(
+        "hepex::modgemm::slice_b", Kokkos::RangePolicy<ExecSpace>(space, 0, depth * n),
+        detail::SliceColumns<Word, ExecSpace>{f, b, bd, l0, s, static_cast<int>(np)});
+    space.fence();  // the vendor call runs on its own stream
+    backend::int8_gemm(where, static_cast<int>(s * mp), static_cast<int>(s * np),
+                       static_cast<int>(kp), ad.data(), static_cast<int>(kp), bd.data(),
+                       static_cast<int>(s * np), blocks.data(), static_cast<int>(s * np));
+    Kokkos::parallel_for("hepex::modgemm::recombine",
+                         Kokkos::RangePolicy<ExecSpace>(space, 0, m * n),
+                         detail::RecombineDigits<Word, ExecSpace>{
+                             f, blocks, c, weights, s, static_cast<int>(mp),
+                             static_cast<int>(np)});
+  }
+  space.fence();
+}
 
 // Device API: C = A B (or C += A B) mod p on `space`. A m x k, B k x n, C m x n,
 // all reduced residues.
@@ -149,6 +270,14 @@ GemmMethod modgemm(const ExecSpace& space, const field::Zp<Word>& f,
                          detail::ModGemmWords<Word, ExecSpace>{f, a, b, c, lambda, accumulate});
     return method;
   }
+  const Backend where =
+      Kokkos::SpaceAccessibility<Kokkos::HostSpace, Memory>::accessible ? Backend::host
+                                                                        : Backend::device;
+  if (!accumulate) Kokkos::deep_copy(space, c, Word(0));
+  if (method == GemmMethod::int8) {
+    modgemm_int8(space, f, a, b, c, where);
+    return method;
+  }
   // fp64: exact DGEMM blocks of `block` columns of A / rows of B.
   const std::size_t block = std::min<std::uint64_t>(fp64_block(p), k);
   DeviceMatrix<double, Memory> ad(Kokkos::view_alloc(Kokkos::WithoutInitializing, std::string("A_fp64")), m, k);
@@ -158,10 +287,6 @@ GemmMethod modgemm(const ExecSpace& space, const field::Zp<Word>& f,
                        detail::ToCentredDouble<Word, ExecSpace>{f, a, ad});
   Kokkos::parallel_for("hepex::modgemm::centre_b", Kokkos::RangePolicy<ExecSpace>(space, 0, k * n),
                        detail::ToCentredDouble<Word, ExecSpace>{f, b, bd});
-  if (!accumulate) Kokkos::deep_copy(space, c, Word(0));
-  const Backend where =
-      Kokkos::SpaceAccessibility<Kokkos::HostSpace, Memory>::accessible ? Backend::host
-                                                                        : Backend::device;
   for (std::size_t l = 0; l < k; l += block) {
     const std::size_t width = std::min(block, k - l);
     space.fence();  // the vendor call runs on its own stream
