@@ -37,7 +37,8 @@ void check_method(linalg::GemmMethod method, std::uint64_t p, const std::vector<
   for (Backend backend : {Backend::device, Backend::host}) {
     for (std::size_t k : depths) {
       for (bool adversarial : {false, true}) {
-        for (auto [m, n] : std::vector<std::pair<std::size_t, std::size_t>>{{1, 1}, {13, 7}, {5, 33}}) {
+        for (auto [m, n] : std::vector<std::pair<std::size_t, std::size_t>>{
+                 {1, 1}, {13, 7}, {5, 33}, {17, 3}, {2, 70}}) {
           const auto a = filled<Word>(m, k, p, rng, adversarial);
           const auto b = filled<Word>(k, n, p, rng, adversarial);
           const auto c0 = filled<Word>(m, n, p, rng, adversarial);
@@ -96,7 +97,7 @@ TEST(ModGemm, Int8SlicesAtEveryWordSize) {
 }
 
 TEST(ModGemm, Int8AcrossTheExactInt32BlockBoundary) {
-  // 131068 terms per int32 block: k = 131069 needs two blocks; all p-1 is the
+  // 131056 terms per int32 block: k = 131069 needs two blocks; all p-1 is the
   // largest digit pattern.
   for (std::uint64_t p : {std::uint64_t{65521}, hepex::field::large_primes(1)[0]}) {
     const hepex::field::Zp64 f(p);

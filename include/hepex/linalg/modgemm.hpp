@@ -14,7 +14,7 @@
 //  int8   residues as centred balanced base-256 digits (s = int8_slices(p)
 //         digits each), all s^2 digit products in one int8 x int8 -> int32
 //         GEMM (cuBLAS GemmEx on the tensor cores; a host loop otherwise) over
-//         k-blocks of at most 131071 terms (|sum| < 2^31, exact), recombined
+//         k-blocks of at most 131056 terms (|sum| < 2^31, exact), recombined
 //         with the weights 2^(8(t+u)) mod p: exact for every p < 2^63.
 //  automatic  fp64 where it is exact, else int64.
 
@@ -32,8 +32,8 @@ namespace hepex::backend {
 void dgemm(Backend where, int m, int n, int k, const double* a, int lda, const double* b,
            int ldb, double* c, int ldc);
 // Row-major C = A B with int8 entries and exact int32 sums (the caller keeps
-// every |sum| below 2^31). On the device: cuBLAS/hipBLAS GemmEx, which needs
-// m, n, k and the leading dimensions to be multiples of 4.
+// every |sum| below 2^31). On the device: cuBLAS/hipBLAS GemmEx, given sizes
+// and leading dimensions that are multiples of 16.
 void int8_gemm(Backend where, int m, int n, int k, const std::int8_t* a, int lda,
                const std::int8_t* b, int ldb, std::int32_t* c, int ldc);
 }  // namespace hepex::backend
@@ -202,10 +202,12 @@ void modgemm_int8(const ExecSpace& space, const field::Zp<Word>& f,
   using Memory = typename ExecSpace::memory_space;
   const std::size_t m = a.extent(0), k = a.extent(1), n = b.extent(1);
   const int s = int8_slices(f.modulus());
-  auto round4 = [](std::size_t x) { return (x + 3) / 4 * 4; };
-  const std::size_t mp = round4(m), np = round4(n);
+  // cuBLAS's int8 GemmEx refused some shapes whose sizes were multiples of 4
+  // only (NOT_SUPPORTED on an H100 for 108 x 24 x 4): pad every size to 16.
+  auto round16 = [](std::size_t x) { return (x + 15) / 16 * 16; };
+  const std::size_t mp = round16(m), np = round16(n);
   // |digit products| <= 2^14: 131071 of them sum below 2^31.
-  constexpr std::size_t max_depth = 131068;  // a multiple of 4
+  constexpr std::size_t max_depth = 131056;  // a multiple of 16
   Kokkos::View<Word*, Memory> weights("hepex::modgemm::weights", 2 * s - 1);
   auto host_weights = Kokkos::create_mirror_view(weights);
   for (int w = 0; w < 2 * s - 1; ++w) host_weights(w) = f.pow(f.from_uint(256), w);
@@ -214,7 +216,7 @@ void modgemm_int8(const ExecSpace& space, const field::Zp<Word>& f,
       Kokkos::view_alloc(Kokkos::WithoutInitializing, std::string("hepex::modgemm::blocks")),
       s * mp, s * np);
   for (std::size_t l0 = 0; l0 < k; l0 += max_depth) {
-    const std::size_t depth = std::min(max_depth, k - l0), kp = round4(depth);
+    const std::size_t depth = std::min(max_depth, k - l0), kp = round16(depth);
     DeviceMatrix<std::int8_t, Memory> ad("hepex::modgemm::a_digits", s * mp, kp);
     DeviceMatrix<std::int8_t, Memory> bd("hepex::modgemm::b_digits", kp, s * np);
     Kokkos::parallel_for(
