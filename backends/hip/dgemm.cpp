@@ -47,17 +47,18 @@ void dgemm(Backend where, int m, int n, int k, const double* a, int lda, const d
 }
 
 void int8_gemm(Backend where, int m, int n, int k, const std::int8_t* a, int lda,
-               const std::int8_t* b, int ldb, std::int32_t* c, int ldc) {
+               const std::int8_t* bt, int ldbt, std::int32_t* c, int ldc) {
   if (where == Backend::host) {
-    host_int8_gemm(m, n, k, a, lda, b, ldb, c, ldc);
+    host_int8_gemm(m, n, k, a, lda, bt, ldbt, c, ldc);
     return;
   }
   if (m == 0 || n == 0) return;
-  // Row-major C = A B is column-major C^T = B^T A^T; int8 inputs, int32
-  // sums on the integer tensor cores.
+  // Row-major C = A Bt^T is column-major C^T = Bt A^T: Bt (column-major
+  // k x n) transposed, A^T (column-major k x m) as is: the TN form the
+  // integer tensor-core kernels take; int32 sums.
   const std::int32_t one = 1, zero = 0;
-  check(hipblasGemmEx(handle(), HIPBLAS_OP_N, HIPBLAS_OP_N, n, m, k, &one, b, HIPBLAS_R_8I, ldb,
-                      a, HIPBLAS_R_8I, lda, &zero, c, HIPBLAS_R_32I, ldc, HIPBLAS_R_32I,
+  check(hipblasGemmEx(handle(), HIPBLAS_OP_T, HIPBLAS_OP_N, n, m, k, &one, bt, HIPBLAS_R_8I,
+                      ldbt, a, HIPBLAS_R_8I, lda, &zero, c, HIPBLAS_R_32I, ldc, HIPBLAS_R_32I,
                       HIPBLAS_GEMM_DEFAULT),
         "hipblasGemmEx (int8)");
   if (hipDeviceSynchronize() != hipSuccess) {

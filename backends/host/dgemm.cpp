@@ -9,9 +9,9 @@ void dgemm(Backend, int m, int n, int k, const double* a, int lda, const double*
   host_dgemm(m, n, k, a, lda, b, ldb, c, ldc);
 }
 
-void int8_gemm(Backend, int m, int n, int k, const std::int8_t* a, int lda, const std::int8_t* b,
-               int ldb, std::int32_t* c, int ldc) {
-  host_int8_gemm(m, n, k, a, lda, b, ldb, c, ldc);
+void int8_gemm(Backend, int m, int n, int k, const std::int8_t* a, int lda,
+               const std::int8_t* bt, int ldbt, std::int32_t* c, int ldc) {
+  host_int8_gemm(m, n, k, a, lda, bt, ldbt, c, ldc);
 }
 
 }  // namespace hepex::backend

@@ -31,11 +31,13 @@ namespace hepex::backend {
 // host (CBLAS); A is m x k with row stride lda, B k x n (ldb), C m x n (ldc).
 void dgemm(Backend where, int m, int n, int k, const double* a, int lda, const double* b,
            int ldb, double* c, int ldc);
-// Row-major C = A B with int8 entries and exact int32 sums (the caller keeps
-// every |sum| below 2^31). On the device: cuBLAS/hipBLAS GemmEx, given sizes
-// and leading dimensions that are multiples of 16.
+// Row-major C = A Bt^T with int8 entries and exact int32 sums (the caller
+// keeps every |sum| below 2^31): A is m x k, Bt is n x k, so both operands
+// have k contiguous (the "TN" layout of the integer tensor-core kernels). On
+// the device: cuBLAS/hipBLAS GemmEx, given sizes and leading dimensions that
+// are multiples of 16.
 void int8_gemm(Backend where, int m, int n, int k, const std::int8_t* a, int lda,
-               const std::int8_t* b, int ldb, std::int32_t* c, int ldc);
+               const std::int8_t* bt, int ldbt, std::int32_t* c, int ldc);
 }  // namespace hepex::backend
 
 namespace hepex::linalg {
@@ -151,8 +153,8 @@ struct SliceRows {
     }
   }
 };
-// B (k x n) -> side-by-side digit matrices (kp x s*np), digit t of B(l, j) at
-// column t*np + j.
+// B (k x n) -> transposed stacked digit matrices (s*np x kp), digit t of
+// B(l, j) at row t*np + j, column l.
 template <class Word, class ExecSpace>
 struct SliceColumns {
   field::Zp<Word> f;
@@ -166,7 +168,7 @@ struct SliceColumns {
     for (int t = 0; t < slices; ++t) {
       std::int64_t d = x & 0xff;
       if (d >= 128) d -= 256;
-      out(l, t * padded_cols + j) = static_cast<std::int8_t>(d);
+      out(t * padded_cols + j, l) = static_cast<std::int8_t>(d);
       x = (x - d) / 256;
     }
   }
@@ -202,8 +204,7 @@ void modgemm_int8(const ExecSpace& space, const field::Zp<Word>& f,
   using Memory = typename ExecSpace::memory_space;
   const std::size_t m = a.extent(0), k = a.extent(1), n = b.extent(1);
   const int s = int8_slices(f.modulus());
-  // cuBLAS's int8 GemmEx refused some shapes whose sizes were multiples of 4
-  // only (NOT_SUPPORTED on an H100 for 108 x 24 x 4): pad every size to 16.
+  // Sizes padded to multiples of 16 for the tensor-core kernels.
   auto round16 = [](std::size_t x) { return (x + 15) / 16 * 16; };
   const std::size_t mp = round16(m), np = round16(n);
   // |digit products| <= 2^14: 131071 of them sum below 2^31.
@@ -218,7 +219,7 @@ void modgemm_int8(const ExecSpace& space, const field::Zp<Word>& f,
   for (std::size_t l0 = 0; l0 < k; l0 += max_depth) {
     const std::size_t depth = std::min(max_depth, k - l0), kp = round16(depth);
     DeviceMatrix<std::int8_t, Memory> ad("hepex::modgemm::a_digits", s * mp, kp);
-    DeviceMatrix<std::int8_t, Memory> bd("hepex::modgemm::b_digits", kp, s * np);
+    DeviceMatrix<std::int8_t, Memory> bd("hepex::modgemm::b_digits", s * np, kp);
     Kokkos::parallel_for(
         "hepex::modgemm::slice_a", Kokkos::RangePolicy<ExecSpace>(space, 0, m * depth),
         detail::SliceRows<Word, ExecSpace>{f, a, ad, l0, depth, s, static_cast<int>(mp)});
@@ -228,7 +229,7 @@ void modgemm_int8(const ExecSpace& space, const field::Zp<Word>& f,
     space.fence();  // the vendor call runs on its own stream
     backend::int8_gemm(where, static_cast<int>(s * mp), static_cast<int>(s * np),
                        static_cast<int>(kp), ad.data(), static_cast<int>(kp), bd.data(),
-                       static_cast<int>(s * np), blocks.data(), static_cast<int>(s * np));
+                       static_cast<int>(kp), blocks.data(), static_cast<int>(s * np));
     Kokkos::parallel_for("hepex::modgemm::recombine",
                          Kokkos::RangePolicy<ExecSpace>(space, 0, m * n),
                          detail::RecombineDigits<Word, ExecSpace>{
