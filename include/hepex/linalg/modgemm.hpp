@@ -133,6 +133,15 @@ struct ReduceAccumulate {
   }
 };
 
+// The lowest balanced base-256 digit of x, in [-128, 127]; x becomes the
+// remaining (exactly divisible) high part.
+KOKKOS_INLINE_FUNCTION std::int8_t next_balanced_digit(std::int64_t& x) {
+  std::int64_t d = x & 0xff;
+  if (d >= 128) d -= 256;
+  x = (x - d) / 256;
+  return static_cast<std::int8_t>(d);
+}
+
 // Centred residues to s balanced base-256 digits: A (m x k) -> stacked
 // digit matrices (s*mp x kp), digit t of A(i, l) at row t*mp + i; zero padding.
 template <class Word, class ExecSpace>
@@ -145,12 +154,7 @@ struct SliceRows {
   KOKKOS_INLINE_FUNCTION void operator()(const std::size_t flat) const {
     const std::size_t i = flat / depth, l = flat % depth;
     std::int64_t x = f.centred(in(i, offset + l));
-    for (int t = 0; t < slices; ++t) {
-      std::int64_t d = x & 0xff;
-      if (d >= 128) d -= 256;
-      out(t * padded_rows + i, l) = static_cast<std::int8_t>(d);
-      x = (x - d) / 256;
-    }
+    for (int t = 0; t < slices; ++t) out(t * padded_rows + i, l) = next_balanced_digit(x);
   }
 };
 // B (k x n) -> transposed stacked digit matrices (s*np x kp), digit t of
@@ -165,12 +169,7 @@ struct SliceColumns {
   KOKKOS_INLINE_FUNCTION void operator()(const std::size_t flat) const {
     const std::size_t l = flat / in.extent(1), j = flat % in.extent(1);
     std::int64_t x = f.centred(in(offset + l, j));
-    for (int t = 0; t < slices; ++t) {
-      std::int64_t d = x & 0xff;
-      if (d >= 128) d -= 256;
-      out(t * padded_cols + j, l) = static_cast<std::int8_t>(d);
-      x = (x - d) / 256;
-    }
+    for (int t = 0; t < slices; ++t) out(t * padded_cols + j, l) = next_balanced_digit(x);
   }
 };
 // C(i,j) += sum_{t,u} 2^(8(t+u)) * blocks(t*mp + i, u*np + j)  (mod p).
