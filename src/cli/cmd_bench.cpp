@@ -10,6 +10,7 @@
 #include "commands.hpp"
 #include "hepex/core/error.hpp"
 #include "hepex/core/runtime.hpp"
+#include "hepex/field/primes.hpp"
 #include "hepex/field/real.hpp"
 #include "hepex/field/zp.hpp"
 #include "hepex/linalg/modgemm.hpp"
@@ -34,6 +35,21 @@ std::string fixed(double x, int digits) {
   std::ostringstream out;
   out << std::fixed << std::setprecision(digits) << x;
   return out.str();
+}
+
+// Fails before any work when the JSON summary could not be written.
+void check_writable(const std::string& path) {
+  if (!path.empty() && !std::ofstream(path, std::ios::app)) {
+    throw Error("--json: cannot write '" + path + "'");
+  }
+}
+
+// Writes a benchmark's JSON summary when a path was given.
+void write_json(const std::string& path, const nlohmann::json& summary) {
+  if (path.empty()) return;
+  std::ofstream out(path);
+  out << summary.dump(2) << '\n';
+  if (!out) throw Error("--json: cannot write '" + path + "'");
 }
 
 // Device-to-device copy bandwidth (bytes read + written per second), 2 GiB.
@@ -83,6 +99,10 @@ void run_bench_rref(const BenchOptions& o) {
   if (o.prime.empty() == o.field.empty()) {
     throw Error("bench rref: give --prime P or --field real");
   }
+  check_writable(o.json_path);
+  if (!o.prime.empty()) {
+    field::check_prime_modulus(parse_prime_option(o.prime), 63, "--prime");
+  }
   const double bandwidth = copy_bandwidth();
   std::cout << "hepex bench rref on " << DeviceSpace::name() << " ("
             << devices().front().name << "), copy bandwidth " << fixed(bandwidth / 1e9, 0)
@@ -90,7 +110,7 @@ void run_bench_rref(const BenchOptions& o) {
   Table table({"n", "field", "seconds", "rank", "GB/s (model)", "of copy BW"});
   nlohmann::json rows = nlohmann::json::array();
   if (!o.prime.empty()) {
-    const std::uint64_t p = std::stoull(o.prime);
+    const std::uint64_t p = parse_prime_option(o.prime);
     if (p < (std::uint64_t{1} << 31)) {
       bench_field(field::Zp32(p), "Zp32 p=" + o.prime, o, bandwidth, table, rows);
     } else {
@@ -102,14 +122,8 @@ void run_bench_rref(const BenchOptions& o) {
     throw Error("bench rref: --field must be 'real'");
   }
   table.print(std::cout);
-  if (!o.json_path.empty()) {
-    std::ofstream out(o.json_path);
-    out << nlohmann::json{{"benchmark", "rref"}, {"device", devices().front().name},
-                          {"copy_bandwidth", bandwidth}, {"rows", rows}}
-               .dump(2)
-        << '\n';
-    if (!out) throw Error("--json: cannot write '" + o.json_path + "'");
-  }
+  write_json(o.json_path, {{"benchmark", "rref"}, {"device", devices().front().name},
+                           {"copy_bandwidth", bandwidth}, {"rows", rows}});
 }
 
 struct GemmBenchOptions {
@@ -168,7 +182,9 @@ void bench_gemm_sizes(const field::Zp<Word>& f, const GemmBenchOptions& o, Table
 }
 
 void run_bench_gemm(const GemmBenchOptions& o) {
-  const std::uint64_t p = std::stoull(o.prime);
+  check_writable(o.json_path);
+  const std::uint64_t p = parse_prime_option(o.prime);
+  field::check_prime_modulus(p, 63, "--prime");
   std::cout << "hepex bench gemm on " << DeviceSpace::name() << " (" << devices().front().name
             << "), p = " << p << ", n x n x n, best of " << o.repeats << "\n\n";
   Table table({"n", "method", "seconds", "T(mod-op)/s", "DGEMM TFLOP/s", "of DGEMM"});
@@ -179,14 +195,8 @@ void run_bench_gemm(const GemmBenchOptions& o) {
     bench_gemm_sizes(field::Zp64(p), o, table, rows);
   }
   table.print(std::cout);
-  if (!o.json_path.empty()) {
-    std::ofstream out(o.json_path);
-    out << nlohmann::json{{"benchmark", "gemm"}, {"device", devices().front().name},
-                          {"prime", p}, {"rows", rows}}
-               .dump(2)
-        << '\n';
-    if (!out) throw Error("--json: cannot write '" + o.json_path + "'");
-  }
+  write_json(o.json_path, {{"benchmark", "gemm"}, {"device", devices().front().name},
+                           {"prime", p}, {"rows", rows}});
 }
 
 }  // namespace

@@ -30,25 +30,13 @@ struct LinalgOptions {
   std::vector<std::string> inputs;
 };
 
-std::uint64_t parse_prime(const std::string& text) {
-  if (text.empty() || text.find_first_not_of("0123456789") != std::string::npos ||
-      text.size() > 20) {
-    throw Error("--prime '" + text + "' is not a positive integer");
-  }
-  const mpz_class value(text, 10);  // base 10: a leading 0 is not octal
-  if (value >= mpz_class(1) << 63) {
-    throw Error("--prime " + text + " is too large: P must be below 2^63");
-  }
-  return value.get_ui();
-}
-
 // Calls action(field) with the field the options select: Zp32 for P < 2^31,
 // Zp64 for P < 2^63, Real64 or Complex128 with the tolerance.
 template <class Action>
 void with_field(const LinalgOptions& o, Action&& action) {
   if (!o.prime.empty() && !o.field.empty()) throw Error("give either --prime or --field, not both");
   if (!o.prime.empty()) {
-    const std::uint64_t p = parse_prime(o.prime);
+    const std::uint64_t p = parse_prime_option(o.prime);
     if (p < (std::uint64_t{1} << 31)) {
       action(field::Zp32(p));
     } else {

@@ -3,8 +3,14 @@
 // callback does the work through the library (the CLI holds no logic).
 
 #include <CLI/CLI.hpp>
+#include <cstdint>
+#include <string>
 
 namespace hepex::cli {
+
+// A --prime value: decimal digits only, below 2^63 (primality is checked by
+// the field); hepex::Error otherwise.
+std::uint64_t parse_prime_option(const std::string& text);
 
 void add_info_command(CLI::App& app);
 void add_demo_command(CLI::App& app);

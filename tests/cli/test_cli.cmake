@@ -84,3 +84,10 @@ expect(0 "^%%MatrixMarket matrix array integer general\n2 1\n6\n15\n$"
        gemm --prime 2147483647 --method int8 "${dir}/A.mtx" "${dir}/v.mtx")
 expect(1 "has 3 columns but .* has 2 rows" gemm --prime 7 "${dir}/A.mtx" "${dir}/A.mtx")
 expect(1 "give --prime" gemm --field real "${dir}/A.mtx" "${dir}/v.mtx")
+
+# Benchmarks: a tiny run of each, and bad options refused before any work.
+expect(0 "of DGEMM.*int8" bench gemm --prime 65521 --sizes 16 --methods fp64,int64,int8 --repeats 1)
+expect(0 "of copy BW" bench rref --prime 65521 --sizes 16 --repeats 1)
+expect(1 "^hepex: --prime modulus 15 is not a prime" bench rref --prime 15 --sizes 16)
+expect(1 "^hepex: --prime 'abc' is not a positive integer" bench gemm --prime abc --sizes 16)
+expect(1 "^hepex: --json: cannot write" bench gemm --prime 65521 --sizes 16 --json /nonexistent/dir/x.json)
