@@ -213,7 +213,7 @@ void add_linalg_commands(CLI::App& app) {
   auto gemm = std::make_shared<LinalgOptions>();
   add_linalg_subcommand(app, "gemm", "C = A B mod P (Matrix Market array)", 2, gemm)
       ->callback([gemm] { run_gemm(*gemm); })
-      ->add_option("--method", gemm->method, "auto, fp64, int64 or int8")
+      ->add_option("--method", gemm->method, "auto, fp64, multiword, int64 or int8")
       ->check(CLI::IsMember({"auto", "fp64", "multiword", "int8", "int64"}));
 }
 

@@ -79,7 +79,9 @@ expect(0 "^%%MatrixMarket matrix array integer general\n2 1\n6\n1\n$" gemm --pri
 expect(0 "^%%MatrixMarket matrix array integer general\n2 1\n6\n15\n$"
        gemm --prime 2147483647 --method int64 "${dir}/A.mtx" "${dir}/v.mtx")
 expect(1 "not exact for p = 2147483647" gemm --prime 2147483647 --method fp64 "${dir}/A.mtx" "${dir}/v.mtx")
-expect(1 "not available in this version" gemm --prime 7 --method multiword "${dir}/A.mtx" "${dir}/v.mtx")
+expect(0 "^%%MatrixMarket matrix array integer general\n2 1\n6\n15\n$"
+       gemm --prime 2147483647 --method multiword "${dir}/A.mtx" "${dir}/v.mtx")
+expect(1 "multiword is not exact" gemm --prime 9223372036854775783 --method multiword "${dir}/A.mtx" "${dir}/v.mtx")
 expect(0 "^%%MatrixMarket matrix array integer general\n2 1\n6\n15\n$"
        gemm --prime 2147483647 --method int8 "${dir}/A.mtx" "${dir}/v.mtx")
 expect(1 "has 3 columns but .* has 2 rows" gemm --prime 7 "${dir}/A.mtx" "${dir}/A.mtx")

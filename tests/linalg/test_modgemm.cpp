@@ -74,6 +74,20 @@ TEST(ModGemm, Fp64AtItsLargestPrimeAndBlockBoundaries) {
   hepex::test::check_method<std::uint32_t>(GemmMethod::fp64, q, {lambda, lambda + 1, 2 * lambda + 1});
 }
 
+TEST(ModGemm, MultiwordUpToItsLargestPrime) {
+  using hepex::linalg::multiword_block;
+  // Below 2^54, |hi| <= 2^26: lambda = 2 (and p is not exact in a double,
+  // so the reduction goes through the integer path). Above 2^56: not exact.
+  const std::uint64_t top = hepex::field::prev_prime(1ull << 54);
+  const std::uint64_t beyond = hepex::field::next_prime(1ull << 56);
+  ASSERT_EQ(multiword_block(top), 2u);
+  EXPECT_EQ(multiword_block(beyond), 0u);
+  hepex::test::check_method<std::uint64_t>(GemmMethod::multiword, top, {0, 1, 2, 3, 5, 40});
+  // 2^31 - 1, where fp64 is not exact: 16-bit halves.
+  hepex::test::check_method<std::uint32_t>(GemmMethod::multiword, 2147483647, {1, 7, 100});
+  EXPECT_THROW(hepex::linalg::resolve_gemm_method(GemmMethod::multiword, beyond), hepex::Error);
+}
+
 TEST(ModGemm, Int64AtTheLargestPrimes) {
   // Zp64 at 2^63 - 25: lambda = floor((2^128 - 1) / (p - 1)^2) = 4 products per reduction.
   hepex::test::check_method<std::uint64_t>(GemmMethod::int64, hepex::field::large_primes(1)[0],
@@ -120,7 +134,7 @@ TEST(ModGemm, AutomaticPicksAnExactMethod) {
 
 TEST(ModGemm, MethodOutsideItsExactRangeIsAnError) {
   EXPECT_THROW(hepex::linalg::resolve_gemm_method(GemmMethod::fp64, 2147483647), hepex::Error);
-  EXPECT_THROW(hepex::linalg::parse_gemm_method("multiword"), hepex::Error);
+  EXPECT_EQ(hepex::linalg::parse_gemm_method("multiword"), GemmMethod::multiword);
   EXPECT_THROW(hepex::linalg::parse_gemm_method("fast"), hepex::Error);
   const hepex::field::Zp32 f(65521);
   EXPECT_THROW(hepex::linalg::modgemm(f, hepex::Matrix<std::uint32_t>(2, 3),

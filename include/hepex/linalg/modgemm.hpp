@@ -11,6 +11,10 @@
 //         is an exact integer, then reduced and accumulated by one kernel.
 //         Exact only while lambda >= 1 (p < 2^27.5 or so): asking for it with
 //         a larger prime is an error, never a wrong answer.
+//  multiword  centred residues split as hi 2^s + lo (s about half their
+//         bits), the four products hi*hi, hi*lo, lo*hi, lo*lo each by the fp64
+//         scheme, recombined mod p: exact while (p / 2^(s+1) + 1)^2 <= 2^53,
+//         i.e. up to p of about 2^54.5.
 //  int8   residues as centred balanced base-256 digits (s = int8_slices(p)
 //         digits each), all s^2 digit products in one int8 x int8 -> int32
 //         GEMM (cuBLAS GemmEx on the tensor cores; a host loop otherwise) over
@@ -42,9 +46,9 @@ void int8_gemm(Backend where, int m, int n, int k, const std::int8_t* a, int lda
 
 namespace hepex::linalg {
 
-enum class GemmMethod { automatic, fp64, int64, int8 };
+enum class GemmMethod { automatic, fp64, multiword, int64, int8 };
 
-// "auto", "fp64", "int64", "int8"; throws hepex::Error for anything else.
+// "auto", "fp64", "multiword", "int64", "int8"; hepex::Error for anything else.
 GemmMethod parse_gemm_method(const std::string& name);
 const char* gemm_method_name(GemmMethod method);
 
@@ -53,6 +57,26 @@ inline std::uint64_t fp64_block(std::uint64_t p) {
   // Centred residues lie in (-p/2, p/2]: |a| <= floor(p/2) = h.
   const double h = static_cast<double>(p / 2);
   const double lambda = std::floor(9007199254740992.0 / (h * h));  // 2^53 / h^2
+  return lambda >= 1 ? static_cast<std::uint64_t>(std::min(lambda, 1e12)) : 0;
+}
+
+// The multiword split: centred residues |x| <= p/2 as hi * 2^bits + lo with
+// |lo| <= 2^(bits-1) and |hi| <= floor(p/2 / 2^bits) + 1; bits = half the
+// bits of p/2, rounded up.
+inline int multiword_bits(std::uint64_t p) {
+  int width = 0;
+  for (std::uint64_t h = p / 2; h != 0; h >>= 1) ++width;
+  return std::max(1, (width + 1) / 2);
+}
+inline double multiword_high_bound(std::uint64_t p) {
+  return std::floor(static_cast<double>(p / 2) / std::ldexp(1.0, multiword_bits(p))) + 1;
+}
+// Columns per exact DGEMM block for the largest of the four products
+// (hi * hi); 0 when even one product can exceed 2^53 (p above about 2^54.5).
+inline std::uint64_t multiword_block(std::uint64_t p) {
+  const double hi = multiword_high_bound(p);
+  const double lo = std::ldexp(1.0, multiword_bits(p) - 1);
+  const double lambda = std::floor(9007199254740992.0 / std::max(hi * hi, lo * lo));
   return lambda >= 1 ? static_cast<std::uint64_t>(std::min(lambda, 1e12)) : 0;
 }
 
@@ -112,24 +136,51 @@ struct ToCentredDouble {
   }
 };
 
-// C <- C + (block mod p): block holds exact integers of magnitude <= 2^53.
-// q = trunc(x / p) is off by at most one, p q < 2^53 is exact, so
-// r = x - p q lies in (-2p, 2p) and two corrections each way bring it to [0, p).
+// C <- C + weight * (block mod p): block holds exact integers, |x| <= 2^53.
+// For p < 2^52 (p exact in a double): q = trunc(x / p) is off by at most one,
+// p q < 2^53 is exact, so r = x - p q lies in (-2p, 2p) and two corrections
+// each way bring it to [0, p). Larger p (multiword): x as an integer, reduced
+// by the field.
 template <class Word, class ExecSpace>
 struct ReduceAccumulate {
   field::Zp<Word> f;
   DeviceMatrix<double, typename ExecSpace::memory_space> block;
   DeviceMatrix<Word, typename ExecSpace::memory_space> c;
   double p, inverse_p;
+  Word weight;
   KOKKOS_INLINE_FUNCTION void operator()(const std::size_t flat) const {
     const std::size_t i = flat / c.extent(1), j = flat % c.extent(1);
     const double x = block(i, j);
-    double r = x - p * static_cast<double>(static_cast<std::int64_t>(x * inverse_p));
-    if (r < 0) r += p;
-    if (r < 0) r += p;
-    if (r >= p) r -= p;
-    if (r >= p) r -= p;
-    c(i, j) = f.add(c(i, j), static_cast<Word>(r));
+    Word residue;
+    if (p < 4503599627370496.0) {  // 2^52
+      double r = x - p * static_cast<double>(static_cast<std::int64_t>(x * inverse_p));
+      if (r < 0) r += p;
+      if (r < 0) r += p;
+      if (r >= p) r -= p;
+      if (r >= p) r -= p;
+      residue = static_cast<Word>(r);
+    } else {
+      residue = f.from_int(static_cast<std::int64_t>(x));
+    }
+    c(i, j) = f.fma(weight, residue, c(i, j));
+  }
+};
+
+// Centred residues split in two words, x = hi * 2^bits + lo with lo in
+// [-2^(bits-1), 2^(bits-1)) (the multiword method), as doubles.
+template <class Word, class ExecSpace>
+struct SplitCentred {
+  field::Zp<Word> f;
+  Kokkos::View<const Word**, Kokkos::LayoutRight, typename ExecSpace::memory_space> in;
+  DeviceMatrix<double, typename ExecSpace::memory_space> hi, lo;
+  int bits;
+  KOKKOS_INLINE_FUNCTION void operator()(const std::size_t flat) const {
+    const std::size_t i = flat / in.extent(1), j = flat % in.extent(1);
+    const std::int64_t x = f.centred(in(i, j));
+    const std::int64_t half = std::int64_t{1} << (bits - 1);
+    const std::int64_t low = ((x + half) & ((std::int64_t{1} << bits) - 1)) - half;
+    hi(i, j) = static_cast<double>((x - low) >> bits);
+    lo(i, j) = static_cast<double>(low);
   }
 };
 
@@ -280,24 +331,52 @@ GemmMethod modgemm(const ExecSpace& space, const field::Zp<Word>& f,
     modgemm_int8(space, f, a, b, c, where);
     return method;
   }
-  // fp64: exact DGEMM blocks of `block` columns of A / rows of B.
-  const std::size_t block = std::min<std::uint64_t>(fp64_block(p), k);
-  DeviceMatrix<double, Memory> ad(Kokkos::view_alloc(Kokkos::WithoutInitializing, std::string("A_fp64")), m, k);
-  DeviceMatrix<double, Memory> bd(Kokkos::view_alloc(Kokkos::WithoutInitializing, std::string("B_fp64")), k, n);
-  DeviceMatrix<double, Memory> partial(Kokkos::view_alloc(Kokkos::WithoutInitializing, std::string("C_fp64")), m, n);
-  Kokkos::parallel_for("hepex::modgemm::centre_a", Kokkos::RangePolicy<ExecSpace>(space, 0, m * k),
-                       detail::ToCentredDouble<Word, ExecSpace>{f, a, ad});
-  Kokkos::parallel_for("hepex::modgemm::centre_b", Kokkos::RangePolicy<ExecSpace>(space, 0, k * n),
-                       detail::ToCentredDouble<Word, ExecSpace>{f, b, bd});
-  for (std::size_t l = 0; l < k; l += block) {
-    const std::size_t width = std::min(block, k - l);
-    space.fence();  // the vendor call runs on its own stream
-    backend::dgemm(where, static_cast<int>(m), static_cast<int>(n), static_cast<int>(width),
-                   ad.data() + l, static_cast<int>(k), bd.data() + l * n, static_cast<int>(n),
-                   partial.data(), static_cast<int>(n));
-    Kokkos::parallel_for("hepex::modgemm::reduce", Kokkos::RangePolicy<ExecSpace>(space, 0, m * n),
-                         detail::ReduceAccumulate<Word, ExecSpace>{
-                             f, partial, c, static_cast<double>(p), 1.0 / static_cast<double>(p)});
+  DeviceMatrix<double, Memory> partial(
+      Kokkos::view_alloc(Kokkos::WithoutInitializing, std::string("hepex::modgemm::partial")), m, n);
+  // C += weight * (X Y mod p) for exact-integer doubles X (m x k), Y (k x n),
+  // in DGEMM blocks of `block` columns whose sums stay below 2^53.
+  auto add_exact_product = [&](const DeviceMatrix<double, Memory>& x, const DeviceMatrix<double, Memory>& y,
+                        std::size_t block, Word weight) {
+    for (std::size_t l = 0; l < k; l += block) {
+      const std::size_t width = std::min(block, k - l);
+      space.fence();  // the vendor call runs on its own stream
+      backend::dgemm(where, static_cast<int>(m), static_cast<int>(n), static_cast<int>(width),
+                     x.data() + l, static_cast<int>(k), y.data() + l * n, static_cast<int>(n),
+                     partial.data(), static_cast<int>(n));
+      Kokkos::parallel_for("hepex::modgemm::reduce",
+                           Kokkos::RangePolicy<ExecSpace>(space, 0, m * n),
+                           detail::ReduceAccumulate<Word, ExecSpace>{
+                               f, partial, c, static_cast<double>(p),
+                               1.0 / static_cast<double>(p), weight});
+    }
+  };
+  auto matrix = [](const char* label, std::size_t rows, std::size_t cols) {
+    return DeviceMatrix<double, Memory>(
+        Kokkos::view_alloc(Kokkos::WithoutInitializing, std::string(label)), rows, cols);
+  };
+  if (method == GemmMethod::fp64) {
+    auto ad = matrix("hepex::modgemm::a_fp64", m, k), bd = matrix("hepex::modgemm::b_fp64", k, n);
+    Kokkos::parallel_for("hepex::modgemm::centre_a", Kokkos::RangePolicy<ExecSpace>(space, 0, m * k),
+                         detail::ToCentredDouble<Word, ExecSpace>{f, a, ad});
+    Kokkos::parallel_for("hepex::modgemm::centre_b", Kokkos::RangePolicy<ExecSpace>(space, 0, k * n),
+                         detail::ToCentredDouble<Word, ExecSpace>{f, b, bd});
+    add_exact_product(ad, bd, std::min<std::uint64_t>(fp64_block(p), k), Word(1));
+  } else {
+    // multiword: A B = 2^(2s) Ah Bh + 2^s (Ah Bl + Al Bh) + Al Bl, four exact
+    // DGEMM pipelines (seed §4, the 4-product form).
+    const int bits = multiword_bits(p);
+    auto ah = matrix("hepex::modgemm::a_hi", m, k), al = matrix("hepex::modgemm::a_lo", m, k);
+    auto bh = matrix("hepex::modgemm::b_hi", k, n), bl = matrix("hepex::modgemm::b_lo", k, n);
+    Kokkos::parallel_for("hepex::modgemm::split_a", Kokkos::RangePolicy<ExecSpace>(space, 0, m * k),
+                         detail::SplitCentred<Word, ExecSpace>{f, a, ah, al, bits});
+    Kokkos::parallel_for("hepex::modgemm::split_b", Kokkos::RangePolicy<ExecSpace>(space, 0, k * n),
+                         detail::SplitCentred<Word, ExecSpace>{f, b, bh, bl, bits});
+    const std::size_t block = std::min<std::uint64_t>(multiword_block(p), k);
+    const Word shift = f.pow(2, static_cast<std::uint64_t>(bits));
+    add_exact_product(ah, bh, block, f.mul(shift, shift));
+    add_exact_product(ah, bl, block, shift);
+    add_exact_product(al, bh, block, shift);
+    add_exact_product(al, bl, block, Word(1));
   }
   space.fence();
   return method;
