@@ -167,8 +167,8 @@ void bench_gemm_sizes(const field::Zp<Word>& f, const GemmBenchOptions& o, Table
       for (int r = 0; r < o.repeats; ++r) {
         Kokkos::fence();
         Kokkos::Timer timer;
-        linalg::modgemm(DeviceSpace(), f, Kokkos::View<const Word**, Kokkos::LayoutRight, DeviceMemory>(a),
-                        Kokkos::View<const Word**, Kokkos::LayoutRight, DeviceMemory>(b), c, method);
+        linalg::modgemm(DeviceSpace(), f, ConstDeviceMatrix<Word, DeviceMemory>(a),
+                        ConstDeviceMatrix<Word, DeviceMemory>(b), c, method);
         Kokkos::fence();
         best = std::min(best, timer.seconds());
       }

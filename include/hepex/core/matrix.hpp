@@ -16,6 +16,10 @@ namespace hepex {
 template <class T, class MemorySpace>
 using DeviceMatrix = Kokkos::View<T**, Kokkos::LayoutRight, MemorySpace>;
 
+// Read-only view of a device matrix (the inputs of hepex kernels).
+template <class T, class MemorySpace>
+using ConstDeviceMatrix = Kokkos::View<const T**, Kokkos::LayoutRight, MemorySpace>;
+
 // A host matrix in row-major order.
 template <class T>
 struct Matrix {

@@ -61,7 +61,7 @@ std::vector<std::vector<Word>> krylov_sequences(const field::Zp<Word>& f, const 
   std::vector<std::vector<Word>> s(e.cols, std::vector<Word>(length));
   auto run = [&](auto space) {
     using Memory = typename decltype(space)::memory_space;
-    using ConstView = Kokkos::View<const Word**, Kokkos::LayoutRight, Memory>;
+    using ConstView = ConstDeviceMatrix<Word, Memory>;
     Matrix<Word> row(1, r.size());
     row.data = r;
     const auto dt = to_device<Memory>(t, "T");

@@ -99,7 +99,7 @@ namespace detail {
 template <class Word, class ExecSpace>
 struct ModGemmWords {
   field::Zp<Word> f;
-  Kokkos::View<const Word**, Kokkos::LayoutRight, typename ExecSpace::memory_space> a, b;
+  ConstDeviceMatrix<Word, typename ExecSpace::memory_space> a, b;
   DeviceMatrix<Word, typename ExecSpace::memory_space> c;
   std::uint64_t lambda;
   bool accumulate;
@@ -128,7 +128,7 @@ struct ModGemmWords {
 template <class Word, class ExecSpace>
 struct ToCentredDouble {
   field::Zp<Word> f;
-  Kokkos::View<const Word**, Kokkos::LayoutRight, typename ExecSpace::memory_space> in;
+  ConstDeviceMatrix<Word, typename ExecSpace::memory_space> in;
   DeviceMatrix<double, typename ExecSpace::memory_space> out;
   KOKKOS_INLINE_FUNCTION void operator()(const std::size_t flat) const {
     const std::size_t i = flat / in.extent(1), j = flat % in.extent(1);
@@ -171,7 +171,7 @@ struct ReduceAccumulate {
 template <class Word, class ExecSpace>
 struct SplitCentred {
   field::Zp<Word> f;
-  Kokkos::View<const Word**, Kokkos::LayoutRight, typename ExecSpace::memory_space> in;
+  ConstDeviceMatrix<Word, typename ExecSpace::memory_space> in;
   DeviceMatrix<double, typename ExecSpace::memory_space> hi, lo;
   int bits;
   KOKKOS_INLINE_FUNCTION void operator()(const std::size_t flat) const {
@@ -198,7 +198,7 @@ KOKKOS_INLINE_FUNCTION std::int8_t next_balanced_digit(std::int64_t& x) {
 template <class Word, class ExecSpace>
 struct SliceRows {
   field::Zp<Word> f;
-  Kokkos::View<const Word**, Kokkos::LayoutRight, typename ExecSpace::memory_space> in;
+  ConstDeviceMatrix<Word, typename ExecSpace::memory_space> in;
   DeviceMatrix<std::int8_t, typename ExecSpace::memory_space> out;
   std::size_t offset, depth;  // columns [offset, offset + depth) of `in`
   int slices, padded_rows;
@@ -213,7 +213,7 @@ struct SliceRows {
 template <class Word, class ExecSpace>
 struct SliceColumns {
   field::Zp<Word> f;
-  Kokkos::View<const Word**, Kokkos::LayoutRight, typename ExecSpace::memory_space> in;
+  ConstDeviceMatrix<Word, typename ExecSpace::memory_space> in;
   DeviceMatrix<std::int8_t, typename ExecSpace::memory_space> out;
   std::size_t offset;  // rows [offset, offset + out rows) of `in`
   int slices, padded_cols;
@@ -246,10 +246,8 @@ struct RecombineDigits {
 // The int8 path: C += A B over exact int32 k-blocks (see the file comment).
 template <class ExecSpace, class Word>
 void modgemm_int8(const ExecSpace& space, const field::Zp<Word>& f,
-                  const Kokkos::View<const Word**, Kokkos::LayoutRight,
-                                     typename ExecSpace::memory_space>& a,
-                  const Kokkos::View<const Word**, Kokkos::LayoutRight,
-                                     typename ExecSpace::memory_space>& b,
+                  const ConstDeviceMatrix<Word, typename ExecSpace::memory_space>& a,
+                  const ConstDeviceMatrix<Word, typename ExecSpace::memory_space>& b,
                   const DeviceMatrix<Word, typename ExecSpace::memory_space>& c, Backend where) {
   using Memory = typename ExecSpace::memory_space;
   const std::size_t m = a.extent(0), k = a.extent(1), n = b.extent(1);
@@ -293,10 +291,8 @@ void modgemm_int8(const ExecSpace& space, const field::Zp<Word>& f,
 // all reduced residues.
 template <class ExecSpace, class Word>
 GemmMethod modgemm(const ExecSpace& space, const field::Zp<Word>& f,
-                   const Kokkos::View<const Word**, Kokkos::LayoutRight,
-                                      typename ExecSpace::memory_space>& a,
-                   const Kokkos::View<const Word**, Kokkos::LayoutRight,
-                                      typename ExecSpace::memory_space>& b,
+                   const ConstDeviceMatrix<Word, typename ExecSpace::memory_space>& a,
+                   const ConstDeviceMatrix<Word, typename ExecSpace::memory_space>& b,
                    const DeviceMatrix<Word, typename ExecSpace::memory_space>& c,
                    GemmMethod method = GemmMethod::automatic, bool accumulate = false) {
   using Memory = typename ExecSpace::memory_space;
@@ -393,8 +389,8 @@ Matrix<Word> modgemm(const field::Zp<Word>& f, const Matrix<Word>& a, const Matr
     const auto db = to_device<Memory>(b, "B");
     DeviceMatrix<Word, Memory> dc("C", a.rows, b.cols);
     if (c0 != nullptr) dc = to_device<Memory>(*c0, "C");
-    modgemm(space, f, Kokkos::View<const Word**, Kokkos::LayoutRight, Memory>(da),
-            Kokkos::View<const Word**, Kokkos::LayoutRight, Memory>(db), dc, method,
+    modgemm(space, f, ConstDeviceMatrix<Word, Memory>(da),
+            ConstDeviceMatrix<Word, Memory>(db), dc, method,
             c0 != nullptr);
     return to_host(dc);
   };
