@@ -6,7 +6,8 @@
 #include <string>
 
 #include "dgemm.hpp"
-#include "hepex/linalg/modgemm.hpp"
+#include "hepex/core/error.hpp"
+#include "hepex/linalg/vendor_gemm.hpp"
 
 namespace hepex::backend {
 
@@ -46,21 +47,23 @@ void dgemm(Backend where, int m, int n, int k, const double* a, int lda, const d
   }
 }
 
-void int8_gemm(Backend where, int m, int n, int k, const std::int8_t* a, int lda,
-               const std::int8_t* bt, int ldbt, std::int32_t* c, int ldc) {
+void int8_gemm(Backend where, int batch, int m, int n, int k, const std::int8_t* a, int lda,
+               std::ptrdiff_t stride_a, const std::int8_t* bt, int ldbt, std::ptrdiff_t stride_bt,
+               std::int32_t* c, int ldc, std::ptrdiff_t stride_c) {
   if (where == Backend::host) {
-    host_int8_gemm(m, n, k, a, lda, bt, ldbt, c, ldc);
+    host_int8_gemm(batch, m, n, k, a, lda, stride_a, bt, ldbt, stride_bt, c, ldc, stride_c);
     return;
   }
-  if (m == 0 || n == 0) return;
+  if (m == 0 || n == 0 || batch == 0) return;
   // Row-major C = A Bt^T is column-major C^T = Bt A^T: Bt (column-major
   // k x n) transposed, A^T (column-major k x m) as is: the TN form the
   // integer tensor-core kernels take; int32 sums.
   const std::int32_t one = 1, zero = 0;
-  check(hipblasGemmEx(handle(), HIPBLAS_OP_T, HIPBLAS_OP_N, n, m, k, &one, bt, HIPBLAS_R_8I,
-                      ldbt, a, HIPBLAS_R_8I, lda, &zero, c, HIPBLAS_R_32I, ldc, HIPBLAS_R_32I,
-                      HIPBLAS_GEMM_DEFAULT),
-        "hipblasGemmEx (int8)");
+  check(hipblasGemmStridedBatchedEx(handle(), HIPBLAS_OP_T, HIPBLAS_OP_N, n, m, k, &one, bt,
+                                    HIPBLAS_R_8I, ldbt, stride_bt, a, HIPBLAS_R_8I, lda, stride_a,
+                                    &zero, c, HIPBLAS_R_32I, ldc, stride_c, batch, HIPBLAS_R_32I,
+                                    HIPBLAS_GEMM_DEFAULT),
+        "hipblasGemmStridedBatchedEx (int8)");
   if (hipDeviceSynchronize() != hipSuccess) {
     throw Error("HIP: synchronisation after the int8 GEMM failed", ErrorKind::runtime);
   }

@@ -1,8 +1,12 @@
 // Modular matrix products against FLINT's nmod_mat_mul: every method at the
-// largest prime it claims, adversarial all-(p-1) inputs, depths just above the
-// exact-block boundaries, empty and 1x1 shapes, and C += A B; device and host.
+// largest prime it claims, adversarial inputs (all p-1, and the largest
+// centred magnitudes), depths just above the exact-block boundaries, fat
+// vectors and k = 10^6, empty and 1x1 shapes, and C += A B; device and host.
 #include <gtest/gtest.h>
 
+#include <gmpxx.h>
+
+#include <numeric>
 #include <random>
 
 #include "flint_oracle.hpp"
@@ -20,31 +24,55 @@ std::uint64_t largest_fp64_prime() {
   return p;
 }
 
+// The inputs each shape is tried with: random residues; all p - 1 (centred
+// -1); and the largest centred magnitude h = floor(p/2) in A with +h or -h in
+// B, giving |A B| = k h^2, the extreme the exactness bounds are made for.
+enum class Pattern { random, all_minus_one, extreme_positive, extreme_negative };
+constexpr Pattern patterns[] = {Pattern::random, Pattern::all_minus_one, Pattern::extreme_positive,
+                                Pattern::extreme_negative};
+const char* pattern_name(Pattern pattern) {
+  switch (pattern) {
+    case Pattern::random: return "random";
+    case Pattern::all_minus_one: return "all p-1";
+    case Pattern::extreme_positive: return "all h times all h";
+    default: return "all h times all -h";
+  }
+}
+
 template <class Word>
 Matrix<Word> filled(std::size_t r, std::size_t c, std::uint64_t p, std::mt19937_64& rng,
-                    bool adversarial) {
+                    Pattern pattern, bool second_operand) {
   Matrix<Word> a(r, c);
-  for (auto& x : a.data) x = static_cast<Word>(adversarial ? p - 1 : rng() % p);
+  const std::uint64_t h = p / 2;
+  for (auto& x : a.data) {
+    switch (pattern) {
+      case Pattern::random: x = static_cast<Word>(rng() % p); break;
+      case Pattern::all_minus_one: x = static_cast<Word>(p - 1); break;
+      case Pattern::extreme_positive: x = static_cast<Word>(h); break;
+      case Pattern::extreme_negative: x = static_cast<Word>(second_operand ? p - h : h); break;
+    }
+  }
   return a;
 }
 
 template <class Word>
-void check_method(linalg::GemmMethod method, std::uint64_t p, const std::vector<std::size_t>& depths) {
+void check_method(linalg::GemmMethod method, std::uint64_t p, const std::vector<std::size_t>& depths,
+                  std::vector<std::pair<std::size_t, std::size_t>> shapes = {
+                      {1, 1}, {13, 7}, {5, 33}, {17, 3}, {2, 70}}) {
   SCOPED_TRACE("p=" + std::to_string(p) + " method=" + linalg::gemm_method_name(method) + " " +
                seed_trace());
   std::mt19937_64 rng(seed() ^ p);
   const field::Zp<Word> f(p);
   for (Backend backend : {Backend::device, Backend::host}) {
     for (std::size_t k : depths) {
-      for (bool adversarial : {false, true}) {
-        for (auto [m, n] : std::vector<std::pair<std::size_t, std::size_t>>{
-                 {1, 1}, {13, 7}, {5, 33}, {17, 3}, {2, 70}}) {
-          const auto a = filled<Word>(m, k, p, rng, adversarial);
-          const auto b = filled<Word>(k, n, p, rng, adversarial);
-          const auto c0 = filled<Word>(m, n, p, rng, adversarial);
+      for (Pattern pattern : patterns) {
+        for (auto [m, n] : shapes) {
+          const auto a = filled<Word>(m, k, p, rng, pattern, false);
+          const auto b = filled<Word>(k, n, p, rng, pattern, true);
+          const auto c0 = filled<Word>(m, n, p, rng, pattern, true);
           Matrix<Word> want = k ? flint_mul(a, b, p) : Matrix<Word>(m, n, 0);
           ASSERT_TRUE(linalg::modgemm(f, a, b, method, backend) == want)
-              << m << "x" << k << "x" << n << (adversarial ? " all p-1" : " random") << " on "
+              << m << "x" << k << "x" << n << " " << pattern_name(pattern) << " on "
               << backend_name(backend);
           for (std::size_t e = 0; e < want.data.size(); ++e) {
             want.data[e] = f.add(want.data[e], c0.data[e]);
@@ -75,15 +103,27 @@ TEST(ModGemm, Fp64AtItsLargestPrimeAndBlockBoundaries) {
 }
 
 TEST(ModGemm, MultiwordUpToItsLargestPrime) {
-  using hepex::linalg::multiword_block;
-  // Below 2^54, |hi| <= 2^26: lambda = 2 (and p is not exact in a double,
-  // so the reduction goes through the integer path). Above 2^56: not exact.
+  using hepex::linalg::multiword_split;
+  // Below 2^54, |hi| <= 2^26 + 1: the 4-product form has lambda = 2, the
+  // Karatsuba sums (2^27) are not exact at all; p is not exact in a double,
+  // so the reduction goes through the integer path. Above 2^56: not exact.
   const std::uint64_t top = hepex::field::prev_prime(1ull << 54);
   const std::uint64_t beyond = hepex::field::next_prime(1ull << 56);
-  ASSERT_EQ(multiword_block(top), 2u);
-  EXPECT_EQ(multiword_block(beyond), 0u);
+  ASSERT_EQ(multiword_split(top).block4, 2u);
+  ASSERT_EQ(multiword_split(top).block3, 0u);
+  EXPECT_EQ(multiword_split(beyond).block4, 0u);
   hepex::test::check_method<std::uint64_t>(GemmMethod::multiword, top, {0, 1, 2, 3, 5, 40});
-  // 2^31 - 1, where fp64 is not exact: 16-bit halves.
+  // Below 2^52: the Karatsuba sums (2^26 + 1) are exact two terms at a time
+  // (block3 = 2), the 4-product form eight (block4): Karatsuba is taken up
+  // to k = 2, the 4-product form beyond.
+  const std::uint64_t edge = hepex::field::prev_prime(1ull << 52);
+  ASSERT_EQ(multiword_split(edge).block3, 2u);
+  ASSERT_EQ(multiword_split(edge).block4, 8u);
+  ASSERT_TRUE(multiword_split(edge).karatsuba(2));
+  ASSERT_FALSE(multiword_split(edge).karatsuba(9));
+  hepex::test::check_method<std::uint64_t>(GemmMethod::multiword, edge, {1, 2, 3, 8, 9, 40});
+  // 2^31 - 1, where fp64 is not exact: 15-bit halves, Karatsuba.
+  ASSERT_TRUE(multiword_split(2147483647).karatsuba(100000));
   hepex::test::check_method<std::uint32_t>(GemmMethod::multiword, 2147483647, {1, 7, 100});
   EXPECT_THROW(hepex::linalg::resolve_gemm_method(GemmMethod::multiword, beyond), hepex::Error);
 }
@@ -97,27 +137,24 @@ TEST(ModGemm, Int64AtTheLargestPrimes) {
   hepex::test::check_method<std::uint64_t>(GemmMethod::int64, 2, {1, 7});
 }
 
-TEST(ModGemm, Int8SlicesAtEveryWordSize) {
-  using hepex::linalg::int8_slices;
-  EXPECT_EQ(int8_slices(251), 1);
-  EXPECT_EQ(int8_slices(65521), 3);  // 2 balanced digits reach only 32639 < 32760
-  EXPECT_EQ(int8_slices(2147483647), 4);
-  EXPECT_EQ(int8_slices(hepex::field::large_primes(1)[0]), 8);
+TEST(ModGemm, Int8AtEveryWordSize) {
   hepex::test::check_method<std::uint64_t>(GemmMethod::int8, hepex::field::large_primes(1)[0],
                                            {0, 1, 3, 4, 5, 64});
   hepex::test::check_method<std::uint32_t>(GemmMethod::int8, 2147483647, {1, 5, 64});
   hepex::test::check_method<std::uint32_t>(GemmMethod::int8, 65521, {1, 7, 100});
   hepex::test::check_method<std::uint32_t>(GemmMethod::int8, 251, {1, 9});
+  hepex::test::check_method<std::uint32_t>(GemmMethod::int8, 2, {1, 9});
 }
 
 TEST(ModGemm, Int8AcrossTheExactInt32BlockBoundary) {
-  // 131056 terms per int32 block: k = 131069 needs two blocks; all p-1 is the
-  // largest digit pattern.
+  // int8_max_depth terms per int32 block: k = 131069 needs two blocks; all h
+  // times all -h is the largest |A B| the CRT basis must cover.
   for (std::uint64_t p : {std::uint64_t{65521}, hepex::field::large_primes(1)[0]}) {
     const hepex::field::Zp64 f(p);
-    const std::size_t k = 131069;
-    hepex::Matrix<std::uint64_t> a(1, k, p - 1), b(k, 1, p - 1);
-    const std::uint64_t want = f.mul(f.from_uint(k), f.mul(p - 1, p - 1));
+    const std::size_t k = hepex::linalg::int8_max_depth + 13;
+    const std::uint64_t h = p / 2;
+    hepex::Matrix<std::uint64_t> a(1, k, h), b(k, 1, p - h);
+    const std::uint64_t want = f.mul(f.from_uint(k), f.mul(h, p - h));
     for (hepex::Backend backend : {hepex::Backend::device, hepex::Backend::host}) {
       EXPECT_EQ(hepex::linalg::modgemm(f, a, b, GemmMethod::int8, backend)(0, 0), want) << p;
     }
@@ -127,7 +164,7 @@ TEST(ModGemm, Int8AcrossTheExactInt32BlockBoundary) {
 TEST(ModGemm, AutomaticPicksAnExactMethod) {
   EXPECT_EQ(hepex::linalg::resolve_gemm_method(GemmMethod::automatic, 65521), GemmMethod::fp64);
   EXPECT_EQ(hepex::linalg::resolve_gemm_method(GemmMethod::automatic, 2147483647),
-            GemmMethod::int64);
+            GemmMethod::int8);
   hepex::test::check_method<std::uint32_t>(GemmMethod::automatic, 65521, {1, 100});
   hepex::test::check_method<std::uint32_t>(GemmMethod::automatic, 2147483647, {1, 100});
 }
@@ -140,6 +177,52 @@ TEST(ModGemm, MethodOutsideItsExactRangeIsAnError) {
   EXPECT_THROW(hepex::linalg::modgemm(f, hepex::Matrix<std::uint32_t>(2, 3),
                                       hepex::Matrix<std::uint32_t>(4, 2)),
                hepex::Error);
+}
+
+TEST(ModGemm, FatVectorsAndLongDepths) {
+  // Sparse-FGLM's shapes: D x D times D x b with b = 32, 33 (one past a
+  // tensor-core tile), and a depth of 10^6 (8 int8 blocks; 1954 exact DGEMM
+  // blocks at p = 8388593).
+  const std::vector<std::pair<std::size_t, std::size_t>> fat{{40, 32}, {9, 33}};
+  for (GemmMethod method : {GemmMethod::fp64, GemmMethod::int8, GemmMethod::int64}) {
+    hepex::test::check_method<std::uint32_t>(method, 65521, {10007}, fat);
+  }
+  hepex::test::check_method<std::uint32_t>(GemmMethod::multiword, 2147483647, {10007}, fat);
+  const std::vector<std::pair<std::size_t, std::size_t>> thin{{2, 3}};
+  hepex::test::check_method<std::uint32_t>(GemmMethod::fp64, 8388593, {1000003}, thin);
+  hepex::test::check_method<std::uint32_t>(GemmMethod::int8, 2147483647, {1000003}, thin);
+}
+
+TEST(ModGemm, Int8CrtBasisAgainstGmp) {
+  // The basis the int8 method uses: pairwise coprime moduli <= 256 whose
+  // product M exceeds 4 depth h^2, and the CRT constants it precomputes,
+  // checked with GMP integers.
+  for (std::uint64_t p : {std::uint64_t{2}, std::uint64_t{251}, std::uint64_t{65521},
+                          std::uint64_t{2147483647}, hepex::field::large_primes(1)[0]}) {
+    for (std::uint64_t depth : {std::uint64_t{1}, std::uint64_t{8192}, hepex::linalg::int8_max_depth}) {
+      SCOPED_TRACE("p=" + std::to_string(p) + " depth=" + std::to_string(depth));
+      const auto basis = hepex::linalg::int8_crt_basis(p, depth);
+      mpz_class product = 1, bound = mpz_class(std::to_string(p / 2)) * (p / 2) * 4 * depth;
+      for (int t = 0; t < basis.count; ++t) product *= basis.modulus[t];
+      EXPECT_GT(product, bound);
+      EXPECT_LE(product / basis.modulus[basis.count - 1], bound) << "one modulus more than needed";
+      EXPECT_EQ(mpz_class(product % mpz_class(std::to_string(p))).get_str(),
+                std::to_string(basis.product_mod_p));
+      for (int t = 0; t < basis.count; ++t) {
+        const std::uint32_t m = basis.modulus[t];
+        ASSERT_LE(m, 256u);
+        for (int s = 0; s < t; ++s) EXPECT_EQ(std::gcd(m, basis.modulus[s]), 1u);
+        const mpz_class cofactor = product / m;
+        EXPECT_EQ(mpz_class(cofactor * basis.cofactor_inverse[t] % m), 1 % m);
+        EXPECT_EQ(mpz_class(cofactor % mpz_class(std::to_string(p))).get_str(),
+                  std::to_string(basis.cofactor_mod_p[t]));
+        EXPECT_EQ(basis.p_residue[t], p % m);
+        EXPECT_EQ(basis.two32[t], (std::uint64_t{1} << 32) % m);
+      }
+    }
+  }
+  EXPECT_EQ(hepex::linalg::int8_crt_basis(2147483647, 8192).count, 10);  // 16 base-256 digit products
+  EXPECT_EQ(hepex::linalg::int8_crt_basis(hepex::field::large_primes(1)[0], 8192).count, 18);  // 64 digit products
 }
 
 TEST(ModGemm, EmptyShapes) {

@@ -1,0 +1,146 @@
+#pragma once
+// The fp64 and multiword methods of modgemm: exact integer products of
+// doubles by the vendor DGEMM (seed modular-matrix-multiplication-gpu, §4),
+// over k-blocks short enough that every partial sum is an integer below 2^53,
+// each block reduced mod p and accumulated into C by one kernel.
+
+#include <Kokkos_Core.hpp>
+#include <string>
+
+#include "hepex/core/matrix.hpp"
+#include "hepex/field/zp.hpp"
+#include "hepex/linalg/modgemm_methods.hpp"
+#include "hepex/linalg/vendor_gemm.hpp"
+
+namespace hepex::linalg::detail {
+
+// Residues to centred doubles.
+template <class Word, class ExecSpace>
+struct ToCentredDouble {
+  field::Zp<Word> f;
+  ConstDeviceMatrix<Word, typename ExecSpace::memory_space> in;
+  DeviceMatrix<double, typename ExecSpace::memory_space> out;
+  KOKKOS_INLINE_FUNCTION void operator()(const std::size_t flat) const {
+    const std::size_t i = flat / in.extent(1), j = flat % in.extent(1);
+    out(i, j) = static_cast<double>(f.centred(in(i, j)));
+  }
+};
+
+// Centred residues split in two words, x = hi * 2^bits + lo with lo in
+// [-2^(bits-1), 2^(bits-1)) (the multiword method), as doubles; with `sum`
+// allocated, also hi + lo (the Karatsuba operand).
+template <class Word, class ExecSpace>
+struct SplitCentred {
+  field::Zp<Word> f;
+  ConstDeviceMatrix<Word, typename ExecSpace::memory_space> in;
+  DeviceMatrix<double, typename ExecSpace::memory_space> hi, lo, sum;
+  int bits;
+  KOKKOS_INLINE_FUNCTION void operator()(const std::size_t flat) const {
+    const std::size_t i = flat / in.extent(1), j = flat % in.extent(1);
+    const std::int64_t x = f.centred(in(i, j));
+    const std::int64_t half = std::int64_t{1} << (bits - 1);
+    const std::int64_t low = ((x + half) & ((std::int64_t{1} << bits) - 1)) - half;
+    const std::int64_t high = (x - low) >> bits;
+    hi(i, j) = static_cast<double>(high);
+    lo(i, j) = static_cast<double>(low);
+    if (sum.extent(0) != 0) sum(i, j) = static_cast<double>(high + low);
+  }
+};
+
+// C <- C + weight * (block mod p): block holds exact integers, |x| <= 2^53.
+// For p < 2^52 (p exact in a double): q = trunc(x / p) is off by at most one,
+// p q < 2^53 is exact, so r = x - p q lies in (-2p, 2p) and two corrections
+// each way bring it to [0, p). Larger p (multiword): x as an integer, reduced
+// by the field.
+template <class Word, class ExecSpace>
+struct ReduceAccumulate {
+  field::Zp<Word> f;
+  DeviceMatrix<double, typename ExecSpace::memory_space> block;
+  DeviceMatrix<Word, typename ExecSpace::memory_space> c;
+  double p, inverse_p;
+  Word weight;
+  KOKKOS_INLINE_FUNCTION void operator()(const std::size_t flat) const {
+    const std::size_t i = flat / c.extent(1), j = flat % c.extent(1);
+    const double x = block(i, j);
+    Word residue;
+    if (p < 4503599627370496.0) {  // 2^52
+      double r = x - p * static_cast<double>(static_cast<std::int64_t>(x * inverse_p));
+      if (r < 0) r += p;
+      if (r < 0) r += p;
+      if (r >= p) r -= p;
+      if (r >= p) r -= p;
+      residue = static_cast<Word>(r);
+    } else {
+      residue = f.from_int(static_cast<std::int64_t>(x));
+    }
+    c(i, j) = f.fma(weight, residue, c(i, j));
+  }
+};
+
+// C += A B (mod p) by the fp64 or the multiword method.
+template <class ExecSpace, class Word>
+void modgemm_doubles(const ExecSpace& space, const field::Zp<Word>& f,
+                     const ConstDeviceMatrix<Word, typename ExecSpace::memory_space>& a,
+                     const ConstDeviceMatrix<Word, typename ExecSpace::memory_space>& b,
+                     const DeviceMatrix<Word, typename ExecSpace::memory_space>& c,
+                     Backend where, bool multiword) {
+  using Memory = typename ExecSpace::memory_space;
+  using Doubles = DeviceMatrix<double, Memory>;
+  const std::size_t m = a.extent(0), k = a.extent(1), n = b.extent(1);
+  const std::uint64_t p = f.modulus();
+  auto matrix = [](const char* label, std::size_t rows, std::size_t cols) {
+    return Doubles(Kokkos::view_alloc(Kokkos::WithoutInitializing, std::string(label)), rows, cols);
+  };
+  auto partial = matrix("hepex::modgemm::partial", m, n);
+  // C += weight * (X Y mod p) for exact-integer doubles X (m x k), Y (k x n),
+  // in DGEMM blocks of `block` columns whose sums stay below 2^53.
+  auto add_exact_product = [&](const Doubles& x, const Doubles& y, std::uint64_t block,
+                               Word weight) {
+    block = std::min<std::uint64_t>(block, k);
+    for (std::size_t l = 0; l < k; l += block) {
+      const std::size_t width = std::min<std::size_t>(block, k - l);
+      space.fence();  // the vendor call runs on its own stream
+      backend::dgemm(where, static_cast<int>(m), static_cast<int>(n), static_cast<int>(width),
+                     x.data() + l, static_cast<int>(k), y.data() + l * n, static_cast<int>(n),
+                     partial.data(), static_cast<int>(n));
+      Kokkos::parallel_for("hepex::modgemm::reduce", Kokkos::RangePolicy<ExecSpace>(space, 0, m * n),
+                           ReduceAccumulate<Word, ExecSpace>{f, partial, c, static_cast<double>(p),
+                                                             1.0 / static_cast<double>(p), weight});
+    }
+  };
+  if (!multiword) {
+    auto ad = matrix("hepex::modgemm::a_fp64", m, k), bd = matrix("hepex::modgemm::b_fp64", k, n);
+    Kokkos::parallel_for("hepex::modgemm::centre_a", Kokkos::RangePolicy<ExecSpace>(space, 0, m * k),
+                         ToCentredDouble<Word, ExecSpace>{f, a, ad});
+    Kokkos::parallel_for("hepex::modgemm::centre_b", Kokkos::RangePolicy<ExecSpace>(space, 0, k * n),
+                         ToCentredDouble<Word, ExecSpace>{f, b, bd});
+    add_exact_product(ad, bd, fp64_block(p), Word(1));
+    return;
+  }
+  // A B = s^2 Ah Bh + s (Ah Bl + Al Bh) + Al Bl with s = 2^bits. Karatsuba:
+  // Ah Bl + Al Bh = (Ah + Al)(Bh + Bl) - Ah Bh - Al Bl, so
+  // A B = (s^2 - s) Ah Bh + s (Ah + Al)(Bh + Bl) + (1 - s) Al Bl.
+  const MultiwordSplit split = multiword_split(p);
+  const bool karatsuba = split.karatsuba(k);
+  auto ah = matrix("hepex::modgemm::a_hi", m, k), al = matrix("hepex::modgemm::a_lo", m, k);
+  auto bh = matrix("hepex::modgemm::b_hi", k, n), bl = matrix("hepex::modgemm::b_lo", k, n);
+  Doubles as, bs;
+  if (karatsuba) as = matrix("hepex::modgemm::a_sum", m, k), bs = matrix("hepex::modgemm::b_sum", k, n);
+  Kokkos::parallel_for("hepex::modgemm::split_a", Kokkos::RangePolicy<ExecSpace>(space, 0, m * k),
+                       SplitCentred<Word, ExecSpace>{f, a, ah, al, as, split.bits});
+  Kokkos::parallel_for("hepex::modgemm::split_b", Kokkos::RangePolicy<ExecSpace>(space, 0, k * n),
+                       SplitCentred<Word, ExecSpace>{f, b, bh, bl, bs, split.bits});
+  const Word s = f.pow(f.from_uint(2), static_cast<std::uint64_t>(split.bits)), s2 = f.mul(s, s);
+  if (karatsuba) {
+    add_exact_product(ah, bh, split.block3, f.sub(s2, s));
+    add_exact_product(as, bs, split.block3, s);
+    add_exact_product(al, bl, split.block3, f.sub(Word(1), s));
+  } else {
+    add_exact_product(ah, bh, split.block4, s2);
+    add_exact_product(ah, bl, split.block4, s);
+    add_exact_product(al, bh, split.block4, s);
+    add_exact_product(al, bl, split.block4, Word(1));
+  }
+}
+
+}  // namespace hepex::linalg::detail

@@ -1,0 +1,167 @@
+#pragma once
+// The int8 method of modgemm: Ozaki scheme II (Ozaki, Uchino, Imamura,
+// arXiv:2504.08009, §3) applied to Z/p. The exact integer product C of the
+// centred residues (|C| <= depth h^2, h = floor(p/2)) is recovered from its
+// residues modulo N pairwise coprime moduli m_t <= 256 whose product M
+// exceeds 4 max|C|. Residue t of C is one int8 x int8 -> int32 GEMM of the
+// operands reduced mod m_t (centred into [-128, 127]; k-blocks of at most
+// int8_max_depth terms keep every sum below 2^31, so it is exact). With
+// M_t = M / m_t, y_t = M_t^{-1} mod m_t and u_t = (C_t y_t) mod m_t,
+//   X = sum_t u_t M_t = C + q M,   q = round(sum_t u_t / m_t),
+// because |C| / M <= 1/4 keeps sum_t u_t / m_t = q + C / M far from a
+// rounding point. Hence C mod p = sum_t u_t (M_t mod p) - q (M mod p), and
+// the wide integer X is never formed. For p = 2^31 - 1 and k = 8192 that is
+// 10 GEMMs where base-256 digits need 16; 18 instead of 64 at 2^63.
+
+#include <Kokkos_Core.hpp>
+#include <string>
+
+#include "hepex/core/matrix.hpp"
+#include "hepex/field/zp.hpp"
+#include "hepex/linalg/modgemm_methods.hpp"
+#include "hepex/linalg/vendor_gemm.hpp"
+
+namespace hepex::linalg::detail {
+
+// x mod m for a word residue x, with 32-bit operations only (x = hi 2^32 + lo).
+template <class Word>
+KOKKOS_INLINE_FUNCTION std::uint32_t word_mod(Word x, std::uint32_t m, std::uint32_t two32) {
+  if constexpr (sizeof(Word) <= 4) {
+    return static_cast<std::uint32_t>(x) % m;
+  } else {
+    const auto hi = static_cast<std::uint32_t>(x >> 32), lo = static_cast<std::uint32_t>(x);
+    return ((hi % m) * two32 + lo % m) % m;
+  }
+}
+
+// The centred residue u of a in [0, p), reduced modulo m_t and centred into
+// [-128, 127]: 16 consecutive terms of one row of the packed operand per
+// thread, written as one 16-byte store. Packed operand t is rows_padded x
+// depth_padded (k contiguous); row r, term l is source(r, offset + l) for A
+// and source(offset + l, r) for B (`transposed`). Padding is written as 0.
+template <class Word, class ExecSpace>
+struct CrtResidues {
+  struct alignas(16) Pack {
+    std::int8_t v[16];
+  };
+  field::Zp<Word> f;
+  ConstDeviceMatrix<Word, typename ExecSpace::memory_space> source;
+  Kokkos::View<Pack*, typename ExecSpace::memory_space> packed;
+  Int8CrtBasis basis;
+  std::size_t offset, depth, rows, rows_padded, packs_per_row;
+  bool transposed;
+
+  KOKKOS_INLINE_FUNCTION void operator()(const std::size_t flat) const {
+    // B: consecutive threads take consecutive rows (columns of the source),
+    // so the loads coalesce; A: consecutive packs of one row.
+    const std::size_t row = transposed ? flat % rows_padded : flat / packs_per_row;
+    const std::size_t pack = transposed ? flat / rows_padded : flat % packs_per_row;
+    if (row >= rows || pack * 16 >= depth) {  // padding only
+      for (int t = 0; t < basis.count; ++t) packed((t * rows_padded + row) * packs_per_row + pack) = Pack{};
+      return;
+    }
+    Word value[16];
+    bool negative[16];
+    const Word half = f.modulus() / 2;
+    for (int u = 0; u < 16; ++u) {
+      const std::size_t l = pack * 16 + u;
+      const bool inside = row < rows && l < depth;
+      value[u] = inside ? (transposed ? source(offset + l, row) : source(row, offset + l)) : Word(0);
+      negative[u] = value[u] > half;  // centred: value - p
+    }
+    for (int t = 0; t < basis.count; ++t) {
+      const std::uint32_t m = basis.modulus[t];
+      Pack out;
+      for (int u = 0; u < 16; ++u) {
+        std::uint32_t r = word_mod(value[u], m, basis.two32[t]);
+        if (negative[u]) r = r >= basis.p_residue[t] ? r - basis.p_residue[t] : r + m - basis.p_residue[t];
+        out.v[u] = static_cast<std::int8_t>(2 * r >= m ? static_cast<int>(r) - static_cast<int>(m)
+                                                        : static_cast<int>(r));
+      }
+      packed((t * rows_padded + row) * packs_per_row + pack) = out;
+    }
+  }
+};
+
+// C(i, j) += (sum_t u_t (M_t mod p) - q (M mod p)) mod p from the N residue
+// products (planes of rows_padded x cols_padded int32).
+template <class Word, class ExecSpace>
+struct CrtRecombine {
+  field::Zp<Word> f;
+  Kokkos::View<const std::int32_t*, typename ExecSpace::memory_space> planes;
+  DeviceMatrix<Word, typename ExecSpace::memory_space> c;
+  Int8CrtBasis basis;
+  std::size_t rows_padded, cols_padded;
+
+  KOKKOS_INLINE_FUNCTION void operator()(const std::size_t flat) const {
+    const std::size_t i = flat / c.extent(1), j = flat % c.extent(1);
+    const std::size_t plane = rows_padded * cols_padded, at = i * cols_padded + j;
+    Word sum = 0;
+    double fraction = 0;  // sum_t u_t / m_t = q + C / M
+    for (int t = 0; t < basis.count; ++t) {
+      const int m = static_cast<int>(basis.modulus[t]);
+      int r = planes(t * plane + at) % m;
+      if (r < 0) r += m;
+      const auto u = static_cast<std::uint32_t>(r) * basis.cofactor_inverse[t] % basis.modulus[t];
+      fraction += u * basis.inverse[t];
+      sum = f.fma(static_cast<Word>(basis.cofactor_mod_p[t]), f.from_uint(u), sum);
+    }
+    const auto q = static_cast<std::uint64_t>(fraction + 0.5);
+    sum = f.sub(sum, f.mul(f.from_uint(q), static_cast<Word>(basis.product_mod_p)));
+    c(i, j) = f.add(c(i, j), sum);
+  }
+};
+
+// C += A B (mod p) by the int8 method, over k-blocks of int8_max_depth terms.
+template <class ExecSpace, class Word>
+void modgemm_int8(const ExecSpace& space, const field::Zp<Word>& f,
+                  const ConstDeviceMatrix<Word, typename ExecSpace::memory_space>& a,
+                  const ConstDeviceMatrix<Word, typename ExecSpace::memory_space>& b,
+                  const DeviceMatrix<Word, typename ExecSpace::memory_space>& c, Backend where) {
+  using Memory = typename ExecSpace::memory_space;
+  using Residues = CrtResidues<Word, ExecSpace>;
+  const std::size_t m = a.extent(0), k = a.extent(1), n = b.extent(1);
+  const Int8CrtBasis basis = int8_crt_basis(f.modulus(), std::min<std::uint64_t>(k, int8_max_depth));
+  const std::size_t count = static_cast<std::size_t>(basis.count);
+  // Sizes padded to multiples of 16 for the tensor-core kernels.
+  auto round16 = [](std::size_t x) { return (x + 15) / 16 * 16; };
+  const std::size_t mp = round16(m), np = round16(n);
+  const std::size_t kp = round16(std::min<std::uint64_t>(k, int8_max_depth));
+  auto uninitialised = [](const char* label) {
+    return Kokkos::view_alloc(Kokkos::WithoutInitializing, std::string(label));
+  };
+  Kokkos::View<typename Residues::Pack*, Memory> ar(uninitialised("hepex::modgemm::a_residues"),
+                                                    count * mp * kp / 16);
+  Kokkos::View<typename Residues::Pack*, Memory> br(uninitialised("hepex::modgemm::b_residues"),
+                                                    count * np * kp / 16);
+  Kokkos::View<std::int32_t*, Memory> planes(uninitialised("hepex::modgemm::crt_planes"),
+                                             count * mp * np);
+  for (std::size_t l0 = 0; l0 < k; l0 += int8_max_depth) {
+    const std::size_t depth = std::min<std::size_t>(int8_max_depth, k - l0);
+    const std::size_t kc = round16(depth), packs = kc / 16;
+    Kokkos::parallel_for("hepex::modgemm::crt_residues_a",
+                         Kokkos::RangePolicy<ExecSpace>(space, 0, mp * packs),
+                         Residues{f, a, ar, basis, l0, depth, m, mp, packs, false});
+    Kokkos::parallel_for("hepex::modgemm::crt_residues_b",
+                         Kokkos::RangePolicy<ExecSpace>(space, 0, np * packs),
+                         Residues{f, b, br, basis, l0, depth, n, np, packs, true});
+    space.fence();  // the vendor call runs on its own stream
+    const auto* a8 = reinterpret_cast<const std::int8_t*>(ar.data());
+    const auto* b8 = reinterpret_cast<const std::int8_t*>(br.data());
+    // The tensor-core kernels take the padded sizes; the host loops only
+    // what C needs.
+    const bool padded = where == Backend::device;
+    backend::int8_gemm(where, basis.count, static_cast<int>(padded ? mp : m),
+                       static_cast<int>(padded ? np : n),
+                       static_cast<int>(kc), a8, static_cast<int>(kc),
+                       static_cast<std::ptrdiff_t>(mp * kc), b8, static_cast<int>(kc),
+                       static_cast<std::ptrdiff_t>(np * kc), planes.data(), static_cast<int>(np),
+                       static_cast<std::ptrdiff_t>(mp * np));
+    Kokkos::parallel_for("hepex::modgemm::crt_recombine",
+                         Kokkos::RangePolicy<ExecSpace>(space, 0, m * n),
+                         CrtRecombine<Word, ExecSpace>{f, planes, c, basis, mp, np});
+  }
+  space.fence();
+}
+
+}  // namespace hepex::linalg::detail

@@ -1,0 +1,117 @@
+#include "hepex/linalg/modgemm_methods.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <numeric>
+
+#include "hepex/core/error.hpp"
+
+namespace hepex::linalg {
+
+GemmMethod parse_gemm_method(const std::string& name) {
+  if (name == "auto") return GemmMethod::automatic;
+  if (name == "fp64") return GemmMethod::fp64;
+  if (name == "int64") return GemmMethod::int64;
+  if (name == "int8") return GemmMethod::int8;
+  if (name == "multiword") return GemmMethod::multiword;
+  throw Error("unknown --method '" + name + "': use auto, fp64, multiword, int64 or int8");
+}
+
+const char* gemm_method_name(GemmMethod method) {
+  switch (method) {
+    case GemmMethod::fp64: return "fp64";
+    case GemmMethod::multiword: return "multiword";
+    case GemmMethod::int64: return "int64";
+    case GemmMethod::int8: return "int8";
+    default: return "auto";
+  }
+}
+
+GemmMethod resolve_gemm_method(GemmMethod requested, std::uint64_t p) {
+  const bool fp64_exact = fp64_block(p) >= 1;
+  if (requested == GemmMethod::automatic) return fp64_exact ? GemmMethod::fp64 : GemmMethod::int8;
+  if (requested == GemmMethod::fp64 && !fp64_exact) {
+    throw Error("--method fp64 is not exact for p = " + std::to_string(p) +
+                ": centred residues up to p/2 have products above 2^53; use int8, int64 or auto");
+  }
+  if (requested == GemmMethod::multiword && multiword_split(p).block4 < 1) {
+    throw Error("--method multiword is not exact for p = " + std::to_string(p) +
+                ": its half-word products exceed 2^53 (it reaches p of about 2^54.5); use int8 or int64");
+  }
+  return requested;
+}
+
+namespace {
+constexpr double two53 = 9007199254740992.0;
+// floor(2^53 / bound^2), capped; 0 when a single product can exceed 2^53.
+std::uint64_t exact_block(double bound) {
+  const double lambda = std::floor(two53 / (bound * bound));
+  return lambda >= 1 ? static_cast<std::uint64_t>(std::min(lambda, 1e12)) : 0;
+}
+std::uint64_t mul_mod(std::uint64_t a, std::uint64_t b, std::uint64_t p) {
+  return static_cast<std::uint64_t>(static_cast<unsigned __int128>(a) * b % p);
+}
+}  // namespace
+
+std::uint64_t fp64_block(std::uint64_t p) { return exact_block(static_cast<double>(p / 2)); }
+
+bool MultiwordSplit::karatsuba(std::uint64_t k) const {
+  if (block3 < 1) return false;
+  return 3 * ((k + block3 - 1) / block3) <= 4 * ((k + block4 - 1) / block4);
+}
+
+MultiwordSplit multiword_split(std::uint64_t p) {
+  int width = 0;
+  for (std::uint64_t h = p / 2; h != 0; h >>= 1) ++width;
+  MultiwordSplit s{};
+  s.bits = std::max(1, (width + 1) / 2);
+  s.high = std::floor(static_cast<double>(p / 2) / std::ldexp(1.0, s.bits)) + 1;
+  s.low = std::ldexp(1.0, s.bits - 1);
+  s.block4 = exact_block(std::max(s.high, s.low));
+  s.block3 = exact_block(s.high + s.low);
+  return s;
+}
+
+Int8CrtBasis int8_crt_basis(std::uint64_t p, std::uint64_t depth) {
+  // Bits the moduli must cover: M > 4 depth h^2 (the factor 4 keeps
+  // |C| / M <= 1/4, away from the rounding point of q).
+  const double h = static_cast<double>(std::max<std::uint64_t>(p / 2, 1));
+  const double needed = 2.0 + std::log2(static_cast<double>(std::max<std::uint64_t>(depth, 1))) +
+                        2.0 * std::log2(h) + 1e-6;
+  Int8CrtBasis basis;
+  double bits = 0;
+  for (std::uint32_t m = 256; m >= 2 && bits < needed; --m) {
+    bool coprime = true;
+    for (int t = 0; t < basis.count && coprime; ++t) coprime = std::gcd(m, basis.modulus[t]) == 1;
+    if (!coprime) continue;
+    if (basis.count == Int8CrtBasis::capacity) break;
+    basis.modulus[basis.count++] = m;
+    bits += std::log2(static_cast<double>(m));
+  }
+  if (bits < needed) {
+    throw Error("int8 CRT basis: " + std::to_string(basis.count) + " moduli cover " +
+                    std::to_string(bits) + " of " + std::to_string(needed) + " bits",
+                ErrorKind::runtime);
+  }
+  basis.product_mod_p = 1 % p;
+  for (int t = 0; t < basis.count; ++t) {
+    const std::uint32_t m = basis.modulus[t];
+    basis.product_mod_p = mul_mod(basis.product_mod_p, m % p, p);
+    std::uint64_t cofactor_mod_m = 1, cofactor_mod_p = 1 % p;
+    for (int s = 0; s < basis.count; ++s) {
+      if (s == t) continue;
+      cofactor_mod_m = cofactor_mod_m * basis.modulus[s] % m;
+      cofactor_mod_p = mul_mod(cofactor_mod_p, basis.modulus[s] % p, p);
+    }
+    std::uint32_t inverse = 1;
+    while (inverse < m && cofactor_mod_m * inverse % m != 1 % m) ++inverse;
+    basis.two32[t] = static_cast<std::uint32_t>((std::uint64_t{1} << 32) % m);
+    basis.p_residue[t] = static_cast<std::uint32_t>(p % m);
+    basis.cofactor_inverse[t] = inverse;
+    basis.inverse[t] = 1.0 / m;
+    basis.cofactor_mod_p[t] = cofactor_mod_p;
+  }
+  return basis;
+}
+
+}  // namespace hepex::linalg
