@@ -13,9 +13,9 @@
 #include "hepex/field/primes.hpp"
 #include "hepex/field/real.hpp"
 #include "hepex/field/zp.hpp"
-#include "hepex/linalg/modgemm.hpp"
 #include "hepex/linalg/random_matrix.hpp"
 #include "hepex/linalg/rref.hpp"
+#include "bench_output.hpp"
 #include "table.hpp"
 
 namespace hepex::cli {
@@ -30,27 +30,6 @@ struct BenchOptions {
   std::uint64_t seed = 1;
   std::string json_path;
 };
-
-std::string fixed(double x, int digits) {
-  std::ostringstream out;
-  out << std::fixed << std::setprecision(digits) << x;
-  return out.str();
-}
-
-// Fails before any work when the JSON summary could not be written.
-void check_writable(const std::string& path) {
-  if (!path.empty() && !std::ofstream(path, std::ios::app)) {
-    throw Error("--json: cannot write '" + path + "'");
-  }
-}
-
-// Writes a benchmark's JSON summary when a path was given.
-void write_json(const std::string& path, const nlohmann::json& summary) {
-  if (path.empty()) return;
-  std::ofstream out(path);
-  out << summary.dump(2) << '\n';
-  if (!out) throw Error("--json: cannot write '" + path + "'");
-}
 
 // Device-to-device copy bandwidth (bytes read + written per second), 2 GiB.
 double copy_bandwidth() {
@@ -126,79 +105,6 @@ void run_bench_rref(const BenchOptions& o) {
                            {"copy_bandwidth", bandwidth}, {"rows", rows}});
 }
 
-struct GemmBenchOptions {
-  std::vector<std::size_t> sizes{1024, 2048, 4096};
-  std::string prime = "2147483647";
-  std::vector<std::string> methods{"auto"};
-  int repeats = 3;
-  std::string json_path;
-};
-
-// The device's own DGEMM rate on an n x n x n product (the ceiling for fp64).
-double dgemm_rate(std::size_t n) {
-  DeviceMatrix<double, DeviceMemory> a("a", n, n), b("b", n, n), c("c", n, n);
-  linalg::fill_random(DeviceSpace(), field::Real64(), a, 1);
-  linalg::fill_random(DeviceSpace(), field::Real64(), b, 2);
-  const Backend where = has_accelerator ? Backend::device : Backend::host;
-  double best = 1e300;
-  for (int r = 0; r < 3; ++r) {
-    Kokkos::fence();
-    Kokkos::Timer timer;
-    backend::dgemm(where, static_cast<int>(n), static_cast<int>(n), static_cast<int>(n),
-                   a.data(), static_cast<int>(n), b.data(), static_cast<int>(n), c.data(),
-                   static_cast<int>(n));
-    best = std::min(best, timer.seconds());
-  }
-  return 2.0 * n * n * n / best;
-}
-
-template <class Word>
-void bench_gemm_sizes(const field::Zp<Word>& f, const GemmBenchOptions& o, Table& table,
-                      nlohmann::json& rows) {
-  for (std::size_t n : o.sizes) {
-    const double ceiling = dgemm_rate(n);
-    DeviceMatrix<Word, DeviceMemory> a("a", n, n), b("b", n, n), c("c", n, n);
-    linalg::fill_random(DeviceSpace(), f, a, 3);
-    linalg::fill_random(DeviceSpace(), f, b, 4);
-    for (const auto& name : o.methods) {
-      const linalg::GemmMethod method =
-          linalg::resolve_gemm_method(linalg::parse_gemm_method(name), f.modulus());
-      double best = 1e300;
-      for (int r = 0; r < o.repeats; ++r) {
-        Kokkos::fence();
-        Kokkos::Timer timer;
-        linalg::modgemm(DeviceSpace(), f, ConstDeviceMatrix<Word, DeviceMemory>(a),
-                        ConstDeviceMatrix<Word, DeviceMemory>(b), c, method);
-        Kokkos::fence();
-        best = std::min(best, timer.seconds());
-      }
-      const double rate = 2.0 * n * n * n / best;
-      table.add_row({std::to_string(n), linalg::gemm_method_name(method), fixed(best, 4),
-                     fixed(rate / 1e12, 2), fixed(ceiling / 1e12, 2), fixed(rate / ceiling, 3)});
-      rows.push_back({{"n", n}, {"method", linalg::gemm_method_name(method)}, {"seconds", best},
-                      {"modular_ops_per_s", rate}, {"dgemm_flops_per_s", ceiling}});
-    }
-  }
-}
-
-void run_bench_gemm(const GemmBenchOptions& o) {
-  check_writable(o.json_path);
-  const std::uint64_t p = parse_prime_option(o.prime);
-  field::check_prime_modulus(p, 63, "--prime");
-  std::cout << "hepex bench gemm on " << DeviceSpace::name() << " (" << devices().front().name
-            << "), p = " << p << ", n x n x n, best of " << o.repeats << "\n\n";
-  Table table({"n", "method", "seconds", "T(mod-op)/s", "DGEMM TFLOP/s", "of DGEMM"});
-  nlohmann::json rows = nlohmann::json::array();
-  if (p < (std::uint64_t{1} << 31)) {
-    bench_gemm_sizes(field::Zp32(p), o, table, rows);
-  } else {
-    bench_gemm_sizes(field::Zp64(p), o, table, rows);
-  }
-  table.print(std::cout);
-  write_json(o.json_path, {{"benchmark", "gemm"}, {"device", devices().front().name},
-                           {"prime", p}, {"rows", rows}});
-}
-
 }  // namespace
 
 void add_bench_commands(CLI::App& app) {
@@ -215,15 +121,7 @@ void add_bench_commands(CLI::App& app) {
   rref->add_option("--json", o->json_path, "write the results to FILE");
   rref->callback([o] { run_bench_rref(*o); });
 
-  auto g = std::make_shared<GemmBenchOptions>();
-  auto* gemm = bench->add_subcommand("gemm", "C = A B mod P for random n x n matrices on the device");
-  gemm->add_option("--sizes", g->sizes, "matrix orders")->delimiter(',');
-  gemm->add_option("--prime", g->prime, "the prime P");
-  gemm->add_option("--methods", g->methods, "auto, fp64, int64, int8")->delimiter(',');
-  gemm->add_option("--repeats", g->repeats, "runs per size (best is reported)")
-      ->check(CLI::Range(1, 100));
-  gemm->add_option("--json", g->json_path, "write the results to FILE");
-  gemm->callback([g] { run_bench_gemm(*g); });
+  add_bench_gemm_command(*bench);
 }
 
 }  // namespace hepex::cli

@@ -15,6 +15,7 @@ std::uint64_t parse_prime_option(const std::string& text);
 void add_info_command(CLI::App& app);
 void add_demo_command(CLI::App& app);
 void add_linalg_commands(CLI::App& app);  // rref, rank, nullspace, solve
-void add_bench_commands(CLI::App& app);   // bench rref
+void add_bench_commands(CLI::App& app);   // bench rref, bench gemm
+void add_bench_gemm_command(CLI::App& bench);
 
 }  // namespace hepex::cli

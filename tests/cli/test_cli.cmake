@@ -88,7 +88,9 @@ expect(1 "has 3 columns but .* has 2 rows" gemm --prime 7 "${dir}/A.mtx" "${dir}
 expect(1 "give --prime" gemm --field real "${dir}/A.mtx" "${dir}/v.mtx")
 
 # Benchmarks: a tiny run of each, and bad options refused before any work.
-expect(0 "of DGEMM.*int8" bench gemm --prime 65521 --sizes 16 --methods fp64,int64,int8 --repeats 1)
+expect(0 "of DGEMM.*of int8" bench gemm --prime 65521 --sizes 16,8x40x3 --methods fp64,multiword,int64,int8 --repeats 1)
+expect(1 "^hepex: --sizes: .8x0x3. is not N or MxKxN" bench gemm --prime 65521 --sizes 8x0x3)
+expect(1 "^hepex: --sizes: .8x3. is not N or MxKxN" bench gemm --prime 65521 --sizes 8x3)
 expect(0 "of copy BW" bench rref --prime 65521 --sizes 16 --repeats 1)
 expect(1 "^hepex: --prime modulus 15 is not a prime" bench rref --prime 15 --sizes 16)
 expect(1 "^hepex: --prime 'abc' is not a positive integer" bench gemm --prime abc --sizes 16)

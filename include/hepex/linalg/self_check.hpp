@@ -6,6 +6,10 @@
 // ones, reduced on the chosen backend; passed when the rank is n - deficiency
 // and A * nullspace == 0 for the canonical null-space basis.
 
+#include <utility>
+#include <vector>
+
+#include "hepex/linalg/modgemm_methods.hpp"
 #include <cstddef>
 #include <cstdint>
 
@@ -24,15 +28,16 @@ struct RrefSelfCheck {
 RrefSelfCheck rref_self_check(Backend backend, std::size_t n, std::size_t deficiency,
                               std::uint64_t seed);
 
-// A short modular product for `hepex demo`: n x n x n over Z/65521 by the fp64
-// path (vendor DGEMM) and by the int64 kernel, which must agree exactly.
+// A short modular product for `hepex demo`: n x n x n over Z/p (p < 2^31) by
+// each of `methods`, which must all agree exactly.
 struct GemmSelfCheck {
   std::size_t n = 0;
+  std::uint64_t p = 0;
   bool passed = false;
-  double fp64_seconds = 0;
-  double int64_seconds = 0;
+  std::vector<std::pair<GemmMethod, double>> seconds;  // per method
 };
 
-GemmSelfCheck gemm_self_check(Backend backend, std::size_t n, std::uint64_t seed);
+GemmSelfCheck gemm_self_check(Backend backend, std::size_t n, std::uint64_t p,
+                              const std::vector<GemmMethod>& methods, std::uint64_t seed);
 
 }  // namespace hepex::linalg
