@@ -66,20 +66,26 @@ TEST(Krylov, SequencesMatchDirectPowers) {
   std::mt19937_64 rng(hepex::test::seed() + 1);
   const std::uint64_t p = 2147483647;
   const hepex::field::Zp64 f(p);
-  const std::size_t d = 9, b = 3, length = 12;
+  const std::size_t d = 9, b = 3, length = 13;  // doubling: 16 blocks, 13 used
   Matrix<Word> t(d, d), e(d, b);
   std::vector<Word> r(d);
   for (auto& x : t.data) x = rng() % p;
   for (auto& x : e.data) x = rng() % p;
   for (auto& x : r) x = rng() % p;
-  for (hepex::Backend backend : {hepex::Backend::device, hepex::Backend::host}) {
-    const auto s = hepex::linalg::krylov_sequences(f, t, r, e, length, backend);
+  using hepex::linalg::KrylovProducts;
+  for (auto [backend, products] : std::vector<std::pair<hepex::Backend, KrylovProducts>>{
+           {hepex::Backend::device, KrylovProducts::stepwise},
+           {hepex::Backend::host, KrylovProducts::stepwise},
+           {hepex::Backend::device, KrylovProducts::doubling},
+           {hepex::Backend::host, KrylovProducts::doubling}}) {
+    const auto s = hepex::linalg::krylov_sequences(f, t, r, e, length, backend, products);
     Matrix<Word> v = e;
     for (std::size_t i = 0; i < length; ++i) {
       for (std::size_t j = 0; j < b; ++j) {
         Word dot = 0;
         for (std::size_t k = 0; k < d; ++k) dot = f.fma(r[k], v(k, j), dot);
-        ASSERT_EQ(s[j][i], dot) << "i " << i << " column " << j;
+        ASSERT_EQ(s[j][i], dot) << "i " << i << " column " << j
+                                << (products == KrylovProducts::doubling ? " doubling" : " stepwise");
       }
       v = hepex::test::flint_mul(t, v, p);
     }
@@ -117,6 +123,27 @@ TEST(Krylov, MinimalPolynomialOfCompanionAndStructuredMatrices) {
     const auto found = hepex::linalg::minimal_polynomial(f, t, 7 + trial);
     EXPECT_EQ(found, flint_minpoly(t, p));
     EXPECT_EQ(found, small);  // degree 4, not 12
+  }
+}
+
+TEST(Krylov, KellerGehrigMinimalPolynomialOfRandomMatrices) {
+  // Random dense T (minimal polynomial = characteristic polynomial, almost
+  // surely) and a random similarity of a block diagonal with repeated blocks
+  // (degree below D), both against FLINT, at a 62-bit and a 16-bit prime.
+  SCOPED_TRACE(hepex::test::seed_trace());
+  std::mt19937_64 rng(hepex::test::seed() + 3);
+  for (std::uint64_t p : {hepex::field::large_primes(1, 1ull << 62)[0], std::uint64_t{65521}}) {
+    const hepex::field::Zp64 f(p);
+    for (std::size_t d : {1u, 5u, 33u}) {
+      Matrix<Word> t(d, d);
+      for (auto& x : t.data) x = rng() % p;
+      for (hepex::Backend backend : {hepex::Backend::device, hepex::Backend::host}) {
+        EXPECT_EQ(hepex::linalg::minimal_polynomial(f, t, 11, backend,
+                                                    hepex::linalg::KrylovProducts::doubling),
+                  flint_minpoly(t, p))
+            << "D " << d << " p " << p;
+      }
+    }
   }
 }
 

@@ -46,19 +46,44 @@ std::vector<Word> berlekamp_massey(const field::Zp<Word>& f, const std::vector<W
   return std::vector<Word>(c.rbegin(), c.rend());
 }
 
+// How the Krylov vectors T^i E are formed:
+//  stepwise  one fat-vector product T V per step (length products D x D x b);
+//  doubling  Keller-Gehrig (seed modular-matrix-multiplication-gpu, §3.1.2):
+//            K <- [K | P K], P <- P^2 starting from K = E, P = T, so that
+//            K = [E, T E, ..., T^(2^j - 1) E] after j rounds: about log2(length)
+//            products P K and squarings of P, all large GEMMs.
+enum class KrylovProducts { stepwise, doubling };
+
+namespace detail {
+// dst(:, offset + j) = src(:, j).
+template <class Word, class Memory>
+void copy_columns(const DeviceMatrix<Word, Memory>& src, const DeviceMatrix<Word, Memory>& dst,
+                  std::size_t offset) {
+  using Exec = typename Memory::execution_space;
+  Kokkos::parallel_for("hepex::krylov::copy_columns",
+                       Kokkos::RangePolicy<Exec>(0, src.extent(0) * src.extent(1)),
+                       KOKKOS_LAMBDA(const std::size_t flat) {
+                         const std::size_t i = flat / src.extent(1), j = flat % src.extent(1);
+                         dst(i, offset + j) = src(i, j);
+                       });
+}
+}  // namespace detail
+
 // s[j][i] = r^T T^i e_j for i < length and every column e_j of E (D x b).
 template <class Word>
 std::vector<std::vector<Word>> krylov_sequences(const field::Zp<Word>& f, const Matrix<Word>& t,
                                                 const std::vector<Word>& r,
                                                 const Matrix<Word>& e, std::size_t length,
-                                                Backend backend = Backend::device) {
+                                                Backend backend = Backend::device,
+                                                KrylovProducts products = KrylovProducts::stepwise) {
   if (t.rows != t.cols || e.rows != t.rows || r.size() != t.rows) {
     throw Error("krylov_sequences: T must be D x D, r of length D and E D x b (got T " +
                 std::to_string(t.rows) + "x" + std::to_string(t.cols) + ", r " +
                 std::to_string(r.size()) + ", E " + std::to_string(e.rows) + "x" +
                 std::to_string(e.cols) + ")");
   }
-  std::vector<std::vector<Word>> s(e.cols, std::vector<Word>(length));
+  const std::size_t b = e.cols;
+  std::vector<std::vector<Word>> s(b, std::vector<Word>(length));
   auto run = [&](auto space) {
     using Memory = typename decltype(space)::memory_space;
     using ConstView = ConstDeviceMatrix<Word, Memory>;
@@ -66,17 +91,39 @@ std::vector<std::vector<Word>> krylov_sequences(const field::Zp<Word>& f, const 
     row.data = r;
     const auto dt = to_device<Memory>(t, "T");
     const auto dr = to_device<Memory>(row, "r");
-    auto v = to_device<Memory>(e, "V");
-    DeviceMatrix<Word, Memory> next("TV", e.rows, e.cols), projection("rV", 1, e.cols);
-    for (std::size_t i = 0; i < length; ++i) {
-      modgemm(space, f, ConstView(dr), ConstView(v), projection);
-      const auto p = to_host(projection);
-      for (std::size_t j = 0; j < e.cols; ++j) s[j][i] = p(0, j);
-      if (i + 1 < length) {
-        modgemm(space, f, ConstView(dt), ConstView(v), next);  // one fat-vector product
-        std::swap(v, next);
+    if (products == KrylovProducts::stepwise) {
+      auto v = to_device<Memory>(e, "V");
+      DeviceMatrix<Word, Memory> next("TV", e.rows, b), projection("rV", 1, b);
+      for (std::size_t i = 0; i < length; ++i) {
+        modgemm(space, f, ConstView(dr), ConstView(v), projection);
+        const auto p = to_host(projection);
+        for (std::size_t j = 0; j < b; ++j) s[j][i] = p(0, j);
+        if (i + 1 < length) {
+          modgemm(space, f, ConstView(dt), ConstView(v), next);  // one fat-vector product
+          std::swap(v, next);
+        }
+      }
+      return;
+    }
+    auto k = to_device<Memory>(e, "K");  // [E, T E, ..., T^(blocks - 1) E]
+    DeviceMatrix<Word, Memory> power = dt;  // T^blocks
+    for (std::size_t blocks = 1; blocks < length; blocks *= 2) {
+      DeviceMatrix<Word, Memory> wider("K", e.rows, 2 * k.extent(1)), moved("PK", e.rows, k.extent(1));
+      modgemm(space, f, ConstView(power), ConstView(k), moved);
+      detail::copy_columns(k, wider, 0);
+      detail::copy_columns(moved, wider, k.extent(1));
+      k = wider;
+      if (2 * blocks < length) {
+        DeviceMatrix<Word, Memory> squared("P^2", e.rows, e.rows);
+        modgemm(space, f, ConstView(power), ConstView(power), squared);
+        power = squared;
       }
     }
+    DeviceMatrix<Word, Memory> projection("rK", 1, k.extent(1));
+    modgemm(space, f, ConstView(dr), ConstView(k), projection);
+    const auto p = to_host(projection);
+    for (std::size_t i = 0; i < length; ++i)
+      for (std::size_t j = 0; j < b; ++j) s[j][i] = p(0, i * b + j);
   };
   backend == Backend::device ? run(DeviceSpace()) : run(HostSpace());
   return s;
@@ -87,14 +134,15 @@ std::vector<std::vector<Word>> krylov_sequences(const field::Zp<Word>& f, const 
 // equals it except with probability at most about 2D / p.
 template <class Word>
 std::vector<Word> minimal_polynomial(const field::Zp<Word>& f, const Matrix<Word>& t,
-                                     std::uint64_t seed = 1, Backend backend = Backend::device) {
+                                     std::uint64_t seed = 1, Backend backend = Backend::device,
+                                     KrylovProducts products = KrylovProducts::stepwise) {
   std::vector<Word> r(t.rows);
   Matrix<Word> e(t.rows, 1);
   for (std::size_t i = 0; i < t.rows; ++i) {
     r[i] = f.from_uint(random::counter_u64(seed, 2 * i));
     e(i, 0) = f.from_uint(random::counter_u64(seed, 2 * i + 1));
   }
-  return berlekamp_massey(f, krylov_sequences(f, t, r, e, 2 * t.rows, backend)[0]);
+  return berlekamp_massey(f, krylov_sequences(f, t, r, e, 2 * t.rows, backend, products)[0]);
 }
 
 }  // namespace hepex::linalg
