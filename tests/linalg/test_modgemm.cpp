@@ -104,12 +104,14 @@ TEST(ModGemm, Fp64AtItsLargestPrimeAndBlockBoundaries) {
 
 TEST(ModGemm, MultiwordUpToItsLargestPrime) {
   using hepex::linalg::multiword_split;
-  // Below 2^54, |hi| <= 2^26 + 1: the 4-product form has lambda = 2, the
-  // Karatsuba sums (2^27) are not exact at all; p is not exact in a double,
-  // so the reduction goes through the integer path. Above 2^56: not exact.
-  const std::uint64_t top = hepex::field::prev_prime(1ull << 54);
-  const std::uint64_t beyond = hepex::field::next_prime(1ull << 56);
-  ASSERT_EQ(multiword_split(top).block4, 2u);
+  // The largest prime: 27-bit halves with |hi| <= floor(h / 2^27) + 1 <=
+  // 94906265 = floor(sqrt(2^53)), i.e. p < 2 * 94906265 * 2^27 (about
+  // 2^54.5): the 4-product form has lambda = 1, the Karatsuba sums are not
+  // exact at all; p is not exact in a double, so the reduction goes through
+  // the integer path.
+  const std::uint64_t top = hepex::field::prev_prime(2 * 94906265ull << 27);
+  const std::uint64_t beyond = hepex::field::next_prime(top);
+  ASSERT_EQ(multiword_split(top).block4, 1u);
   ASSERT_EQ(multiword_split(top).block3, 0u);
   EXPECT_EQ(multiword_split(beyond).block4, 0u);
   hepex::test::check_method<std::uint64_t>(GemmMethod::multiword, top, {0, 1, 2, 3, 5, 40});
