@@ -39,4 +39,23 @@ KOKKOS_FORCEINLINE_FUNCTION Word mul_high(Word a, Word b) {
   return mul_wide(a, b).hi;
 }
 
+// An exact sum of double-word products in three words (top, hi, lo): for
+// 64-bit words 2^192 / (2^64 - 1)^2 > 2^64 terms, for 32-bit words 2^32
+// terms before it can overflow. `field.reduce_double_word` reduces it.
+template <class Word>
+struct TripleWord {
+  Word top = 0, hi = 0, lo = 0;
+  KOKKOS_FORCEINLINE_FUNCTION void add_product(Word a, Word b) {
+    const auto product = mul_wide(a, b);
+    lo += product.lo;
+    const Word high = product.hi + (lo < product.lo ? 1 : 0);  // product.hi <= 2^W - 2
+    hi += high;
+    top += hi < high ? 1 : 0;
+  }
+  template <class Field>
+  KOKKOS_FORCEINLINE_FUNCTION Word reduce(const Field& f) const {
+    return f.reduce_double_word(f.reduce_double_word(f.reduce_double_word(0, top), hi), lo);
+  }
+};
+
 }  // namespace hepex::field::detail

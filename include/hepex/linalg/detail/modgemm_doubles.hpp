@@ -100,9 +100,11 @@ void modgemm_doubles(const ExecSpace& space, const field::Zp<Word>& f,
     for (std::size_t l = 0; l < k; l += block) {
       const std::size_t width = std::min<std::size_t>(block, k - l);
       space.fence();  // the vendor call runs on its own stream
+      Kokkos::Profiling::pushRegion("hepex::modgemm::vendor_dgemm");
       backend::dgemm(where, static_cast<int>(m), static_cast<int>(n), static_cast<int>(width),
                      x.data() + l, static_cast<int>(k), y.data() + l * n, static_cast<int>(n),
                      partial.data(), static_cast<int>(n));
+      Kokkos::Profiling::popRegion();
       Kokkos::parallel_for("hepex::modgemm::reduce", Kokkos::RangePolicy<ExecSpace>(space, 0, m * n),
                            ReduceAccumulate<Word, ExecSpace>{f, partial, c, static_cast<double>(p),
                                                              1.0 / static_cast<double>(p), weight});

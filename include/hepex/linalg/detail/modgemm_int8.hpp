@@ -23,14 +23,25 @@
 
 namespace hepex::linalg::detail {
 
-// x mod m for a word residue x, with 32-bit operations only (x = hi 2^32 + lo).
+// x mod m in [0, m) for |x| < 2^52: the double quotient x (1/m) is off by at
+// most one, so one correction each way (no integer division on the device).
+KOKKOS_INLINE_FUNCTION std::int64_t mod_small(std::int64_t x, std::int64_t m, double inverse) {
+  std::int64_t r = x - m * static_cast<std::int64_t>(compat::floor(static_cast<double>(x) * inverse));
+  if (r < 0) r += m;
+  if (r >= m) r -= m;
+  return r;
+}
+
+// A word residue mod m: 32-bit words directly, 64-bit words as
+// (hi mod m) (2^32 mod m) + lo < 2^33.
 template <class Word>
-KOKKOS_INLINE_FUNCTION std::uint32_t word_mod(Word x, std::uint32_t m, std::uint32_t two32) {
+KOKKOS_INLINE_FUNCTION std::int64_t word_mod(Word x, std::int64_t m, double inverse,
+                                             std::int64_t two32) {
   if constexpr (sizeof(Word) <= 4) {
-    return static_cast<std::uint32_t>(x) % m;
+    return mod_small(static_cast<std::int64_t>(x), m, inverse);
   } else {
-    const auto hi = static_cast<std::uint32_t>(x >> 32), lo = static_cast<std::uint32_t>(x);
-    return ((hi % m) * two32 + lo % m) % m;
+    const auto hi = static_cast<std::int64_t>(x >> 32), lo = static_cast<std::int64_t>(x & 0xffffffffu);
+    return mod_small(mod_small(hi, m, inverse) * two32 + lo, m, inverse);
   }
 }
 
@@ -70,13 +81,12 @@ struct CrtResidues {
       negative[u] = value[u] > half;  // centred: value - p
     }
     for (int t = 0; t < basis.count; ++t) {
-      const std::uint32_t m = basis.modulus[t];
       Pack out;
+      const std::int64_t m = basis.modulus[t], p_mod_m = basis.p_residue[t];
       for (int u = 0; u < 16; ++u) {
-        std::uint32_t r = word_mod(value[u], m, basis.two32[t]);
-        if (negative[u]) r = r >= basis.p_residue[t] ? r - basis.p_residue[t] : r + m - basis.p_residue[t];
-        out.v[u] = static_cast<std::int8_t>(2 * r >= m ? static_cast<int>(r) - static_cast<int>(m)
-                                                        : static_cast<int>(r));
+        std::int64_t r = word_mod(value[u], m, basis.inverse[t], basis.two32[t]);
+        if (negative[u]) r = r >= p_mod_m ? r - p_mod_m : r + m - p_mod_m;
+        out.v[u] = static_cast<std::int8_t>(2 * r >= m ? r - m : r);
       }
       packed((t * rows_padded + row) * packs_per_row + pack) = out;
     }
@@ -96,19 +106,19 @@ struct CrtRecombine {
   KOKKOS_INLINE_FUNCTION void operator()(const std::size_t flat) const {
     const std::size_t i = flat / c.extent(1), j = flat % c.extent(1);
     const std::size_t plane = rows_padded * cols_padded, at = i * cols_padded + j;
-    Word sum = 0;
-    double fraction = 0;  // sum_t u_t / m_t = q + C / M
+    field::detail::TripleWord<Word> sum;  // sum_t u_t (M_t mod p), exact
+    double fraction = 0;                  // sum_t u_t / m_t = q + C / M
     for (int t = 0; t < basis.count; ++t) {
-      const int m = static_cast<int>(basis.modulus[t]);
-      int r = planes(t * plane + at) % m;
-      if (r < 0) r += m;
-      const auto u = static_cast<std::uint32_t>(r) * basis.cofactor_inverse[t] % basis.modulus[t];
-      fraction += u * basis.inverse[t];
-      sum = f.fma(static_cast<Word>(basis.cofactor_mod_p[t]), f.from_uint(u), sum);
+      // u_t = C_t y_t mod m_t, with |C_t y_t| < 2^31 2^8.
+      const std::int64_t u = mod_small(static_cast<std::int64_t>(planes(t * plane + at)) *
+                                           basis.cofactor_inverse[t],
+                                       basis.modulus[t], basis.inverse[t]);
+      fraction += static_cast<double>(u) * basis.inverse[t];
+      sum.add_product(static_cast<Word>(u), static_cast<Word>(basis.cofactor_mod_p[t]));
     }
     const auto q = static_cast<std::uint64_t>(fraction + 0.5);
-    sum = f.sub(sum, f.mul(f.from_uint(q), static_cast<Word>(basis.product_mod_p)));
-    c(i, j) = f.add(c(i, j), sum);
+    const Word value = f.sub(sum.reduce(f), f.mul(f.from_uint(q), static_cast<Word>(basis.product_mod_p)));
+    c(i, j) = f.add(c(i, j), value);
   }
 };
 
@@ -130,12 +140,14 @@ void modgemm_int8(const ExecSpace& space, const field::Zp<Word>& f,
   auto uninitialised = [](const char* label) {
     return Kokkos::view_alloc(Kokkos::WithoutInitializing, std::string(label));
   };
+  Kokkos::Profiling::pushRegion("hepex::modgemm::int8_allocate");
   Kokkos::View<typename Residues::Pack*, Memory> ar(uninitialised("hepex::modgemm::a_residues"),
                                                     count * mp * kp / 16);
   Kokkos::View<typename Residues::Pack*, Memory> br(uninitialised("hepex::modgemm::b_residues"),
                                                     count * np * kp / 16);
   Kokkos::View<std::int32_t*, Memory> planes(uninitialised("hepex::modgemm::crt_planes"),
                                              count * mp * np);
+  Kokkos::Profiling::popRegion();
   for (std::size_t l0 = 0; l0 < k; l0 += int8_max_depth) {
     const std::size_t depth = std::min<std::size_t>(int8_max_depth, k - l0);
     const std::size_t kc = round16(depth), packs = kc / 16;
@@ -146,6 +158,7 @@ void modgemm_int8(const ExecSpace& space, const field::Zp<Word>& f,
                          Kokkos::RangePolicy<ExecSpace>(space, 0, np * packs),
                          Residues{f, b, br, basis, l0, depth, n, np, packs, true});
     space.fence();  // the vendor call runs on its own stream
+    Kokkos::Profiling::pushRegion("hepex::modgemm::vendor_int8_gemm");
     const auto* a8 = reinterpret_cast<const std::int8_t*>(ar.data());
     const auto* b8 = reinterpret_cast<const std::int8_t*>(br.data());
     // The tensor-core kernels take the padded sizes; the host loops only
@@ -157,6 +170,7 @@ void modgemm_int8(const ExecSpace& space, const field::Zp<Word>& f,
                        static_cast<std::ptrdiff_t>(mp * kc), b8, static_cast<int>(kc),
                        static_cast<std::ptrdiff_t>(np * kc), planes.data(), static_cast<int>(np),
                        static_cast<std::ptrdiff_t>(mp * np));
+    Kokkos::Profiling::popRegion();
     Kokkos::parallel_for("hepex::modgemm::crt_recombine",
                          Kokkos::RangePolicy<ExecSpace>(space, 0, m * n),
                          CrtRecombine<Word, ExecSpace>{f, planes, c, basis, mp, np});

@@ -3,10 +3,9 @@
 // Each team computes a 32 x 32 tile of C, staging 32 x 32 tiles of A and B in
 // team scratch; each thread owns an R x R block of the tile (R = 2 for 256
 // threads on a GPU, R = 32 for one thread on a CPU core). Products are summed
-// exactly in three-word accumulators (a two-word product added with carries;
-// for 64-bit words 2^192 / (p - 1)^2 > 2^66 terms, for 32-bit words 2^96 /
-// 2^62 = 2^34 terms before overflow), so nothing is reduced until the end:
-// every p the word holds is exact.
+// exactly in three-word accumulators (field::detail::TripleWord: for p < 2^63
+// that is 2^192 / 2^126 = 2^66 terms, for p < 2^31 2^96 / 2^62 = 2^34), so
+// nothing is reduced until the end: every p the word holds is exact.
 
 #include <Kokkos_Core.hpp>
 
@@ -15,23 +14,6 @@
 #include "hepex/field/zp.hpp"
 
 namespace hepex::linalg::detail {
-
-// sum += a b over three words (top, hi, lo).
-template <class Word>
-struct TripleWord {
-  Word top = 0, hi = 0, lo = 0;
-  KOKKOS_INLINE_FUNCTION void add_product(Word a, Word b) {
-    const auto product = field::detail::mul_wide(a, b);
-    lo += product.lo;
-    const Word carry = lo < product.lo ? 1 : 0;
-    const Word high = product.hi + carry;  // product.hi < 2^W - 1: no overflow
-    hi += high;
-    top += hi < high ? 1 : 0;
-  }
-  KOKKOS_INLINE_FUNCTION Word reduce(const field::Zp<Word>& f) const {
-    return f.reduce_double_word(f.reduce_double_word(f.reduce_double_word(0, top), hi), lo);
-  }
-};
 
 template <class Word, class ExecSpace, int R>
 struct ModGemmTiles {
@@ -52,7 +34,7 @@ struct ModGemmTiles {
     const std::size_t i0 = team.league_rank() / tiles_n * tile, j0 = team.league_rank() % tiles_n * tile;
     const int rank = team.team_rank(), ti = rank / threads_per_side, tj = rank % threads_per_side;
     Tile at(team.team_scratch(0)), bt(team.team_scratch(0));
-    TripleWord<Word> sum[R][R];
+    field::detail::TripleWord<Word> sum[R][R];
     for (std::size_t l0 = 0; l0 < depth; l0 += tile) {
       // Stage A(i0.., l0..) and B(l0.., j0..), zero outside the matrices.
       for (int e = rank; e < tile * tile; e += team.team_size()) {
@@ -103,6 +85,9 @@ void modgemm_words(const ExecSpace& space, const field::Zp<Word>& f,
                    const DeviceMatrix<Word, typename ExecSpace::memory_space>& c, bool accumulate) {
   const std::size_t tiles = (c.extent(0) + 31) / 32 * ((c.extent(1) + 31) / 32);
   if (tiles > 2147483647u) throw Error("modgemm int64: C has more than 2^31 tiles of 32 x 32");
+  if (sizeof(Word) == 4 && a.extent(1) >= (std::size_t{1} << 34)) {
+    throw Error("modgemm int64: k >= 2^34 terms could overflow the 96-bit sums of Zp32");
+  }
   if constexpr (Kokkos::SpaceAccessibility<Kokkos::HostSpace,
                                            typename ExecSpace::memory_space>::accessible) {
     launch_tiles(space, ModGemmTiles<Word, ExecSpace, 32>{f, a, b, c, accumulate});
