@@ -20,6 +20,7 @@
 #include <givaro/modular-balanced.h>
 #include <givaro/modular-integer.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdint>
 #include <cstdlib>

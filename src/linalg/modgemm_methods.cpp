@@ -105,6 +105,8 @@ Int8CrtBasis int8_crt_basis(std::uint64_t p, std::uint64_t depth) {
     }
     std::uint32_t inverse = 1;
     while (inverse < m && cofactor_mod_m * inverse % m != 1 % m) ++inverse;
+    basis.reciprocal[t] = static_cast<std::uint32_t>((std::uint64_t{1} << 32) / m);
+    basis.two31[t] = static_cast<std::uint32_t>((std::uint64_t{1} << 31) % m);
     basis.two32[t] = static_cast<std::uint32_t>((std::uint64_t{1} << 32) % m);
     basis.p_residue[t] = static_cast<std::uint32_t>(p % m);
     basis.cofactor_inverse[t] = inverse;

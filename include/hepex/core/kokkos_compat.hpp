@@ -22,15 +22,11 @@ template <class T>
 KOKKOS_INLINE_FUNCTION T fabs(T x) { return Kokkos::fabs(x); }
 template <class T>
 KOKKOS_INLINE_FUNCTION T sqrt(T x) { return Kokkos::sqrt(x); }
-template <class T>
-KOKKOS_INLINE_FUNCTION T floor(T x) { return Kokkos::floor(x); }
 #else
 template <class T>
 KOKKOS_INLINE_FUNCTION T fabs(T x) { return Kokkos::Experimental::fabs(x); }
 template <class T>
 KOKKOS_INLINE_FUNCTION T sqrt(T x) { return Kokkos::Experimental::sqrt(x); }
-template <class T>
-KOKKOS_INLINE_FUNCTION T floor(T x) { return Kokkos::Experimental::floor(x); }
 #endif
 
 // Reinterprets the bits of a trivially copyable value: Kokkos::bit_cast from

@@ -57,6 +57,8 @@ struct Int8CrtBasis {
   static constexpr int capacity = 32;
   int count = 0;
   std::uint32_t modulus[capacity];
+  std::uint32_t reciprocal[capacity]; // floor(2^32 / m_t), for Barrett reduction
+  std::uint32_t two31[capacity];      // 2^31 mod m_t
   std::uint32_t two32[capacity];      // 2^32 mod m_t
   std::uint32_t p_residue[capacity];  // p mod m_t
   std::uint32_t cofactor_inverse[capacity];  // (M / m_t)^{-1} mod m_t

@@ -23,25 +23,26 @@
 
 namespace hepex::linalg::detail {
 
-// x mod m in [0, m) for |x| < 2^52: the double quotient x (1/m) is off by at
-// most one, so one correction each way (no integer division on the device).
-KOKKOS_INLINE_FUNCTION std::int64_t mod_small(std::int64_t x, std::int64_t m, double inverse) {
-  std::int64_t r = x - m * static_cast<std::int64_t>(compat::floor(static_cast<double>(x) * inverse));
-  if (r < 0) r += m;
-  if (r >= m) r -= m;
-  return r;
+// x mod m for a 32-bit x by Barrett reduction with r = floor(2^32 / m): the
+// quotient (x r) / 2^32 is floor(x / m) or one less, so one correction (no
+// integer division: one multiply-high on the device).
+KOKKOS_INLINE_FUNCTION std::uint32_t barrett(std::uint32_t x, std::uint32_t m, std::uint32_t r) {
+  const auto q = static_cast<std::uint32_t>((static_cast<std::uint64_t>(x) * r) >> 32);
+  const std::uint32_t rest = x - q * m;
+  return rest >= m ? rest - m : rest;
 }
 
-// A word residue mod m: 32-bit words directly, 64-bit words as
-// (hi mod m) (2^32 mod m) + lo < 2^33.
+// A word residue mod m_t: 32-bit words directly, 64-bit words as
+// (hi mod m) (2^32 mod m) + (lo mod m) < 2^17.
 template <class Word>
-KOKKOS_INLINE_FUNCTION std::int64_t word_mod(Word x, std::int64_t m, double inverse,
-                                             std::int64_t two32) {
+KOKKOS_INLINE_FUNCTION std::uint32_t word_mod(Word x, const Int8CrtBasis& basis, int t) {
+  const std::uint32_t m = basis.modulus[t], r = basis.reciprocal[t];
   if constexpr (sizeof(Word) <= 4) {
-    return mod_small(static_cast<std::int64_t>(x), m, inverse);
+    return barrett(static_cast<std::uint32_t>(x), m, r);
   } else {
-    const auto hi = static_cast<std::int64_t>(x >> 32), lo = static_cast<std::int64_t>(x & 0xffffffffu);
-    return mod_small(mod_small(hi, m, inverse) * two32 + lo, m, inverse);
+    const std::uint32_t hi = barrett(static_cast<std::uint32_t>(x >> 32), m, r);
+    const std::uint32_t lo = barrett(static_cast<std::uint32_t>(x), m, r);
+    return barrett(hi * basis.two32[t] + lo, m, r);
   }
 }
 
@@ -82,9 +83,9 @@ struct CrtResidues {
     }
     for (int t = 0; t < basis.count; ++t) {
       Pack out;
-      const std::int64_t m = basis.modulus[t], p_mod_m = basis.p_residue[t];
+      const int m = static_cast<int>(basis.modulus[t]), p_mod_m = static_cast<int>(basis.p_residue[t]);
       for (int u = 0; u < 16; ++u) {
-        std::int64_t r = word_mod(value[u], m, basis.inverse[t], basis.two32[t]);
+        int r = static_cast<int>(word_mod(value[u], basis, t));
         if (negative[u]) r = r >= p_mod_m ? r - p_mod_m : r + m - p_mod_m;
         out.v[u] = static_cast<std::int8_t>(2 * r >= m ? r - m : r);
       }
@@ -109,10 +110,11 @@ struct CrtRecombine {
     field::detail::TripleWord<Word> sum;  // sum_t u_t (M_t mod p), exact
     double fraction = 0;                  // sum_t u_t / m_t = q + C / M
     for (int t = 0; t < basis.count; ++t) {
-      // u_t = C_t y_t mod m_t, with |C_t y_t| < 2^31 2^8.
-      const std::int64_t u = mod_small(static_cast<std::int64_t>(planes(t * plane + at)) *
-                                           basis.cofactor_inverse[t],
-                                       basis.modulus[t], basis.inverse[t]);
+      // C_t mod m_t from C_t + 2^31 in [0, 2^32), then u_t = (C_t y_t) mod m_t.
+      const std::uint32_t m = basis.modulus[t], r = basis.reciprocal[t];
+      std::uint32_t residue = barrett(static_cast<std::uint32_t>(planes(t * plane + at)) + 2147483648u, m, r);
+      residue = residue >= basis.two31[t] ? residue - basis.two31[t] : residue + m - basis.two31[t];
+      const std::uint32_t u = barrett(residue * basis.cofactor_inverse[t], m, r);
       fraction += static_cast<double>(u) * basis.inverse[t];
       sum.add_product(static_cast<Word>(u), static_cast<Word>(basis.cofactor_mod_p[t]));
     }
