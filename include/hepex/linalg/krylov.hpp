@@ -89,17 +89,21 @@ std::vector<std::vector<Word>> krylov_sequences(const field::Zp<Word>& f, const 
     using ConstView = ConstDeviceMatrix<Word, Memory>;
     Matrix<Word> row(1, r.size());
     row.data = r;
+    GemmWorkspace<Memory> workspace;  // shared by all the products
+    auto product = [&](const auto& x, const auto& y, const DeviceMatrix<Word, Memory>& out) {
+      modgemm(space, f, ConstView(x), ConstView(y), out, GemmMethod::automatic, false, &workspace);
+    };
     const auto dt = to_device<Memory>(t, "T");
     const auto dr = to_device<Memory>(row, "r");
     if (products == KrylovProducts::stepwise) {
       auto v = to_device<Memory>(e, "V");
       DeviceMatrix<Word, Memory> next("TV", e.rows, b), projection("rV", 1, b);
       for (std::size_t i = 0; i < length; ++i) {
-        modgemm(space, f, ConstView(dr), ConstView(v), projection);
+        product(dr, v, projection);
         const auto p = to_host(projection);
         for (std::size_t j = 0; j < b; ++j) s[j][i] = p(0, j);
         if (i + 1 < length) {
-          modgemm(space, f, ConstView(dt), ConstView(v), next);  // one fat-vector product
+          product(dt, v, next);  // one fat-vector product
           std::swap(v, next);
         }
       }
@@ -109,18 +113,18 @@ std::vector<std::vector<Word>> krylov_sequences(const field::Zp<Word>& f, const 
     DeviceMatrix<Word, Memory> power = dt;  // T^blocks
     for (std::size_t blocks = 1; blocks < length; blocks *= 2) {
       DeviceMatrix<Word, Memory> wider("K", e.rows, 2 * k.extent(1)), moved("PK", e.rows, k.extent(1));
-      modgemm(space, f, ConstView(power), ConstView(k), moved);
+      product(power, k, moved);
       detail::copy_columns(k, wider, 0);
       detail::copy_columns(moved, wider, k.extent(1));
       k = wider;
       if (2 * blocks < length) {
         DeviceMatrix<Word, Memory> squared("P^2", e.rows, e.rows);
-        modgemm(space, f, ConstView(power), ConstView(power), squared);
+        product(power, power, squared);
         power = squared;
       }
     }
     DeviceMatrix<Word, Memory> projection("rK", 1, k.extent(1));
-    modgemm(space, f, ConstView(dr), ConstView(k), projection);
+    product(dr, k, projection);
     const auto p = to_host(projection);
     for (std::size_t i = 0; i < length; ++i)
       for (std::size_t j = 0; j < b; ++j) s[j][i] = p(0, i * b + j);

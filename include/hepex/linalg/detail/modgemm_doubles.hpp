@@ -5,10 +5,10 @@
 // each block reduced mod p and accumulated into C by one kernel.
 
 #include <Kokkos_Core.hpp>
-#include <string>
 
 #include "hepex/core/matrix.hpp"
 #include "hepex/field/zp.hpp"
+#include "hepex/linalg/gemm_workspace.hpp"
 #include "hepex/linalg/modgemm_methods.hpp"
 #include "hepex/linalg/vendor_gemm.hpp"
 
@@ -47,7 +47,8 @@ struct SplitCentred {
   }
 };
 
-// C <- C + weight * (block mod p): block holds exact integers, |x| <= 2^53.
+// C <- C + weight * (block mod p), or C <- weight * (block mod p) when
+// `overwrite`: block holds exact integers, |x| <= 2^53.
 // For p < 2^52 (p exact in a double): q = trunc(x / p) is off by at most one,
 // p q < 2^53 is exact, so r = x - p q lies in (-2p, 2p) and two corrections
 // each way bring it to [0, p). Larger p (multiword): x as an integer, reduced
@@ -59,6 +60,7 @@ struct ReduceAccumulate {
   DeviceMatrix<Word, typename ExecSpace::memory_space> c;
   double p, inverse_p;
   Word weight;
+  bool overwrite;
   KOKKOS_INLINE_FUNCTION void operator()(const std::size_t flat) const {
     const std::size_t i = flat / c.extent(1), j = flat % c.extent(1);
     const double x = block(i, j);
@@ -73,25 +75,26 @@ struct ReduceAccumulate {
     } else {
       residue = f.from_int(static_cast<std::int64_t>(x));
     }
-    c(i, j) = f.fma(weight, residue, c(i, j));
+    c(i, j) = overwrite ? f.mul(weight, residue) : f.fma(weight, residue, c(i, j));
   }
 };
 
-// C += A B (mod p) by the fp64 or the multiword method.
+// C = A B or C += A B (mod p) by the fp64 or the multiword method (k >= 1).
 template <class ExecSpace, class Word>
 void modgemm_doubles(const ExecSpace& space, const field::Zp<Word>& f,
                      const ConstDeviceMatrix<Word, typename ExecSpace::memory_space>& a,
                      const ConstDeviceMatrix<Word, typename ExecSpace::memory_space>& b,
-                     const DeviceMatrix<Word, typename ExecSpace::memory_space>& c,
-                     Backend where, bool multiword) {
+                     const DeviceMatrix<Word, typename ExecSpace::memory_space>& c, bool accumulate,
+                     Backend where, bool multiword,
+                     GemmWorkspace<typename ExecSpace::memory_space>& workspace) {
   using Memory = typename ExecSpace::memory_space;
   using Doubles = DeviceMatrix<double, Memory>;
   const std::size_t m = a.extent(0), k = a.extent(1), n = b.extent(1);
   const std::uint64_t p = f.modulus();
-  auto matrix = [](const char* label, std::size_t rows, std::size_t cols) {
-    return Doubles(Kokkos::view_alloc(Kokkos::WithoutInitializing, std::string(label)), rows, cols);
-  };
-  auto partial = matrix("hepex::modgemm::partial", m, n);
+  // Workspace slots: 0 the DGEMM output, 1-2 A and B (or their high
+  // halves), 3-4 the low halves, 5-6 the Karatsuba sums.
+  auto partial = workspace.template matrix<double>(0, m, n);
+  bool overwrite = !accumulate;  // the first block writes C
   // C += weight * (X Y mod p) for exact-integer doubles X (m x k), Y (k x n),
   // in DGEMM blocks of `block` columns whose sums stay below 2^53.
   auto add_exact_product = [&](const Doubles& x, const Doubles& y, std::uint64_t block,
@@ -107,11 +110,14 @@ void modgemm_doubles(const ExecSpace& space, const field::Zp<Word>& f,
       Kokkos::Profiling::popRegion();
       Kokkos::parallel_for("hepex::modgemm::reduce", Kokkos::RangePolicy<ExecSpace>(space, 0, m * n),
                            ReduceAccumulate<Word, ExecSpace>{f, partial, c, static_cast<double>(p),
-                                                             1.0 / static_cast<double>(p), weight});
+                                                             1.0 / static_cast<double>(p), weight,
+                                                             overwrite});
+      overwrite = false;
     }
   };
   if (!multiword) {
-    auto ad = matrix("hepex::modgemm::a_fp64", m, k), bd = matrix("hepex::modgemm::b_fp64", k, n);
+    auto ad = workspace.template matrix<double>(1, m, k);
+    auto bd = workspace.template matrix<double>(2, k, n);
     Kokkos::parallel_for("hepex::modgemm::centre_a", Kokkos::RangePolicy<ExecSpace>(space, 0, m * k),
                          ToCentredDouble<Word, ExecSpace>{f, a, ad});
     Kokkos::parallel_for("hepex::modgemm::centre_b", Kokkos::RangePolicy<ExecSpace>(space, 0, k * n),
@@ -124,10 +130,13 @@ void modgemm_doubles(const ExecSpace& space, const field::Zp<Word>& f,
   // A B = (s^2 - s) Ah Bh + s (Ah + Al)(Bh + Bl) + (1 - s) Al Bl.
   const MultiwordSplit split = multiword_split(p);
   const bool karatsuba = split.karatsuba(k);
-  auto ah = matrix("hepex::modgemm::a_hi", m, k), al = matrix("hepex::modgemm::a_lo", m, k);
-  auto bh = matrix("hepex::modgemm::b_hi", k, n), bl = matrix("hepex::modgemm::b_lo", k, n);
+  auto ah = workspace.template matrix<double>(1, m, k), bh = workspace.template matrix<double>(2, k, n);
+  auto al = workspace.template matrix<double>(3, m, k), bl = workspace.template matrix<double>(4, k, n);
   Doubles as, bs;
-  if (karatsuba) as = matrix("hepex::modgemm::a_sum", m, k), bs = matrix("hepex::modgemm::b_sum", k, n);
+  if (karatsuba) {
+    as = workspace.template matrix<double>(5, m, k);
+    bs = workspace.template matrix<double>(6, k, n);
+  }
   Kokkos::parallel_for("hepex::modgemm::split_a", Kokkos::RangePolicy<ExecSpace>(space, 0, m * k),
                        SplitCentred<Word, ExecSpace>{f, a, ah, al, as, split.bits});
   Kokkos::parallel_for("hepex::modgemm::split_b", Kokkos::RangePolicy<ExecSpace>(space, 0, k * n),

@@ -14,10 +14,10 @@
 // 10 GEMMs where base-256 digits need 16; 18 instead of 64 at 2^63.
 
 #include <Kokkos_Core.hpp>
-#include <string>
 
 #include "hepex/core/matrix.hpp"
 #include "hepex/field/zp.hpp"
+#include "hepex/linalg/gemm_workspace.hpp"
 #include "hepex/linalg/modgemm_methods.hpp"
 #include "hepex/linalg/vendor_gemm.hpp"
 
@@ -53,8 +53,11 @@ KOKKOS_INLINE_FUNCTION std::uint32_t word_mod(Word x, const Int8CrtBasis& basis,
 // and source(offset + l, r) for B (`transposed`). Padding is written as 0.
 template <class Word, class ExecSpace>
 struct CrtResidues {
+  // 16 int8 residues as four words: assigned whole, it is one 16-byte store
+  // (sixteen byte stores would each touch a separate sector); byte u is
+  // bits 8 (u % 4) of word u / 4 on these little-endian targets.
   struct alignas(16) Pack {
-    std::int8_t v[16];
+    std::uint32_t word[4];
   };
   field::Zp<Word> f;
   ConstDeviceMatrix<Word, typename ExecSpace::memory_space> source;
@@ -84,10 +87,15 @@ struct CrtResidues {
     for (int t = 0; t < basis.count; ++t) {
       Pack out;
       const int m = static_cast<int>(basis.modulus[t]), p_mod_m = static_cast<int>(basis.p_residue[t]);
-      for (int u = 0; u < 16; ++u) {
-        int r = static_cast<int>(word_mod(value[u], basis, t));
-        if (negative[u]) r = r >= p_mod_m ? r - p_mod_m : r + m - p_mod_m;
-        out.v[u] = static_cast<std::int8_t>(2 * r >= m ? r - m : r);
+      for (int w = 0; w < 4; ++w) {
+        std::uint32_t word = 0;
+        for (int u = 4 * w; u < 4 * w + 4; ++u) {
+          int r = static_cast<int>(word_mod(value[u], basis, t));
+          if (negative[u]) r = r >= p_mod_m ? r - p_mod_m : r + m - p_mod_m;
+          const auto digit = static_cast<std::uint8_t>(2 * r >= m ? r - m : r);  // two's complement
+          word |= static_cast<std::uint32_t>(digit) << (8 * (u - 4 * w));
+        }
+        out.word[w] = word;
       }
       packed((t * rows_padded + row) * packs_per_row + pack) = out;
     }
@@ -95,7 +103,8 @@ struct CrtResidues {
 };
 
 // C(i, j) += (sum_t u_t (M_t mod p) - q (M mod p)) mod p from the N residue
-// products (planes of rows_padded x cols_padded int32).
+// products (planes of rows_padded x cols_padded int32); C(i, j) = ... when
+// `overwrite`.
 template <class Word, class ExecSpace>
 struct CrtRecombine {
   field::Zp<Word> f;
@@ -103,6 +112,7 @@ struct CrtRecombine {
   DeviceMatrix<Word, typename ExecSpace::memory_space> c;
   Int8CrtBasis basis;
   std::size_t rows_padded, cols_padded;
+  bool overwrite;
 
   KOKKOS_INLINE_FUNCTION void operator()(const std::size_t flat) const {
     const std::size_t i = flat / c.extent(1), j = flat % c.extent(1);
@@ -120,18 +130,20 @@ struct CrtRecombine {
     }
     const auto q = static_cast<std::uint64_t>(fraction + 0.5);
     const Word value = f.sub(sum.reduce(f), f.mul(f.from_uint(q), static_cast<Word>(basis.product_mod_p)));
-    c(i, j) = f.add(c(i, j), value);
+    c(i, j) = overwrite ? value : f.add(c(i, j), value);
   }
 };
 
-// C += A B (mod p) by the int8 method, over k-blocks of int8_max_depth terms.
+// C = A B or C += A B (mod p) by the int8 method, over k-blocks of
+// int8_max_depth terms (k >= 1).
 template <class ExecSpace, class Word>
 void modgemm_int8(const ExecSpace& space, const field::Zp<Word>& f,
                   const ConstDeviceMatrix<Word, typename ExecSpace::memory_space>& a,
                   const ConstDeviceMatrix<Word, typename ExecSpace::memory_space>& b,
-                  const DeviceMatrix<Word, typename ExecSpace::memory_space>& c, Backend where) {
-  using Memory = typename ExecSpace::memory_space;
+                  const DeviceMatrix<Word, typename ExecSpace::memory_space>& c, bool accumulate,
+                  Backend where, GemmWorkspace<typename ExecSpace::memory_space>& workspace) {
   using Residues = CrtResidues<Word, ExecSpace>;
+  using Pack = typename Residues::Pack;
   const std::size_t m = a.extent(0), k = a.extent(1), n = b.extent(1);
   const Int8CrtBasis basis = int8_crt_basis(f.modulus(), std::min<std::uint64_t>(k, int8_max_depth));
   const std::size_t count = static_cast<std::size_t>(basis.count);
@@ -139,17 +151,10 @@ void modgemm_int8(const ExecSpace& space, const field::Zp<Word>& f,
   auto round16 = [](std::size_t x) { return (x + 15) / 16 * 16; };
   const std::size_t mp = round16(m), np = round16(n);
   const std::size_t kp = round16(std::min<std::uint64_t>(k, int8_max_depth));
-  auto uninitialised = [](const char* label) {
-    return Kokkos::view_alloc(Kokkos::WithoutInitializing, std::string(label));
-  };
-  Kokkos::Profiling::pushRegion("hepex::modgemm::int8_allocate");
-  Kokkos::View<typename Residues::Pack*, Memory> ar(uninitialised("hepex::modgemm::a_residues"),
-                                                    count * mp * kp / 16);
-  Kokkos::View<typename Residues::Pack*, Memory> br(uninitialised("hepex::modgemm::b_residues"),
-                                                    count * np * kp / 16);
-  Kokkos::View<std::int32_t*, Memory> planes(uninitialised("hepex::modgemm::crt_planes"),
-                                             count * mp * np);
-  Kokkos::Profiling::popRegion();
+  // Workspace slots: 0 the residue products, 1-2 the residues of A and B.
+  const auto planes = workspace.template array<std::int32_t>(0, count * mp * np);
+  const auto ar = workspace.template array<Pack>(1, count * mp * kp / 16);
+  const auto br = workspace.template array<Pack>(2, count * np * kp / 16);
   for (std::size_t l0 = 0; l0 < k; l0 += int8_max_depth) {
     const std::size_t depth = std::min<std::size_t>(int8_max_depth, k - l0);
     const std::size_t kc = round16(depth), packs = kc / 16;
@@ -175,7 +180,8 @@ void modgemm_int8(const ExecSpace& space, const field::Zp<Word>& f,
     Kokkos::Profiling::popRegion();
     Kokkos::parallel_for("hepex::modgemm::crt_recombine",
                          Kokkos::RangePolicy<ExecSpace>(space, 0, m * n),
-                         CrtRecombine<Word, ExecSpace>{f, planes, c, basis, mp, np});
+                         CrtRecombine<Word, ExecSpace>{f, planes, c, basis, mp, np,
+                                                       !accumulate && l0 == 0});
   }
   space.fence();
 }
