@@ -141,7 +141,7 @@ int run(const Field& F, const hepex::field::Zp<Word>& f, const std::vector<long>
 
     for (const GemmMethod requested : {GemmMethod::fp64, GemmMethod::multiword, GemmMethod::int8}) {
       try {
-        hepex::linalg::resolve_gemm_method(requested, p);
+        hepex::linalg::resolve_gemm_method(requested, p, hepex::Backend::host);
       } catch (const hepex::Error& e) {
         std::cout << "n=" << n << " p=" << p << " hepex " << hepex::linalg::gemm_method_name(requested)
                   << " skipped: " << e.what() << std::endl;

@@ -69,7 +69,7 @@ double best_seconds(int repeats, const Body& body) {
   return best;
 }
 
-const Backend vendor = has_accelerator ? Backend::device : Backend::host;
+const Backend vendor = runs_on(Backend::device);
 
 // The vendor DGEMM's rate on the shape (FLOP/s).
 double dgemm_rate(const Shape& s, int repeats) {
@@ -122,7 +122,8 @@ void bench_shapes(const field::Zp<Word>& f, const GemmBenchOptions& o, Table& ta
     linalg::fill_random(DeviceSpace(), f, a, 3);
     linalg::fill_random(DeviceSpace(), f, b, 4);
     for (const auto& name : o.methods) {
-      const auto method = linalg::resolve_gemm_method(linalg::parse_gemm_method(name), f.modulus());
+      const auto method =
+          linalg::resolve_gemm_method(linalg::parse_gemm_method(name), f.modulus(), vendor);
       // One workspace for the repeats, as in a loop of products: the best
       // time excludes allocating the scratch matrices.
       linalg::GemmWorkspace<DeviceMemory> workspace;
@@ -147,7 +148,9 @@ void run_bench_gemm(const GemmBenchOptions& o) {
   const std::uint64_t p = parse_prime_option(o.prime);
   field::check_prime_modulus(p, 63, "--prime");
   for (const auto& text : o.shapes) parse_shape(text);  // every error before any work
-  for (const auto& name : o.methods) linalg::resolve_gemm_method(linalg::parse_gemm_method(name), p);
+  for (const auto& name : o.methods) {
+    linalg::resolve_gemm_method(linalg::parse_gemm_method(name), p, vendor);
+  }
   std::cout << "hepex bench gemm on " << DeviceSpace::name() << " (" << devices().front().name
             << "), p = " << p << ", C = A B mod p for M x K x N, best of " << o.repeats
             << "\nrates are 2MKN / time; the ceilings are the vendor's DGEMM and int8 GEMM on the"

@@ -155,7 +155,8 @@ void run_gemm(const LinalgOptions& o) {
   with_prime_field(o, [&](const auto& f) {
     const Backend backend = parse_backend(o.backend);
     // Checked before reading: a method that is not exact for P is an error.
-    linalg::resolve_gemm_method(method, f.modulus());
+    const linalg::GemmMethod resolved =
+        linalg::resolve_gemm_method(method, f.modulus(), runs_on(backend));
     const auto a = read_input(o.inputs.at(0), f, backend);
     const auto b = read_input(o.inputs.at(1), f, backend);
     if (a.cols != b.rows) {
@@ -166,8 +167,7 @@ void run_gemm(const LinalgOptions& o) {
     const auto c = linalg::modgemm(f, a, b, method, backend);
     const double seconds = timer.seconds();
     emit(o, matrix_text(c, f));
-    write_json(o, {{"command", "gemm"}, {"method", linalg::gemm_method_name(
-                                                       linalg::resolve_gemm_method(method, f.modulus()))},
+    write_json(o, {{"command", "gemm"}, {"method", linalg::gemm_method_name(resolved)},
                    {"m", a.rows}, {"k", a.cols}, {"n", b.cols}, {"seconds", seconds}});
   });
 }

@@ -27,9 +27,13 @@ const char* gemm_method_name(GemmMethod method) {
   }
 }
 
-GemmMethod resolve_gemm_method(GemmMethod requested, std::uint64_t p) {
+GemmMethod resolve_gemm_method(GemmMethod requested, std::uint64_t p, Backend where) {
   const bool fp64_exact = fp64_block(p) >= 1;
-  if (requested == GemmMethod::automatic) return fp64_exact ? GemmMethod::fp64 : GemmMethod::int8;
+  if (requested == GemmMethod::automatic) {
+    if (where == Backend::device) return GemmMethod::int8;
+    if (fp64_exact) return GemmMethod::fp64;
+    return multiword_split(p).block4 >= 1 ? GemmMethod::multiword : GemmMethod::int64;
+  }
   if (requested == GemmMethod::fp64 && !fp64_exact) {
     throw Error("--method fp64 is not exact for p = " + std::to_string(p) +
                 ": centred residues up to p/2 have products above 2^53; use int8, int64 or auto");

@@ -127,7 +127,8 @@ TEST(ModGemm, MultiwordUpToItsLargestPrime) {
   // 2^31 - 1, where fp64 is not exact: 15-bit halves, Karatsuba.
   ASSERT_TRUE(multiword_split(2147483647).karatsuba(100000));
   hepex::test::check_method<std::uint32_t>(GemmMethod::multiword, 2147483647, {1, 7, 100});
-  EXPECT_THROW(hepex::linalg::resolve_gemm_method(GemmMethod::multiword, beyond), hepex::Error);
+  EXPECT_THROW(hepex::linalg::resolve_gemm_method(GemmMethod::multiword, beyond, hepex::Backend::host),
+               hepex::Error);
 }
 
 TEST(ModGemm, Int64AtTheLargestPrimes) {
@@ -164,15 +165,23 @@ TEST(ModGemm, Int8AcrossTheExactInt32BlockBoundary) {
 }
 
 TEST(ModGemm, AutomaticPicksAnExactMethod) {
-  EXPECT_EQ(hepex::linalg::resolve_gemm_method(GemmMethod::automatic, 65521), GemmMethod::fp64);
-  EXPECT_EQ(hepex::linalg::resolve_gemm_method(GemmMethod::automatic, 2147483647),
-            GemmMethod::int8);
+  using hepex::Backend;
+  using hepex::linalg::resolve_gemm_method;
+  const std::uint64_t p63 = hepex::field::large_primes(1)[0];
+  EXPECT_EQ(resolve_gemm_method(GemmMethod::automatic, 65521, Backend::device), GemmMethod::int8);
+  EXPECT_EQ(resolve_gemm_method(GemmMethod::automatic, p63, Backend::device), GemmMethod::int8);
+  EXPECT_EQ(resolve_gemm_method(GemmMethod::automatic, 65521, Backend::host), GemmMethod::fp64);
+  EXPECT_EQ(resolve_gemm_method(GemmMethod::automatic, 2147483647, Backend::host),
+            GemmMethod::multiword);
+  EXPECT_EQ(resolve_gemm_method(GemmMethod::automatic, p63, Backend::host), GemmMethod::int64);
   hepex::test::check_method<std::uint32_t>(GemmMethod::automatic, 65521, {1, 100});
   hepex::test::check_method<std::uint32_t>(GemmMethod::automatic, 2147483647, {1, 100});
+  hepex::test::check_method<std::uint64_t>(GemmMethod::automatic, p63, {1, 100});
 }
 
 TEST(ModGemm, MethodOutsideItsExactRangeIsAnError) {
-  EXPECT_THROW(hepex::linalg::resolve_gemm_method(GemmMethod::fp64, 2147483647), hepex::Error);
+  EXPECT_THROW(hepex::linalg::resolve_gemm_method(GemmMethod::fp64, 2147483647, hepex::Backend::device),
+               hepex::Error);
   EXPECT_EQ(hepex::linalg::parse_gemm_method("multiword"), GemmMethod::multiword);
   EXPECT_THROW(hepex::linalg::parse_gemm_method("fast"), hepex::Error);
   const hepex::field::Zp32 f(65521);

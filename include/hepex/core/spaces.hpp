@@ -21,6 +21,11 @@ inline constexpr bool has_accelerator =
 
 enum class Backend { host, device };
 
+// Where a backend's work runs: Backend::device only with an accelerator.
+inline constexpr Backend runs_on(Backend requested) {
+  return has_accelerator ? requested : Backend::host;
+}
+
 // Parses "host" or "device"; throws hepex::Error otherwise.
 Backend parse_backend(const std::string& name);
 const char* backend_name(Backend b);

@@ -36,16 +36,16 @@ GemmMethod modgemm(const ExecSpace& space, const field::Zp<Word>& f,
                 std::to_string(c.extent(0)) + "x" + std::to_string(c.extent(1)) +
                 " do not match");
   }
-  method = resolve_gemm_method(method, f.modulus());
+  const Backend where =
+      Kokkos::SpaceAccessibility<Kokkos::HostSpace, Memory>::accessible ? Backend::host
+                                                                        : Backend::device;
+  method = resolve_gemm_method(method, f.modulus(), where);
   if (m == 0 || n == 0) return method;
   if (method == GemmMethod::int64 || k == 0) {
     detail::modgemm_words(space, f, a, b, c, accumulate);
     space.fence();
     return method;
   }
-  const Backend where =
-      Kokkos::SpaceAccessibility<Kokkos::HostSpace, Memory>::accessible ? Backend::host
-                                                                        : Backend::device;
   GemmWorkspace<Memory> local;
   GemmWorkspace<Memory>& scratch = workspace != nullptr ? *workspace : local;
   if (method == GemmMethod::int8) {

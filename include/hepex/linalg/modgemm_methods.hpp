@@ -15,11 +15,15 @@
 //             GEMMs, one per modulus; exact for every p < 2^63.
 //  int64      a Kokkos kernel on word residues with delayed reduction in a
 //             double word; exact for every p the word holds.
-//  automatic  fp64 where it is exact, else int8.
+//  automatic  on a GPU int8 (measured fastest from p = 2^16 and n = 2048 up,
+//             perf/results/modgemm.md); on a CPU fp64 where it is exact,
+//             else multiword, else int64 (the host int8 GEMM is plain loops).
 
 #include <cstdint>
 #include <string>
 #include <vector>
+
+#include "hepex/core/spaces.hpp"
 
 namespace hepex::linalg {
 
@@ -29,9 +33,10 @@ enum class GemmMethod { automatic, fp64, multiword, int64, int8 };
 GemmMethod parse_gemm_method(const std::string& name);
 const char* gemm_method_name(GemmMethod method);
 
-// The method `automatic` resolves to, or the requested one after checking
-// that it is exact for p (hepex::Error otherwise).
-GemmMethod resolve_gemm_method(GemmMethod requested, std::uint64_t p);
+// The method `automatic` resolves to for p on `where` (runs_on: host or a
+// GPU), or the requested one after checking that it is exact for p
+// (hepex::Error otherwise).
+GemmMethod resolve_gemm_method(GemmMethod requested, std::uint64_t p, Backend where);
 
 // Columns of A per exact DGEMM block for the prime p (0: fp64 is not exact).
 std::uint64_t fp64_block(std::uint64_t p);

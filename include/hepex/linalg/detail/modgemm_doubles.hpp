@@ -8,6 +8,7 @@
 
 #include "hepex/core/matrix.hpp"
 #include "hepex/field/zp.hpp"
+#include "hepex/linalg/detail/matrix_policy.hpp"
 #include "hepex/linalg/gemm_workspace.hpp"
 #include "hepex/linalg/modgemm_methods.hpp"
 #include "hepex/linalg/vendor_gemm.hpp"
@@ -20,8 +21,7 @@ struct ToCentredDouble {
   field::Zp<Word> f;
   ConstDeviceMatrix<Word, typename ExecSpace::memory_space> in;
   DeviceMatrix<double, typename ExecSpace::memory_space> out;
-  KOKKOS_INLINE_FUNCTION void operator()(const std::size_t flat) const {
-    const std::size_t i = flat / in.extent(1), j = flat % in.extent(1);
+  KOKKOS_INLINE_FUNCTION void operator()(const std::int64_t i, const std::int64_t j) const {
     out(i, j) = static_cast<double>(f.centred(in(i, j)));
   }
 };
@@ -35,8 +35,7 @@ struct SplitCentred {
   ConstDeviceMatrix<Word, typename ExecSpace::memory_space> in;
   DeviceMatrix<double, typename ExecSpace::memory_space> hi, lo, sum;
   int bits;
-  KOKKOS_INLINE_FUNCTION void operator()(const std::size_t flat) const {
-    const std::size_t i = flat / in.extent(1), j = flat % in.extent(1);
+  KOKKOS_INLINE_FUNCTION void operator()(const std::int64_t i, const std::int64_t j) const {
     const std::int64_t x = f.centred(in(i, j));
     const std::int64_t half = std::int64_t{1} << (bits - 1);
     const std::int64_t low = ((x + half) & ((std::int64_t{1} << bits) - 1)) - half;
@@ -61,8 +60,7 @@ struct ReduceAccumulate {
   double p, inverse_p;
   Word weight;
   bool overwrite;
-  KOKKOS_INLINE_FUNCTION void operator()(const std::size_t flat) const {
-    const std::size_t i = flat / c.extent(1), j = flat % c.extent(1);
+  KOKKOS_INLINE_FUNCTION void operator()(const std::int64_t i, const std::int64_t j) const {
     const double x = block(i, j);
     Word residue;
     if (p < 4503599627370496.0) {  // 2^52
@@ -108,7 +106,7 @@ void modgemm_doubles(const ExecSpace& space, const field::Zp<Word>& f,
                      x.data() + l, static_cast<int>(k), y.data() + l * n, static_cast<int>(n),
                      partial.data(), static_cast<int>(n));
       Kokkos::Profiling::popRegion();
-      Kokkos::parallel_for("hepex::modgemm::reduce", Kokkos::RangePolicy<ExecSpace>(space, 0, m * n),
+      Kokkos::parallel_for("hepex::modgemm::reduce", over_matrix(space, m, n),
                            ReduceAccumulate<Word, ExecSpace>{f, partial, c, static_cast<double>(p),
                                                              1.0 / static_cast<double>(p), weight,
                                                              overwrite});
@@ -118,9 +116,9 @@ void modgemm_doubles(const ExecSpace& space, const field::Zp<Word>& f,
   if (!multiword) {
     auto ad = workspace.template matrix<double>(1, m, k);
     auto bd = workspace.template matrix<double>(2, k, n);
-    Kokkos::parallel_for("hepex::modgemm::centre_a", Kokkos::RangePolicy<ExecSpace>(space, 0, m * k),
+    Kokkos::parallel_for("hepex::modgemm::centre_a", over_matrix(space, m, k),
                          ToCentredDouble<Word, ExecSpace>{f, a, ad});
-    Kokkos::parallel_for("hepex::modgemm::centre_b", Kokkos::RangePolicy<ExecSpace>(space, 0, k * n),
+    Kokkos::parallel_for("hepex::modgemm::centre_b", over_matrix(space, k, n),
                          ToCentredDouble<Word, ExecSpace>{f, b, bd});
     add_exact_product(ad, bd, fp64_block(p), Word(1));
     return;
@@ -137,9 +135,9 @@ void modgemm_doubles(const ExecSpace& space, const field::Zp<Word>& f,
     as = workspace.template matrix<double>(5, m, k);
     bs = workspace.template matrix<double>(6, k, n);
   }
-  Kokkos::parallel_for("hepex::modgemm::split_a", Kokkos::RangePolicy<ExecSpace>(space, 0, m * k),
+  Kokkos::parallel_for("hepex::modgemm::split_a", over_matrix(space, m, k),
                        SplitCentred<Word, ExecSpace>{f, a, ah, al, as, split.bits});
-  Kokkos::parallel_for("hepex::modgemm::split_b", Kokkos::RangePolicy<ExecSpace>(space, 0, k * n),
+  Kokkos::parallel_for("hepex::modgemm::split_b", over_matrix(space, k, n),
                        SplitCentred<Word, ExecSpace>{f, b, bh, bl, bs, split.bits});
   const Word s = f.pow(f.from_uint(2), static_cast<std::uint64_t>(split.bits)), s2 = f.mul(s, s);
   if (karatsuba) {

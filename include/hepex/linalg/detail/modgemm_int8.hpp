@@ -17,6 +17,7 @@
 
 #include "hepex/core/matrix.hpp"
 #include "hepex/field/zp.hpp"
+#include "hepex/linalg/detail/matrix_policy.hpp"
 #include "hepex/linalg/gemm_workspace.hpp"
 #include "hepex/linalg/modgemm_methods.hpp"
 #include "hepex/linalg/vendor_gemm.hpp"
@@ -114,8 +115,7 @@ struct CrtRecombine {
   std::size_t rows_padded, cols_padded;
   bool overwrite;
 
-  KOKKOS_INLINE_FUNCTION void operator()(const std::size_t flat) const {
-    const std::size_t i = flat / c.extent(1), j = flat % c.extent(1);
+  KOKKOS_INLINE_FUNCTION void operator()(const std::int64_t i, const std::int64_t j) const {
     const std::size_t plane = rows_padded * cols_padded, at = i * cols_padded + j;
     field::detail::TripleWord<Word> sum;  // sum_t u_t (M_t mod p), exact
     double fraction = 0;                  // sum_t u_t / m_t = q + C / M
@@ -179,8 +179,7 @@ void modgemm_int8(const ExecSpace& space, const field::Zp<Word>& f,
                        static_cast<std::ptrdiff_t>(mp * np));
     Kokkos::Profiling::popRegion();
     Kokkos::parallel_for("hepex::modgemm::crt_recombine",
-                         Kokkos::RangePolicy<ExecSpace>(space, 0, m * n),
-                         CrtRecombine<Word, ExecSpace>{f, planes, c, basis, mp, np,
+                         over_matrix(space, m, n), CrtRecombine<Word, ExecSpace>{f, planes, c, basis, mp, np,
                                                        !accumulate && l0 == 0});
   }
   space.fence();
