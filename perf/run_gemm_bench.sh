@@ -3,7 +3,7 @@
 # primes of 16, 20, 24, 31 and 62/63 bits, every method where it is exact, on
 # square shapes and Sparse-FGLM's fat vectors (D x D times D x 32 / 64), each
 # next to the vendor DGEMM and int8 GEMM measured in the same run. JSON + log
-# go to OUT_DIR.
+# go to OUT_DIR (and OUT_DIR.tar.gz).
 #   bash perf/run_gemm_bench.sh BIN_DIR OUT_DIR [SQUARE_SIZES]
 set -euo pipefail
 bin=${1:?usage: run_gemm_bench.sh BIN_DIR OUT_DIR [SQUARE_SIZES]}
@@ -24,3 +24,4 @@ bench p63 9223372036854775783 int8 "$square,$fat"
 # The int64 kernel is two orders slower: small sizes only.
 bench p31_int64 2147483647 int64 2048,4096
 bench p62_int64 4611686018427387847 int64 2048,4096
+tar czf "$out.tar.gz" -C "$(dirname "$out")" "$(basename "$out")"

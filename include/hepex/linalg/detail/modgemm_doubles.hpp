@@ -8,7 +8,7 @@
 
 #include "hepex/core/matrix.hpp"
 #include "hepex/field/zp.hpp"
-#include "hepex/linalg/detail/matrix_policy.hpp"
+#include "hepex/linalg/detail/for_each_entry.hpp"
 #include "hepex/linalg/gemm_workspace.hpp"
 #include "hepex/linalg/modgemm_methods.hpp"
 #include "hepex/linalg/vendor_gemm.hpp"
@@ -106,20 +106,18 @@ void modgemm_doubles(const ExecSpace& space, const field::Zp<Word>& f,
                      x.data() + l, static_cast<int>(k), y.data() + l * n, static_cast<int>(n),
                      partial.data(), static_cast<int>(n));
       Kokkos::Profiling::popRegion();
-      Kokkos::parallel_for("hepex::modgemm::reduce", over_matrix(space, m, n),
-                           ReduceAccumulate<Word, ExecSpace>{f, partial, c, static_cast<double>(p),
-                                                             1.0 / static_cast<double>(p), weight,
-                                                             overwrite});
+      for_each_entry("hepex::modgemm::reduce", space, m, n,
+                     ReduceAccumulate<Word, ExecSpace>{f, partial, c, static_cast<double>(p),
+                                                       1.0 / static_cast<double>(p), weight,
+                                                       overwrite});
       overwrite = false;
     }
   };
   if (!multiword) {
     auto ad = workspace.template matrix<double>(1, m, k);
     auto bd = workspace.template matrix<double>(2, k, n);
-    Kokkos::parallel_for("hepex::modgemm::centre_a", over_matrix(space, m, k),
-                         ToCentredDouble<Word, ExecSpace>{f, a, ad});
-    Kokkos::parallel_for("hepex::modgemm::centre_b", over_matrix(space, k, n),
-                         ToCentredDouble<Word, ExecSpace>{f, b, bd});
+    for_each_entry("hepex::modgemm::centre_a", space, m, k, ToCentredDouble<Word, ExecSpace>{f, a, ad});
+    for_each_entry("hepex::modgemm::centre_b", space, k, n, ToCentredDouble<Word, ExecSpace>{f, b, bd});
     add_exact_product(ad, bd, fp64_block(p), Word(1));
     return;
   }
@@ -135,10 +133,10 @@ void modgemm_doubles(const ExecSpace& space, const field::Zp<Word>& f,
     as = workspace.template matrix<double>(5, m, k);
     bs = workspace.template matrix<double>(6, k, n);
   }
-  Kokkos::parallel_for("hepex::modgemm::split_a", over_matrix(space, m, k),
-                       SplitCentred<Word, ExecSpace>{f, a, ah, al, as, split.bits});
-  Kokkos::parallel_for("hepex::modgemm::split_b", over_matrix(space, k, n),
-                       SplitCentred<Word, ExecSpace>{f, b, bh, bl, bs, split.bits});
+  for_each_entry("hepex::modgemm::split_a", space, m, k,
+                 SplitCentred<Word, ExecSpace>{f, a, ah, al, as, split.bits});
+  for_each_entry("hepex::modgemm::split_b", space, k, n,
+                 SplitCentred<Word, ExecSpace>{f, b, bh, bl, bs, split.bits});
   const Word s = f.pow(f.from_uint(2), static_cast<std::uint64_t>(split.bits)), s2 = f.mul(s, s);
   if (karatsuba) {
     add_exact_product(ah, bh, split.block3, f.sub(s2, s));

@@ -17,7 +17,7 @@
 
 #include "hepex/core/matrix.hpp"
 #include "hepex/field/zp.hpp"
-#include "hepex/linalg/detail/matrix_policy.hpp"
+#include "hepex/linalg/detail/for_each_entry.hpp"
 #include "hepex/linalg/gemm_workspace.hpp"
 #include "hepex/linalg/modgemm_methods.hpp"
 #include "hepex/linalg/vendor_gemm.hpp"
@@ -178,9 +178,8 @@ void modgemm_int8(const ExecSpace& space, const field::Zp<Word>& f,
                        static_cast<std::ptrdiff_t>(np * kc), planes.data(), static_cast<int>(np),
                        static_cast<std::ptrdiff_t>(mp * np));
     Kokkos::Profiling::popRegion();
-    Kokkos::parallel_for("hepex::modgemm::crt_recombine",
-                         over_matrix(space, m, n), CrtRecombine<Word, ExecSpace>{f, planes, c, basis, mp, np,
-                                                       !accumulate && l0 == 0});
+    for_each_entry("hepex::modgemm::crt_recombine", space, m, n,
+                   CrtRecombine<Word, ExecSpace>{f, planes, c, basis, mp, np, !accumulate && l0 == 0});
   }
   space.fence();
 }
