@@ -5,7 +5,7 @@
 //   hepex_bench_gemm_fflas PRIME N1,N2,... [JSON_FILE]
 //
 // For each n: random residues A, B (n x n), C = A B mod p, best of 3 runs, by
-// FFLAS-FFPACK and by every hepex method exact for p (fp64, multiword, int8).
+// FFLAS-FFPACK and by every hepex method exact for p (fp64, multiword, int64; the host int8 GEMM is plain loops, not a CPU method).
 // Each hepex product must equal FFLAS-FFPACK's entry for entry (exit status 2
 // otherwise). FFLAS-FFPACK gets the fastest Givaro field that holds p:
 //   ModularBalanced<double>   p <= 189812531 (2^27.5): BLAS DGEMM, with
@@ -139,7 +139,7 @@ int run(const Field& F, const hepex::field::Zp<Word>& f, const std::vector<long>
          << ", \"winograd_levels\": " << levels << "}";
     first_row = false;
 
-    for (const GemmMethod requested : {GemmMethod::fp64, GemmMethod::multiword, GemmMethod::int8}) {
+    for (const GemmMethod requested : {GemmMethod::fp64, GemmMethod::multiword, GemmMethod::int64}) {
       try {
         hepex::linalg::resolve_gemm_method(requested, p, hepex::Backend::host);
       } catch (const hepex::Error& e) {

@@ -15,6 +15,9 @@ matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 
 
+COLOURS = {"fp64": "C0", "int8": "C1", "multiword": "C2", "int64": "C3"}
+
+
 def main():
     out, files = sys.argv[1], sys.argv[2:]
     fig, axes = plt.subplots(1, len(files), figsize=(4.2 * len(files), 4), sharey=True,
@@ -32,7 +35,8 @@ def main():
         for method in sorted({r["method"] for r in rows}):
             points = sorted((r["n"], r["modular_ops_per_s"] / 1e12) for r in rows
                             if r["method"] == method)
-            ax.plot([n for n, _ in points], [v for _, v in points], "o-", label=method)
+            ax.plot([n for n, _ in points], [v for _, v in points], "o-", label=method,
+                    color=COLOURS.get(method))
         ax.set_xscale("log", base=2)
         ax.set_title(f"p = {summary['prime']}")
         ax.set_xlabel("n (n x n x n)")
