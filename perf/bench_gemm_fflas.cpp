@@ -5,9 +5,9 @@
 //   hepex_bench_gemm_fflas PRIME N1,N2,... [JSON_FILE]
 //
 // For each n: random residues A, B (n x n), C = A B mod p, best of 3 runs, by
-// FFLAS-FFPACK and by every hepex method exact for p (fp64, multiword, int64; the host int8 GEMM is plain loops, not a CPU method).
-// Each hepex product must equal FFLAS-FFPACK's entry for entry (exit status 2
-// otherwise). FFLAS-FFPACK gets the fastest Givaro field that holds p:
+// FFLAS-FFPACK and by every hepex method exact for p (fp64, multiword, int64; the host int8 GEMM is
+// plain loops, not a CPU method). Each hepex product must equal FFLAS-FFPACK's entry for entry
+// (exit status 2 otherwise). FFLAS-FFPACK gets the fastest Givaro field that holds p:
 //   ModularBalanced<double>   p <= 189812531 (2^27.5): BLAS DGEMM, with
 //                             Strassen-Winograd levels from n = 1000 on;
 //   ModularBalanced<int64_t>  p <= 6074000999 (2^32.5): its SIMD int64 GEMM;
@@ -58,7 +58,8 @@ double best_seconds(Run&& run) {
   for (int r = 0; r < repeats; ++r) {
     const auto start = std::chrono::steady_clock::now();
     run();
-    best = std::min(best, std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
+    best = std::min(
+        best, std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
   }
   return best;
 }
@@ -75,7 +76,8 @@ std::string json_string(const std::string& s) {
 template <class Field>
 const char* field_name() {
   if (std::is_same<Field, Givaro::ModularBalanced<double>>::value) return "ModularBalanced<double>";
-  if (std::is_same<Field, Givaro::ModularBalanced<std::int64_t>>::value) return "ModularBalanced<int64_t>";
+  if (std::is_same<Field, Givaro::ModularBalanced<std::int64_t>>::value)
+    return "ModularBalanced<int64_t>";
   return "Modular<Integer>";
 }
 
@@ -86,12 +88,15 @@ std::uint64_t to_residue(const Element& x, std::uint64_t p) {
   const auto v = static_cast<std::int64_t>(x);
   return v < 0 ? static_cast<std::uint64_t>(v) + p : static_cast<std::uint64_t>(v);
 }
-std::uint64_t to_residue(const Givaro::Integer& x, std::uint64_t) { return static_cast<std::uint64_t>(x); }
+std::uint64_t to_residue(const Givaro::Integer& x, std::uint64_t) {
+  return static_cast<std::uint64_t>(x);
+}
 
 // C = A B mod p by FFLAS-FFPACK: best time; the product, as residues, in `c`.
 template <class Field>
-double time_fflas(const Field& F, std::uint64_t p, std::size_t n, const std::vector<std::uint64_t>& a,
-                  const std::vector<std::uint64_t>& b, std::vector<std::uint64_t>& c) {
+double time_fflas(const Field& F, std::uint64_t p, std::size_t n,
+                  const std::vector<std::uint64_t>& a, const std::vector<std::uint64_t>& b,
+                  std::vector<std::uint64_t>& c) {
   auto* A = FFLAS::fflas_new(F, n, n);
   auto* B = FFLAS::fflas_new(F, n, n);
   auto* C = FFLAS::fflas_new(F, n, n);
@@ -100,8 +105,8 @@ double time_fflas(const Field& F, std::uint64_t p, std::size_t n, const std::vec
     F.init(B[i], b[i]);
   }
   const double seconds = best_seconds([&] {
-    FFLAS::fgemm(F, FFLAS::FflasNoTrans, FFLAS::FflasNoTrans, n, n, n, F.one, A, n, B, n, F.zero,
-                 C, n, FFLAS::ParSeqHelper::Sequential());
+    FFLAS::fgemm(F, FFLAS::FflasNoTrans, FFLAS::FflasNoTrans, n, n, n, F.one, A, n, B, n, F.zero, C,
+                 n, FFLAS::ParSeqHelper::Sequential());
   });
   c.resize(n * n);
   for (std::size_t i = 0; i < n * n; ++i) c[i] = to_residue(C[i], p);
@@ -134,17 +139,19 @@ int run(const Field& F, const hepex::field::Zp<Word>& f, const std::vector<long>
               << " seconds=" << t_fflas << " GFLOP/s=" << flops / t_fflas / 1e9
               << " winograd_levels=" << levels << std::endl;
     json << (first_row ? "" : ", ") << "{\"n\": " << n
-         << ", \"implementation\": \"fflas-ffpack\", \"method\": " << json_string(field_name<Field>())
-         << ", \"seconds\": " << t_fflas << ", \"gflops\": " << flops / t_fflas / 1e9
-         << ", \"winograd_levels\": " << levels << "}";
+         << ", \"implementation\": \"fflas-ffpack\", \"method\": "
+         << json_string(field_name<Field>()) << ", \"seconds\": " << t_fflas
+         << ", \"gflops\": " << flops / t_fflas / 1e9 << ", \"winograd_levels\": " << levels << "}";
     first_row = false;
 
-    for (const GemmMethod requested : {GemmMethod::fp64, GemmMethod::multiword, GemmMethod::int64}) {
+    for (const GemmMethod requested :
+         {GemmMethod::fp64, GemmMethod::multiword, GemmMethod::int64}) {
       try {
         hepex::linalg::resolve_gemm_method(requested, p, hepex::Backend::host);
       } catch (const hepex::Error& e) {
-        std::cout << "n=" << n << " p=" << p << " hepex " << hepex::linalg::gemm_method_name(requested)
-                  << " skipped: " << e.what() << std::endl;
+        std::cout << "n=" << n << " p=" << p << " hepex "
+                  << hepex::linalg::gemm_method_name(requested) << " skipped: " << e.what()
+                  << std::endl;
         continue;
       }
       // The View API on the host, in place, with one workspace for the
@@ -153,11 +160,10 @@ int run(const Field& F, const hepex::field::Zp<Word>& f, const std::vector<long>
       hepex::Matrix<Word> c(n, n);
       hepex::linalg::GemmWorkspace<Memory> workspace;
       const double t = best_seconds([&] {
-        hepex::linalg::modgemm(hepex::HostSpace(), f,
-                               hepex::ConstDeviceMatrix<Word, Memory>(ha.data.data(), n, n),
-                               hepex::ConstDeviceMatrix<Word, Memory>(hb.data.data(), n, n),
-                               hepex::DeviceMatrix<Word, Memory>(c.data.data(), n, n), requested,
-                               false, &workspace);
+        hepex::linalg::modgemm(
+            hepex::HostSpace(), f, hepex::ConstDeviceMatrix<Word, Memory>(ha.data.data(), n, n),
+            hepex::ConstDeviceMatrix<Word, Memory>(hb.data.data(), n, n),
+            hepex::DeviceMatrix<Word, Memory>(c.data.data(), n, n), requested, false, &workspace);
       });
       for (std::size_t i = 0; i < n * n; ++i) {
         if (c.data[i] != c_fflas[i]) {
@@ -169,8 +175,8 @@ int run(const Field& F, const hepex::field::Zp<Word>& f, const std::vector<long>
       }
       const char* name = hepex::linalg::gemm_method_name(requested);
       std::cout << "n=" << n << " p=" << p << " hepex " << name << " seconds=" << t
-                << " GFLOP/s=" << flops / t / 1e9 << " rate_of_fflas=" << t_fflas / t
-                << " (agrees)" << std::endl;
+                << " GFLOP/s=" << flops / t / 1e9 << " rate_of_fflas=" << t_fflas / t << " (agrees)"
+                << std::endl;
       json << ", {\"n\": " << n << ", \"implementation\": \"hepex\", \"method\": \"" << name
            << "\", \"seconds\": " << t << ", \"gflops\": " << flops / t / 1e9
            << ", \"rate_of_fflas\": " << t_fflas / t << "}";
@@ -227,17 +233,19 @@ int main(int argc, char** argv) {
   std::ostringstream json;
   json << "{\"benchmark\": \"gemm\", \"anchor\": \"FFLAS-FFPACK fgemm, 1 core\", \"prime\": " << p
        << ", \"repeats\": " << repeats << ", \"fflas_ffpack_version\": \"" << __FFLASFFPACK_VERSION
-       << "\", \"givaro_version\": " << GIVARO_VERSION << ", \"blas_config\": " << json_string(config)
-       << ", \"blas_corename\": " << json_string(corename) << ", \"openblas_coretype\": "
-       << (coretype ? json_string(coretype) : "null") << ", \"hepex_host_space\": \""
-       << hepex::HostSpace::name() << "\", \"rows\": [";
+       << "\", \"givaro_version\": " << GIVARO_VERSION
+       << ", \"blas_config\": " << json_string(config)
+       << ", \"blas_corename\": " << json_string(corename)
+       << ", \"openblas_coretype\": " << (coretype ? json_string(coretype) : "null")
+       << ", \"hepex_host_space\": \"" << hepex::HostSpace::name() << "\", \"rows\": [";
   int status;
   if (p <= Givaro::ModularBalanced<double>::maxCardinality()) {
     status = run_with_hepex_field(Givaro::ModularBalanced<double>(p), p, sizes, json);
   } else if (p <= Givaro::ModularBalanced<std::int64_t>::maxCardinality()) {
     status = run_with_hepex_field(Givaro::ModularBalanced<std::int64_t>(p), p, sizes, json);
   } else {
-    status = run_with_hepex_field(Givaro::Modular<Givaro::Integer>(Givaro::Integer(p)), p, sizes, json);
+    status =
+        run_with_hepex_field(Givaro::Modular<Givaro::Integer>(Givaro::Integer(p)), p, sizes, json);
   }
   json << "]}\n";
   if (status == 0 && argc > 3) std::ofstream(argv[3]) << json.str();

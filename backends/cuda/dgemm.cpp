@@ -1,11 +1,12 @@
 // CUDA builds: cuBLAS for device memory (DGEMM; int8 GemmEx), the host
 // products for host memory.
+#include "dgemm.hpp"
+
 #include <cublas_v2.h>
 #include <cuda_runtime.h>
 
 #include <string>
 
-#include "dgemm.hpp"
 #include "hepex/core/error.hpp"
 #include "hepex/linalg/vendor_gemm.hpp"
 
@@ -39,9 +40,9 @@ void dgemm(Backend where, int m, int n, int k, const double* a, int lda, const d
   if (m == 0 || n == 0) return;
   // Row-major C = A B is column-major C^T = B^T A^T.
   const double one = 1.0, zero = 0.0;
-  check(cublasDgemm(handle(), CUBLAS_OP_N, CUBLAS_OP_N, n, m, k, &one, b, ldb, a, lda, &zero, c,
-                    ldc),
-        "cublasDgemm");
+  check(
+      cublasDgemm(handle(), CUBLAS_OP_N, CUBLAS_OP_N, n, m, k, &one, b, ldb, a, lda, &zero, c, ldc),
+      "cublasDgemm");
   if (cudaDeviceSynchronize() != cudaSuccess) {
     throw Error("CUDA: synchronisation after cublasDgemm failed", ErrorKind::runtime);
   }
@@ -59,11 +60,11 @@ void int8_gemm(Backend where, int batch, int m, int n, int k, const std::int8_t*
   // k x n) transposed, A^T (column-major k x m) as is: the TN form the
   // integer tensor-core kernels take; int32 sums.
   const std::int32_t one = 1, zero = 0;
-  check(cublasGemmStridedBatchedEx(handle(), CUBLAS_OP_T, CUBLAS_OP_N, n, m, k, &one, bt,
-                                   CUDA_R_8I, ldbt, stride_bt, a, CUDA_R_8I, lda, stride_a, &zero,
-                                   c, CUDA_R_32I, ldc, stride_c, batch, CUBLAS_COMPUTE_32I,
-                                   CUBLAS_GEMM_DEFAULT),
-        "cublasGemmStridedBatchedEx (int8)");
+  check(
+      cublasGemmStridedBatchedEx(handle(), CUBLAS_OP_T, CUBLAS_OP_N, n, m, k, &one, bt, CUDA_R_8I,
+                                 ldbt, stride_bt, a, CUDA_R_8I, lda, stride_a, &zero, c, CUDA_R_32I,
+                                 ldc, stride_c, batch, CUBLAS_COMPUTE_32I, CUBLAS_GEMM_DEFAULT),
+      "cublasGemmStridedBatchedEx (int8)");
   if (cudaDeviceSynchronize() != cudaSuccess) {
     throw Error("CUDA: synchronisation after the int8 GEMM failed", ErrorKind::runtime);
   }

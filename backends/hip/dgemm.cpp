@@ -1,11 +1,12 @@
 // HIP builds: hipBLAS for device memory (DGEMM; int8 GemmEx), the host
 // products for host memory.
+#include "dgemm.hpp"
+
 #include <hip/hip_runtime.h>
 #include <hipblas/hipblas.h>
 
 #include <string>
 
-#include "dgemm.hpp"
 #include "hepex/core/error.hpp"
 #include "hepex/linalg/vendor_gemm.hpp"
 
@@ -39,8 +40,8 @@ void dgemm(Backend where, int m, int n, int k, const double* a, int lda, const d
   if (m == 0 || n == 0) return;
   // Row-major C = A B is column-major C^T = B^T A^T.
   const double one = 1.0, zero = 0.0;
-  check(hipblasDgemm(handle(), HIPBLAS_OP_N, HIPBLAS_OP_N, n, m, k, &one, b, ldb, a, lda, &zero,
-                     c, ldc),
+  check(hipblasDgemm(handle(), HIPBLAS_OP_N, HIPBLAS_OP_N, n, m, k, &one, b, ldb, a, lda, &zero, c,
+                     ldc),
         "hipblasDgemm");
   if (hipDeviceSynchronize() != hipSuccess) {
     throw Error("HIP: synchronisation after hipblasDgemm failed", ErrorKind::runtime);

@@ -1,5 +1,6 @@
 // Host builds: host and "device" are the same memory: the host products.
 #include "dgemm.hpp"
+
 #include "hepex/linalg/vendor_gemm.hpp"
 
 namespace hepex::backend {

@@ -36,8 +36,8 @@ Shape parse_shape(const std::string& text) {
   while (start <= text.size()) {
     const std::size_t end = std::min(text.find('x', start), text.size());
     const std::string part = text.substr(start, end - start);
-    if (part.empty() || part.size() > 9 || part.find_first_not_of("0123456789") != std::string::npos ||
-        std::stoull(part) == 0) {
+    if (part.empty() || part.size() > 9 ||
+        part.find_first_not_of("0123456789") != std::string::npos || std::stoull(part) == 0) {
       throw Error("--sizes: '" + text + "' is not N or MxKxN with positive sizes below 10^9");
     }
     sizes.push_back(std::stoull(part));
@@ -100,7 +100,8 @@ double int8_gemm_rate(const Shape& s, int repeats) {
 template <class Word>
 std::string products_of(linalg::GemmMethod method, const field::Zp<Word>& f, const Shape& s) {
   switch (method) {
-    case linalg::GemmMethod::fp64: return "1 DGEMM";
+    case linalg::GemmMethod::fp64:
+      return "1 DGEMM";
     case linalg::GemmMethod::multiword:
       return linalg::multiword_split(f.modulus()).karatsuba(s.k) ? "3 DGEMM" : "4 DGEMM";
     case linalg::GemmMethod::int8:
@@ -108,7 +109,8 @@ std::string products_of(linalg::GemmMethod method, const field::Zp<Word>& f, con
                                 f.modulus(), std::min<std::uint64_t>(s.k, linalg::int8_max_depth))
                                 .count) +
              " int8";
-    default: return "kernel";
+    default:
+      return "kernel";
   }
 }
 
@@ -135,9 +137,14 @@ void bench_shapes(const field::Zp<Word>& f, const GemmBenchOptions& o, Table& ta
       table.add_row({s.text(), linalg::gemm_method_name(method), products_of(method, f, s),
                      fixed(seconds, 4), fixed(rate / 1e12, 3), fixed(dgemm / 1e12, 3),
                      fixed(int8 / 1e12, 3), fixed(rate / dgemm, 3), fixed(rate / int8, 3)});
-      rows.push_back({{"m", s.m}, {"k", s.k}, {"n", s.n}, {"method", linalg::gemm_method_name(method)},
-                      {"products", products_of(method, f, s)}, {"seconds", seconds},
-                      {"modular_ops_per_s", rate}, {"dgemm_flops_per_s", dgemm},
+      rows.push_back({{"m", s.m},
+                      {"k", s.k},
+                      {"n", s.n},
+                      {"method", linalg::gemm_method_name(method)},
+                      {"products", products_of(method, f, s)},
+                      {"seconds", seconds},
+                      {"modular_ops_per_s", rate},
+                      {"dgemm_flops_per_s", dgemm},
                       {"int8_gemm_ops_per_s", int8}});
     }
   }
@@ -164,8 +171,11 @@ void run_bench_gemm(const GemmBenchOptions& o) {
     bench_shapes(field::Zp64(p), o, table, rows);
   }
   table.print(std::cout);
-  write_json(o.json_path, {{"benchmark", "gemm"}, {"device", devices().front().name},
-                           {"version", version_line()}, {"prime", p}, {"rows", rows}});
+  write_json(o.json_path, {{"benchmark", "gemm"},
+                           {"device", devices().front().name},
+                           {"version", version_line()},
+                           {"prime", p},
+                           {"rows", rows}});
 }
 
 }  // namespace

@@ -19,11 +19,16 @@ GemmMethod parse_gemm_method(const std::string& name) {
 
 const char* gemm_method_name(GemmMethod method) {
   switch (method) {
-    case GemmMethod::fp64: return "fp64";
-    case GemmMethod::multiword: return "multiword";
-    case GemmMethod::int64: return "int64";
-    case GemmMethod::int8: return "int8";
-    default: return "auto";
+    case GemmMethod::fp64:
+      return "fp64";
+    case GemmMethod::multiword:
+      return "multiword";
+    case GemmMethod::int64:
+      return "int64";
+    case GemmMethod::int8:
+      return "int8";
+    default:
+      return "auto";
   }
 }
 
@@ -39,8 +44,9 @@ GemmMethod resolve_gemm_method(GemmMethod requested, std::uint64_t p, Backend wh
                 ": centred residues up to p/2 have products above 2^53; use int8, int64 or auto");
   }
   if (requested == GemmMethod::multiword && multiword_split(p).block4 < 1) {
-    throw Error("--method multiword is not exact for p = " + std::to_string(p) +
-                ": its half-word products exceed 2^53 (it reaches p of about 2^54.5); use int8 or int64");
+    throw Error(
+        "--method multiword is not exact for p = " + std::to_string(p) +
+        ": its half-word products exceed 2^53 (it reaches p of about 2^54.5); use int8 or int64");
   }
   return requested;
 }

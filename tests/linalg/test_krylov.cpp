@@ -1,8 +1,8 @@
 // Berlekamp-Massey and Krylov sequences over Z/p: recurrences with known
 // polynomials, companion matrices, and random matrices with a non-trivial
 // minimal polynomial against FLINT's nmod_mat_minpoly.
-#include <gtest/gtest.h>
 #include <flint/nmod_poly.h>
+#include <gtest/gtest.h>
 
 #include <random>
 
@@ -22,7 +22,8 @@ std::vector<Word> flint_minpoly(const Matrix<Word>& t, std::uint64_t p) {
   nmod_poly_init(poly, p);
   nmod_mat_minpoly(poly, m.get());
   std::vector<Word> c(static_cast<std::size_t>(nmod_poly_length(poly)));
-  for (std::size_t i = 0; i < c.size(); ++i) c[i] = nmod_poly_get_coeff_ui(poly, static_cast<slong>(i));
+  for (std::size_t i = 0; i < c.size(); ++i)
+    c[i] = nmod_poly_get_coeff_ui(poly, static_cast<slong>(i));
   nmod_poly_clear(poly);
   return c;
 }
@@ -85,7 +86,8 @@ TEST(Krylov, SequencesMatchDirectPowers) {
         Word dot = 0;
         for (std::size_t k = 0; k < d; ++k) dot = f.fma(r[k], v(k, j), dot);
         ASSERT_EQ(s[j][i], dot) << "i " << i << " column " << j
-                                << (products == KrylovProducts::doubling ? " doubling" : " stepwise");
+                                << (products == KrylovProducts::doubling ? " doubling"
+                                                                         : " stepwise");
       }
       v = hepex::test::flint_mul(t, v, p);
     }

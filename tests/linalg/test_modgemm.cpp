@@ -2,9 +2,8 @@
 // largest prime it claims, adversarial inputs (all p-1, and the largest
 // centred magnitudes), depths just above the exact-block boundaries, fat
 // vectors and k = 10^6, empty and 1x1 shapes, and C += A B; device and host.
-#include <gtest/gtest.h>
-
 #include <gmpxx.h>
+#include <gtest/gtest.h>
 
 #include <numeric>
 #include <random>
@@ -32,10 +31,14 @@ constexpr Pattern patterns[] = {Pattern::random, Pattern::all_minus_one, Pattern
                                 Pattern::extreme_negative};
 const char* pattern_name(Pattern pattern) {
   switch (pattern) {
-    case Pattern::random: return "random";
-    case Pattern::all_minus_one: return "all p-1";
-    case Pattern::extreme_positive: return "all h times all h";
-    default: return "all h times all -h";
+    case Pattern::random:
+      return "random";
+    case Pattern::all_minus_one:
+      return "all p-1";
+    case Pattern::extreme_positive:
+      return "all h times all h";
+    default:
+      return "all h times all -h";
   }
 }
 
@@ -46,17 +49,26 @@ Matrix<Word> filled(std::size_t r, std::size_t c, std::uint64_t p, std::mt19937_
   const std::uint64_t h = p / 2;
   for (auto& x : a.data) {
     switch (pattern) {
-      case Pattern::random: x = static_cast<Word>(rng() % p); break;
-      case Pattern::all_minus_one: x = static_cast<Word>(p - 1); break;
-      case Pattern::extreme_positive: x = static_cast<Word>(h); break;
-      case Pattern::extreme_negative: x = static_cast<Word>(second_operand ? p - h : h); break;
+      case Pattern::random:
+        x = static_cast<Word>(rng() % p);
+        break;
+      case Pattern::all_minus_one:
+        x = static_cast<Word>(p - 1);
+        break;
+      case Pattern::extreme_positive:
+        x = static_cast<Word>(h);
+        break;
+      case Pattern::extreme_negative:
+        x = static_cast<Word>(second_operand ? p - h : h);
+        break;
     }
   }
   return a;
 }
 
 template <class Word>
-void check_method(linalg::GemmMethod method, std::uint64_t p, const std::vector<std::size_t>& depths,
+void check_method(linalg::GemmMethod method, std::uint64_t p,
+                  const std::vector<std::size_t>& depths,
                   std::vector<std::pair<std::size_t, std::size_t>> shapes = {
                       {1, 1}, {13, 7}, {5, 33}, {17, 3}, {2, 70}}) {
   SCOPED_TRACE("p=" + std::to_string(p) + " method=" + linalg::gemm_method_name(method) + " " +
@@ -89,8 +101,8 @@ void check_method(linalg::GemmMethod method, std::uint64_t p, const std::vector<
 
 namespace {
 
-using hepex::linalg::GemmMethod;
 using hepex::linalg::fp64_block;
+using hepex::linalg::GemmMethod;
 
 TEST(ModGemm, Fp64AtItsLargestPrimeAndBlockBoundaries) {
   const std::uint64_t p = hepex::test::largest_fp64_prime();
@@ -99,7 +111,8 @@ TEST(ModGemm, Fp64AtItsLargestPrimeAndBlockBoundaries) {
   const std::uint64_t q = 8388593;  // < 2^23: lambda = 2^53 / 4194296^2 = 512
   const std::size_t lambda = fp64_block(q);
   ASSERT_EQ(lambda, 512u);
-  hepex::test::check_method<std::uint32_t>(GemmMethod::fp64, q, {lambda, lambda + 1, 2 * lambda + 1});
+  hepex::test::check_method<std::uint32_t>(GemmMethod::fp64, q,
+                                           {lambda, lambda + 1, 2 * lambda + 1});
 }
 
 TEST(ModGemm, MultiwordUpToItsLargestPrime) {
@@ -127,8 +140,9 @@ TEST(ModGemm, MultiwordUpToItsLargestPrime) {
   // 2^31 - 1, where fp64 is not exact: 15-bit halves, Karatsuba.
   ASSERT_TRUE(multiword_split(2147483647).karatsuba(100000));
   hepex::test::check_method<std::uint32_t>(GemmMethod::multiword, 2147483647, {1, 7, 100});
-  EXPECT_THROW(hepex::linalg::resolve_gemm_method(GemmMethod::multiword, beyond, hepex::Backend::host),
-               hepex::Error);
+  EXPECT_THROW(
+      hepex::linalg::resolve_gemm_method(GemmMethod::multiword, beyond, hepex::Backend::host),
+      hepex::Error);
 }
 
 TEST(ModGemm, Int64AtTheLargestPrimes) {
@@ -180,8 +194,9 @@ TEST(ModGemm, AutomaticPicksAnExactMethod) {
 }
 
 TEST(ModGemm, MethodOutsideItsExactRangeIsAnError) {
-  EXPECT_THROW(hepex::linalg::resolve_gemm_method(GemmMethod::fp64, 2147483647, hepex::Backend::device),
-               hepex::Error);
+  EXPECT_THROW(
+      hepex::linalg::resolve_gemm_method(GemmMethod::fp64, 2147483647, hepex::Backend::device),
+      hepex::Error);
   EXPECT_EQ(hepex::linalg::parse_gemm_method("multiword"), GemmMethod::multiword);
   EXPECT_THROW(hepex::linalg::parse_gemm_method("fast"), hepex::Error);
   const hepex::field::Zp32 f(65521);
@@ -210,7 +225,8 @@ TEST(ModGemm, Int8CrtBasisAgainstGmp) {
   // checked with GMP integers.
   for (std::uint64_t p : {std::uint64_t{2}, std::uint64_t{251}, std::uint64_t{65521},
                           std::uint64_t{2147483647}, hepex::field::large_primes(1)[0]}) {
-    for (std::uint64_t depth : {std::uint64_t{1}, std::uint64_t{8192}, hepex::linalg::int8_max_depth}) {
+    for (std::uint64_t depth :
+         {std::uint64_t{1}, std::uint64_t{8192}, hepex::linalg::int8_max_depth}) {
       SCOPED_TRACE("p=" + std::to_string(p) + " depth=" + std::to_string(depth));
       const auto basis = hepex::linalg::int8_crt_basis(p, depth);
       mpz_class product = 1, bound = mpz_class(std::to_string(p / 2)) * (p / 2) * 4 * depth;
@@ -232,16 +248,22 @@ TEST(ModGemm, Int8CrtBasisAgainstGmp) {
       }
     }
   }
-  EXPECT_EQ(hepex::linalg::int8_crt_basis(2147483647, 8192).count, 10);  // 16 base-256 digit products
-  EXPECT_EQ(hepex::linalg::int8_crt_basis(hepex::field::large_primes(1)[0], 8192).count, 18);  // 64 digit products
+  EXPECT_EQ(hepex::linalg::int8_crt_basis(2147483647, 8192).count,
+            10);  // 16 base-256 digit products
+  EXPECT_EQ(hepex::linalg::int8_crt_basis(hepex::field::large_primes(1)[0], 8192).count,
+            18);  // 64 digit products
 }
 
 TEST(ModGemm, EmptyShapes) {
   const hepex::field::Zp32 f(65521);
   EXPECT_EQ(hepex::linalg::modgemm(f, hepex::Matrix<std::uint32_t>(0, 3),
-                                   hepex::Matrix<std::uint32_t>(3, 2)).rows, 0u);
+                                   hepex::Matrix<std::uint32_t>(3, 2))
+                .rows,
+            0u);
   EXPECT_EQ(hepex::linalg::modgemm(f, hepex::Matrix<std::uint32_t>(2, 3),
-                                   hepex::Matrix<std::uint32_t>(3, 0)).cols, 0u);
+                                   hepex::Matrix<std::uint32_t>(3, 0))
+                .cols,
+            0u);
 }
 
 }  // namespace

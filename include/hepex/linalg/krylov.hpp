@@ -30,7 +30,8 @@ std::vector<Word> berlekamp_massey(const field::Zp<Word>& f, const std::vector<W
     const Word scale = f.mul(d, f.inv(last));
     std::vector<Word> next = c;
     if (next.size() < b.size() + shift) next.resize(b.size() + shift, 0);
-    for (std::size_t i = 0; i < b.size(); ++i) next[i + shift] = f.sub(next[i + shift], f.mul(scale, b[i]));
+    for (std::size_t i = 0; i < b.size(); ++i)
+      next[i + shift] = f.sub(next[i + shift], f.mul(scale, b[i]));
     if (2 * length <= n) {
       b = c;
       length = n + 1 - length;
@@ -60,22 +61,21 @@ template <class Word, class Memory>
 void copy_columns(const DeviceMatrix<Word, Memory>& src, const DeviceMatrix<Word, Memory>& dst,
                   std::size_t offset) {
   using Exec = typename Memory::execution_space;
-  Kokkos::parallel_for("hepex::krylov::copy_columns",
-                       Kokkos::RangePolicy<Exec>(0, src.extent(0) * src.extent(1)),
-                       KOKKOS_LAMBDA(const std::size_t flat) {
-                         const std::size_t i = flat / src.extent(1), j = flat % src.extent(1);
-                         dst(i, offset + j) = src(i, j);
-                       });
+  Kokkos::parallel_for(
+      "hepex::krylov::copy_columns", Kokkos::RangePolicy<Exec>(0, src.extent(0) * src.extent(1)),
+      KOKKOS_LAMBDA(const std::size_t flat) {
+        const std::size_t i = flat / src.extent(1), j = flat % src.extent(1);
+        dst(i, offset + j) = src(i, j);
+      });
 }
 }  // namespace detail
 
 // s[j][i] = r^T T^i e_j for i < length and every column e_j of E (D x b).
 template <class Word>
-std::vector<std::vector<Word>> krylov_sequences(const field::Zp<Word>& f, const Matrix<Word>& t,
-                                                const std::vector<Word>& r,
-                                                const Matrix<Word>& e, std::size_t length,
-                                                Backend backend = Backend::device,
-                                                KrylovProducts products = KrylovProducts::stepwise) {
+std::vector<std::vector<Word>> krylov_sequences(
+    const field::Zp<Word>& f, const Matrix<Word>& t, const std::vector<Word>& r,
+    const Matrix<Word>& e, std::size_t length, Backend backend = Backend::device,
+    KrylovProducts products = KrylovProducts::stepwise) {
   if (t.rows != t.cols || e.rows != t.rows || r.size() != t.rows) {
     throw Error("krylov_sequences: T must be D x D, r of length D and E D x b (got T " +
                 std::to_string(t.rows) + "x" + std::to_string(t.cols) + ", r " +
@@ -109,10 +109,11 @@ std::vector<std::vector<Word>> krylov_sequences(const field::Zp<Word>& f, const 
       }
       return;
     }
-    auto k = to_device<Memory>(e, "K");  // [E, T E, ..., T^(blocks - 1) E]
+    auto k = to_device<Memory>(e, "K");     // [E, T E, ..., T^(blocks - 1) E]
     DeviceMatrix<Word, Memory> power = dt;  // T^blocks
     for (std::size_t blocks = 1; blocks < length; blocks *= 2) {
-      DeviceMatrix<Word, Memory> wider("K", e.rows, 2 * k.extent(1)), moved("PK", e.rows, k.extent(1));
+      DeviceMatrix<Word, Memory> wider("K", e.rows, 2 * k.extent(1)),
+          moved("PK", e.rows, k.extent(1));
       product(power, k, moved);
       detail::copy_columns(k, wider, 0);
       detail::copy_columns(moved, wider, k.extent(1));

@@ -33,12 +33,11 @@ GemmMethod modgemm(const ExecSpace& space, const field::Zp<Word>& f,
   if (b.extent(0) != k || c.extent(0) != m || c.extent(1) != n) {
     throw Error("modgemm: shapes " + std::to_string(m) + "x" + std::to_string(k) + " times " +
                 std::to_string(b.extent(0)) + "x" + std::to_string(n) + " into " +
-                std::to_string(c.extent(0)) + "x" + std::to_string(c.extent(1)) +
-                " do not match");
+                std::to_string(c.extent(0)) + "x" + std::to_string(c.extent(1)) + " do not match");
   }
-  const Backend where =
-      Kokkos::SpaceAccessibility<Kokkos::HostSpace, Memory>::accessible ? Backend::host
-                                                                        : Backend::device;
+  const Backend where = Kokkos::SpaceAccessibility<Kokkos::HostSpace, Memory>::accessible
+                            ? Backend::host
+                            : Backend::device;
   method = resolve_gemm_method(method, f.modulus(), where);
   if (m == 0 || n == 0) return method;
   if (method == GemmMethod::int64 || k == 0) {
@@ -51,8 +50,8 @@ GemmMethod modgemm(const ExecSpace& space, const field::Zp<Word>& f,
   if (method == GemmMethod::int8) {
     detail::modgemm_int8(space, f, a, b, c, accumulate, where, scratch);
   } else {
-    detail::modgemm_doubles(space, f, a, b, c, accumulate, where,
-                            method == GemmMethod::multiword, scratch);
+    detail::modgemm_doubles(space, f, a, b, c, accumulate, where, method == GemmMethod::multiword,
+                            scratch);
   }
   space.fence();
   return method;
@@ -75,10 +74,11 @@ Matrix<Word> modgemm(const field::Zp<Word>& f, const Matrix<Word>& a, const Matr
     } else {
       const auto da = to_device<Memory>(a, "A");
       const auto db = to_device<Memory>(b, "B");
-      auto dc = c0 != nullptr ? to_device<Memory>(*c0, "C")
-                              : DeviceMatrix<Word, Memory>(
-                                    Kokkos::view_alloc(Kokkos::WithoutInitializing, std::string("C")),
-                                    a.rows, b.cols);
+      auto dc = c0 != nullptr
+                    ? to_device<Memory>(*c0, "C")
+                    : DeviceMatrix<Word, Memory>(
+                          Kokkos::view_alloc(Kokkos::WithoutInitializing, std::string("C")), a.rows,
+                          b.cols);
       modgemm(space, f, ConstDeviceMatrix<Word, Memory>(da), ConstDeviceMatrix<Word, Memory>(db),
               dc, method, c0 != nullptr);
       return to_host(dc);

@@ -44,10 +44,10 @@ std::uint64_t fp64_block(std::uint64_t p);
 // The multiword split of centred residues |x| <= p/2: x = hi 2^bits + lo with
 // |lo| <= 2^(bits-1) and |hi| <= floor(p/2 / 2^bits) + 1.
 struct MultiwordSplit {
-  int bits;            // half the bits of p/2, rounded up
-  double high, low;    // bounds on |hi| and |lo|
-  std::uint64_t block4;     // exact DGEMM block of the 4-product form (0: not exact)
-  std::uint64_t block3;     // exact block of the Karatsuba form, |hi + lo| <= high + low
+  int bits;              // half the bits of p/2, rounded up
+  double high, low;      // bounds on |hi| and |lo|
+  std::uint64_t block4;  // exact DGEMM block of the 4-product form (0: not exact)
+  std::uint64_t block3;  // exact block of the Karatsuba form, |hi + lo| <= high + low
   // Karatsuba where it needs no more DGEMM calls than the 4-product form for
   // depth k (its block is smaller: the sums have one bit more).
   bool karatsuba(std::uint64_t k) const;
@@ -62,10 +62,10 @@ struct Int8CrtBasis {
   static constexpr int capacity = 32;
   int count = 0;
   std::uint32_t modulus[capacity];
-  std::uint32_t reciprocal[capacity]; // floor(2^32 / m_t), for Barrett reduction
-  std::uint32_t two31[capacity];      // 2^31 mod m_t
-  std::uint32_t two32[capacity];      // 2^32 mod m_t
-  std::uint32_t p_residue[capacity];  // p mod m_t
+  std::uint32_t reciprocal[capacity];        // floor(2^32 / m_t), for Barrett reduction
+  std::uint32_t two31[capacity];             // 2^31 mod m_t
+  std::uint32_t two32[capacity];             // 2^32 mod m_t
+  std::uint32_t p_residue[capacity];         // p mod m_t
   std::uint32_t cofactor_inverse[capacity];  // (M / m_t)^{-1} mod m_t
   double inverse[capacity];                  // 1 / m_t
   std::uint64_t cofactor_mod_p[capacity];    // (M / m_t) mod p

@@ -11,8 +11,8 @@ namespace hepex::backend {
 
 // Row-major C = A B in double precision on the device (cuBLAS/hipBLAS) or the
 // host (CBLAS); A is m x k with row stride lda, B k x n (ldb), C m x n (ldc).
-void dgemm(Backend where, int m, int n, int k, const double* a, int lda, const double* b,
-           int ldb, double* c, int ldc);
+void dgemm(Backend where, int m, int n, int k, const double* a, int lda, const double* b, int ldb,
+           double* c, int ldc);
 
 // `batch` row-major products C_t = A_t Bt_t^T with int8 entries and exact
 // int32 sums (the caller keeps every |sum| below 2^31): A_t is m x k, Bt_t is

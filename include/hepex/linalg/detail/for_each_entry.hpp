@@ -23,13 +23,14 @@ void for_each_entry(const char* label, const ExecSpace& space, std::size_t rows,
                     const Functor& functor) {
   if constexpr (Kokkos::SpaceAccessibility<Kokkos::HostSpace,
                                            typename ExecSpace::memory_space>::accessible) {
-    using Policy = Kokkos::MDRangePolicy<ExecSpace,
-                                         Kokkos::Rank<2, Kokkos::Iterate::Right, Kokkos::Iterate::Right>,
-                                         Kokkos::IndexType<std::int64_t>>;
-    Kokkos::parallel_for(label,
-                         Policy(space, {0, 0},
-                                {static_cast<std::int64_t>(rows), static_cast<std::int64_t>(cols)}),
-                         functor);
+    using Policy =
+        Kokkos::MDRangePolicy<ExecSpace,
+                              Kokkos::Rank<2, Kokkos::Iterate::Right, Kokkos::Iterate::Right>,
+                              Kokkos::IndexType<std::int64_t>>;
+    Kokkos::parallel_for(
+        label,
+        Policy(space, {0, 0}, {static_cast<std::int64_t>(rows), static_cast<std::int64_t>(cols)}),
+        functor);
   } else {
     Kokkos::parallel_for(label, Kokkos::RangePolicy<ExecSpace>(space, 0, rows * cols),
                          FlatEntries<Functor>{functor, cols});

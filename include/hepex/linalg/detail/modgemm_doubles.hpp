@@ -106,18 +106,20 @@ void modgemm_doubles(const ExecSpace& space, const field::Zp<Word>& f,
                      x.data() + l, static_cast<int>(k), y.data() + l * n, static_cast<int>(n),
                      partial.data(), static_cast<int>(n));
       Kokkos::Profiling::popRegion();
-      for_each_entry("hepex::modgemm::reduce", space, m, n,
-                     ReduceAccumulate<Word, ExecSpace>{f, partial, c, static_cast<double>(p),
-                                                       1.0 / static_cast<double>(p), weight,
-                                                       overwrite});
+      for_each_entry(
+          "hepex::modgemm::reduce", space, m, n,
+          ReduceAccumulate<Word, ExecSpace>{f, partial, c, static_cast<double>(p),
+                                            1.0 / static_cast<double>(p), weight, overwrite});
       overwrite = false;
     }
   };
   if (!multiword) {
     auto ad = workspace.template matrix<double>(1, m, k);
     auto bd = workspace.template matrix<double>(2, k, n);
-    for_each_entry("hepex::modgemm::centre_a", space, m, k, ToCentredDouble<Word, ExecSpace>{f, a, ad});
-    for_each_entry("hepex::modgemm::centre_b", space, k, n, ToCentredDouble<Word, ExecSpace>{f, b, bd});
+    for_each_entry("hepex::modgemm::centre_a", space, m, k,
+                   ToCentredDouble<Word, ExecSpace>{f, a, ad});
+    for_each_entry("hepex::modgemm::centre_b", space, k, n,
+                   ToCentredDouble<Word, ExecSpace>{f, b, bd});
     add_exact_product(ad, bd, fp64_block(p), Word(1));
     return;
   }
@@ -126,8 +128,10 @@ void modgemm_doubles(const ExecSpace& space, const field::Zp<Word>& f,
   // A B = (s^2 - s) Ah Bh + s (Ah + Al)(Bh + Bl) + (1 - s) Al Bl.
   const MultiwordSplit split = multiword_split(p);
   const bool karatsuba = split.karatsuba(k);
-  auto ah = workspace.template matrix<double>(1, m, k), bh = workspace.template matrix<double>(2, k, n);
-  auto al = workspace.template matrix<double>(3, m, k), bl = workspace.template matrix<double>(4, k, n);
+  auto ah = workspace.template matrix<double>(1, m, k),
+       bh = workspace.template matrix<double>(2, k, n);
+  auto al = workspace.template matrix<double>(3, m, k),
+       bl = workspace.template matrix<double>(4, k, n);
   Doubles as, bs;
   if (karatsuba) {
     as = workspace.template matrix<double>(5, m, k);

@@ -67,13 +67,32 @@ struct CrtResidues {
   std::size_t offset, depth, rows, rows_padded, packs_per_row;
   bool transposed;
 
+  // Threads for the operand: A one per pack; B (transposed) groups of 32,
+  // one per pack of 8 rows x 4 packs (see operator()).
+  std::size_t threads() const {
+    return transposed ? rows_padded / 8 * ((packs_per_row + 3) / 4) * 32
+                      : rows_padded * packs_per_row;
+  }
+
   KOKKOS_INLINE_FUNCTION void operator()(const std::size_t flat) const {
-    // B: consecutive threads take consecutive rows (columns of the source),
-    // so the loads coalesce; A: consecutive packs of one row.
-    const std::size_t row = transposed ? flat % rows_padded : flat / packs_per_row;
-    const std::size_t pack = transposed ? flat / rows_padded : flat % packs_per_row;
+    // A: consecutive threads take consecutive packs of one row (contiguous
+    // loads and stores). B: a group of 32 threads takes 8 consecutive rows
+    // (columns of the source: each load is 8 consecutive words) times 4
+    // consecutive packs (each row's stores are 64 contiguous bytes).
+    std::size_t row, pack;
+    if (transposed) {
+      const std::size_t group = flat / 32, lane = flat % 32;
+      const std::size_t groups_per_rows = (packs_per_row + 3) / 4;
+      row = group / groups_per_rows * 8 + lane % 8;
+      pack = group % groups_per_rows * 4 + lane / 8;
+      if (pack >= packs_per_row) return;
+    } else {
+      row = flat / packs_per_row;
+      pack = flat % packs_per_row;
+    }
     if (row >= rows || pack * 16 >= depth) {  // padding only
-      for (int t = 0; t < basis.count; ++t) packed((t * rows_padded + row) * packs_per_row + pack) = Pack{};
+      for (int t = 0; t < basis.count; ++t)
+        packed((t * rows_padded + row) * packs_per_row + pack) = Pack{};
       return;
     }
     Word value[16];
@@ -82,12 +101,14 @@ struct CrtResidues {
     for (int u = 0; u < 16; ++u) {
       const std::size_t l = pack * 16 + u;
       const bool inside = row < rows && l < depth;
-      value[u] = inside ? (transposed ? source(offset + l, row) : source(row, offset + l)) : Word(0);
+      value[u] =
+          inside ? (transposed ? source(offset + l, row) : source(row, offset + l)) : Word(0);
       negative[u] = value[u] > half;  // centred: value - p
     }
     for (int t = 0; t < basis.count; ++t) {
       Pack out;
-      const int m = static_cast<int>(basis.modulus[t]), p_mod_m = static_cast<int>(basis.p_residue[t]);
+      const int m = static_cast<int>(basis.modulus[t]),
+                p_mod_m = static_cast<int>(basis.p_residue[t]);
       for (int w = 0; w < 4; ++w) {
         std::uint32_t word = 0;
         for (int u = 4 * w; u < 4 * w + 4; ++u) {
@@ -122,14 +143,16 @@ struct CrtRecombine {
     for (int t = 0; t < basis.count; ++t) {
       // C_t mod m_t from C_t + 2^31 in [0, 2^32), then u_t = (C_t y_t) mod m_t.
       const std::uint32_t m = basis.modulus[t], r = basis.reciprocal[t];
-      std::uint32_t residue = barrett(static_cast<std::uint32_t>(planes(t * plane + at)) + 2147483648u, m, r);
+      std::uint32_t residue =
+          barrett(static_cast<std::uint32_t>(planes(t * plane + at)) + 2147483648u, m, r);
       residue = residue >= basis.two31[t] ? residue - basis.two31[t] : residue + m - basis.two31[t];
       const std::uint32_t u = barrett(residue * basis.cofactor_inverse[t], m, r);
       fraction += static_cast<double>(u) * basis.inverse[t];
       sum.add_product(static_cast<Word>(u), static_cast<Word>(basis.cofactor_mod_p[t]));
     }
     const auto q = static_cast<std::uint64_t>(fraction + 0.5);
-    const Word value = f.sub(sum.reduce(f), f.mul(f.from_uint(q), static_cast<Word>(basis.product_mod_p)));
+    const Word value =
+        f.sub(sum.reduce(f), f.mul(f.from_uint(q), static_cast<Word>(basis.product_mod_p)));
     c(i, j) = overwrite ? value : f.add(c(i, j), value);
   }
 };
@@ -145,7 +168,8 @@ void modgemm_int8(const ExecSpace& space, const field::Zp<Word>& f,
   using Residues = CrtResidues<Word, ExecSpace>;
   using Pack = typename Residues::Pack;
   const std::size_t m = a.extent(0), k = a.extent(1), n = b.extent(1);
-  const Int8CrtBasis basis = int8_crt_basis(f.modulus(), std::min<std::uint64_t>(k, int8_max_depth));
+  const Int8CrtBasis basis =
+      int8_crt_basis(f.modulus(), std::min<std::uint64_t>(k, int8_max_depth));
   const std::size_t count = static_cast<std::size_t>(basis.count);
   // Sizes padded to multiples of 16 for the tensor-core kernels.
   auto round16 = [](std::size_t x) { return (x + 15) / 16 * 16; };
@@ -158,12 +182,12 @@ void modgemm_int8(const ExecSpace& space, const field::Zp<Word>& f,
   for (std::size_t l0 = 0; l0 < k; l0 += int8_max_depth) {
     const std::size_t depth = std::min<std::size_t>(int8_max_depth, k - l0);
     const std::size_t kc = round16(depth), packs = kc / 16;
+    const Residues of_a{f, a, ar, basis, l0, depth, m, mp, packs, false};
+    const Residues of_b{f, b, br, basis, l0, depth, n, np, packs, true};
     Kokkos::parallel_for("hepex::modgemm::crt_residues_a",
-                         Kokkos::RangePolicy<ExecSpace>(space, 0, mp * packs),
-                         Residues{f, a, ar, basis, l0, depth, m, mp, packs, false});
+                         Kokkos::RangePolicy<ExecSpace>(space, 0, of_a.threads()), of_a);
     Kokkos::parallel_for("hepex::modgemm::crt_residues_b",
-                         Kokkos::RangePolicy<ExecSpace>(space, 0, np * packs),
-                         Residues{f, b, br, basis, l0, depth, n, np, packs, true});
+                         Kokkos::RangePolicy<ExecSpace>(space, 0, of_b.threads()), of_b);
     space.fence();  // the vendor call runs on its own stream
     Kokkos::Profiling::pushRegion("hepex::modgemm::vendor_int8_gemm");
     const auto* a8 = reinterpret_cast<const std::int8_t*>(ar.data());
@@ -172,14 +196,14 @@ void modgemm_int8(const ExecSpace& space, const field::Zp<Word>& f,
     // what C needs.
     const bool padded = where == Backend::device;
     backend::int8_gemm(where, basis.count, static_cast<int>(padded ? mp : m),
-                       static_cast<int>(padded ? np : n),
-                       static_cast<int>(kc), a8, static_cast<int>(kc),
-                       static_cast<std::ptrdiff_t>(mp * kc), b8, static_cast<int>(kc),
-                       static_cast<std::ptrdiff_t>(np * kc), planes.data(), static_cast<int>(np),
-                       static_cast<std::ptrdiff_t>(mp * np));
+                       static_cast<int>(padded ? np : n), static_cast<int>(kc), a8,
+                       static_cast<int>(kc), static_cast<std::ptrdiff_t>(mp * kc), b8,
+                       static_cast<int>(kc), static_cast<std::ptrdiff_t>(np * kc), planes.data(),
+                       static_cast<int>(np), static_cast<std::ptrdiff_t>(mp * np));
     Kokkos::Profiling::popRegion();
-    for_each_entry("hepex::modgemm::crt_recombine", space, m, n,
-                   CrtRecombine<Word, ExecSpace>{f, planes, c, basis, mp, np, !accumulate && l0 == 0});
+    for_each_entry(
+        "hepex::modgemm::crt_recombine", space, m, n,
+        CrtRecombine<Word, ExecSpace>{f, planes, c, basis, mp, np, !accumulate && l0 == 0});
   }
   space.fence();
 }

@@ -31,7 +31,8 @@ struct ModGemmTiles {
   KOKKOS_INLINE_FUNCTION void operator()(const Member& team) const {
     const std::size_t m = c.extent(0), n = c.extent(1), depth = a.extent(1);
     const std::size_t tiles_n = (n + tile - 1) / tile;
-    const std::size_t i0 = team.league_rank() / tiles_n * tile, j0 = team.league_rank() % tiles_n * tile;
+    const std::size_t i0 = team.league_rank() / tiles_n * tile,
+                      j0 = team.league_rank() % tiles_n * tile;
     const int rank = team.team_rank(), ti = rank / threads_per_side, tj = rank % threads_per_side;
     Tile at(team.team_scratch(0)), bt(team.team_scratch(0));
     field::detail::TripleWord<Word> sum[R][R];
