@@ -14,6 +14,8 @@
 // 10 GEMMs where base-256 digits need 16; 18 instead of 64 at 2^63.
 
 #include <Kokkos_Core.hpp>
+#include <cstdint>
+#include <type_traits>
 
 #include "hepex/core/matrix.hpp"
 #include "hepex/field/zp.hpp"
@@ -66,6 +68,14 @@ struct CrtResidues {
   Int8CrtBasis basis;
   std::size_t offset, depth, rows, rows_padded, packs_per_row;
   bool transposed;
+  bool vector_loads;  // A rows read 16 bytes at a time (see aligned_rows)
+
+  // True when every pack of 16 words of A starts on a 16-byte boundary.
+  static bool aligned_rows(const ConstDeviceMatrix<Word, typename ExecSpace::memory_space>& a,
+                           std::size_t offset) {
+    return reinterpret_cast<std::uintptr_t>(a.data()) % 16 == 0 &&
+           a.extent(1) * sizeof(Word) % 16 == 0 && offset * sizeof(Word) % 16 == 0;
+  }
 
   // Threads for the operand: A one per pack; B (transposed) groups of 32,
   // one per pack of 8 rows x 4 packs (see operator()).
@@ -98,13 +108,27 @@ struct CrtResidues {
     Word value[16];
     bool negative[16];
     const Word half = f.modulus() / 2;
-    for (int u = 0; u < 16; ++u) {
-      const std::size_t l = pack * 16 + u;
-      const bool inside = row < rows && l < depth;
-      value[u] =
-          inside ? (transposed ? source(offset + l, row) : source(row, offset + l)) : Word(0);
-      negative[u] = value[u] > half;  // centred: value - p
+    if (vector_loads && !transposed && pack * 16 + 16 <= depth) {
+      // A whole pack of A: 16-byte loads (a quarter or an eighth of the
+      // load instructions of word loads, which are 64 or 128 bytes apart
+      // across a warp).
+      struct alignas(16) Chunk {
+        Word word[16 / sizeof(Word)];
+      };
+      const auto* chunks = reinterpret_cast<const Chunk*>(&source(row, offset + pack * 16));
+      constexpr int per_chunk = 16 / sizeof(Word);
+      for (int c = 0; c < 16 / per_chunk; ++c) {
+        const Chunk chunk = chunks[c];
+        for (int e = 0; e < per_chunk; ++e) value[c * per_chunk + e] = chunk.word[e];
+      }
+    } else {
+      for (int u = 0; u < 16; ++u) {
+        const std::size_t l = pack * 16 + u;
+        value[u] =
+            l < depth ? (transposed ? source(offset + l, row) : source(row, offset + l)) : Word(0);
+      }
     }
+    for (int u = 0; u < 16; ++u) negative[u] = value[u] > half;  // centred: value - p
     for (int t = 0; t < basis.count; ++t) {
       Pack out;
       const int m = static_cast<int>(basis.modulus[t]),
@@ -138,8 +162,10 @@ struct CrtRecombine {
 
   KOKKOS_INLINE_FUNCTION void operator()(const std::int64_t i, const std::int64_t j) const {
     const std::size_t plane = rows_padded * cols_padded, at = i * cols_padded + j;
-    field::detail::TripleWord<Word> sum;  // sum_t u_t (M_t mod p), exact
-    double fraction = 0;                  // sum_t u_t / m_t = q + C / M
+    // sum_t u_t (M_t mod p), exact: u_t < 2^8 and M_t mod p < p, so for
+    // p < 2^31 one 64-bit word holds all (at most 32) terms.
+    std::conditional_t<sizeof(Word) == 4, std::uint64_t, field::detail::TripleWord<Word>> sum{};
+    double fraction = 0;  // sum_t u_t / m_t = q + C / M
     for (int t = 0; t < basis.count; ++t) {
       // C_t mod m_t from C_t + 2^31 in [0, 2^32), then u_t = (C_t y_t) mod m_t.
       const std::uint32_t m = basis.modulus[t], r = basis.reciprocal[t];
@@ -148,11 +174,21 @@ struct CrtRecombine {
       residue = residue >= basis.two31[t] ? residue - basis.two31[t] : residue + m - basis.two31[t];
       const std::uint32_t u = barrett(residue * basis.cofactor_inverse[t], m, r);
       fraction += static_cast<double>(u) * basis.inverse[t];
-      sum.add_product(static_cast<Word>(u), static_cast<Word>(basis.cofactor_mod_p[t]));
+      if constexpr (sizeof(Word) == 4) {
+        sum += std::uint64_t{u} * basis.cofactor_mod_p[t];
+      } else {
+        sum.add_product(static_cast<Word>(u), static_cast<Word>(basis.cofactor_mod_p[t]));
+      }
+    }
+    Word reduced;
+    if constexpr (sizeof(Word) == 4) {
+      reduced = f.from_uint(sum);
+    } else {
+      reduced = sum.reduce(f);
     }
     const auto q = static_cast<std::uint64_t>(fraction + 0.5);
     const Word value =
-        f.sub(sum.reduce(f), f.mul(f.from_uint(q), static_cast<Word>(basis.product_mod_p)));
+        f.sub(reduced, f.mul(f.from_uint(q), static_cast<Word>(basis.product_mod_p)));
     c(i, j) = overwrite ? value : f.add(c(i, j), value);
   }
 };
@@ -182,8 +218,9 @@ void modgemm_int8(const ExecSpace& space, const field::Zp<Word>& f,
   for (std::size_t l0 = 0; l0 < k; l0 += int8_max_depth) {
     const std::size_t depth = std::min<std::size_t>(int8_max_depth, k - l0);
     const std::size_t kc = round16(depth), packs = kc / 16;
-    const Residues of_a{f, a, ar, basis, l0, depth, m, mp, packs, false};
-    const Residues of_b{f, b, br, basis, l0, depth, n, np, packs, true};
+    const Residues of_a{
+        f, a, ar, basis, l0, depth, m, mp, packs, false, Residues::aligned_rows(a, l0)};
+    const Residues of_b{f, b, br, basis, l0, depth, n, np, packs, true, false};
     Kokkos::parallel_for("hepex::modgemm::crt_residues_a",
                          Kokkos::RangePolicy<ExecSpace>(space, 0, of_a.threads()), of_a);
     Kokkos::parallel_for("hepex::modgemm::crt_residues_b",
