@@ -50,17 +50,24 @@ KOKKOS_INLINE_FUNCTION std::uint32_t word_mod(Word x, const Int8CrtBasis& basis,
 }
 
 // The centred residue u of a in [0, p), reduced modulo m_t and centred into
-// [-128, 127]: 16 consecutive terms of one row of the packed operand per
-// thread, written as one 16-byte store. Packed operand t is rows_padded x
-// depth_padded (k contiguous); row r, term l is source(r, offset + l) for A
-// and source(offset + l, r) for B (`transposed`). Padding is written as 0.
-template <class Word, class ExecSpace>
+// [-128, 127]: `Terms` consecutive terms of one row of the packed operand per
+// thread, written as one store of Terms bytes. Packed operand t is
+// rows_padded x depth_padded (k contiguous); row r, term l is
+// source(r, offset + l) for A and source(offset + l, r) for B (`transposed`).
+// Padding is written as 0.
+//  A: Terms = 4, consecutive threads take consecutive quads of one row: the
+//     loads (16-byte ones where the rows are aligned) and the 4-byte stores
+//     of a warp are contiguous.
+//  B: Terms = 16, a group of 32 threads takes 8 consecutive rows (columns of
+//     the source: each load is 8 consecutive words) times 4 consecutive packs
+//     (each row's stores are 64 contiguous bytes).
+template <class Word, class ExecSpace, int Terms>
 struct CrtResidues {
-  // 16 int8 residues as four words: assigned whole, it is one 16-byte store
-  // (sixteen byte stores would each touch a separate sector); byte u is
-  // bits 8 (u % 4) of word u / 4 on these little-endian targets.
-  struct alignas(16) Pack {
-    std::uint32_t word[4];
+  // Terms int8 residues as words, assigned whole (Terms separate byte stores
+  // would each touch a separate sector); byte u is bits 8 (u % 4) of word
+  // u / 4 on these little-endian targets.
+  struct alignas(Terms) Pack {
+    std::uint32_t word[Terms / 4];
   };
   field::Zp<Word> f;
   ConstDeviceMatrix<Word, typename ExecSpace::memory_space> source;
@@ -70,25 +77,19 @@ struct CrtResidues {
   bool transposed;
   bool vector_loads;  // A rows read 16 bytes at a time (see aligned_rows)
 
-  // True when every pack of 16 words of A starts on a 16-byte boundary.
+  // True when every run of Terms words of A starts on a 16-byte boundary.
   static bool aligned_rows(const ConstDeviceMatrix<Word, typename ExecSpace::memory_space>& a,
                            std::size_t offset) {
-    return reinterpret_cast<std::uintptr_t>(a.data()) % 16 == 0 &&
+    return Terms * sizeof(Word) % 16 == 0 && reinterpret_cast<std::uintptr_t>(a.data()) % 16 == 0 &&
            a.extent(1) * sizeof(Word) % 16 == 0 && offset * sizeof(Word) % 16 == 0;
   }
 
-  // Threads for the operand: A one per pack; B (transposed) groups of 32,
-  // one per pack of 8 rows x 4 packs (see operator()).
   std::size_t threads() const {
     return transposed ? rows_padded / 8 * ((packs_per_row + 3) / 4) * 32
                       : rows_padded * packs_per_row;
   }
 
   KOKKOS_INLINE_FUNCTION void operator()(const std::size_t flat) const {
-    // A: consecutive threads take consecutive packs of one row (contiguous
-    // loads and stores). B: a group of 32 threads takes 8 consecutive rows
-    // (columns of the source: each load is 8 consecutive words) times 4
-    // consecutive packs (each row's stores are 64 contiguous bytes).
     std::size_t row, pack;
     if (transposed) {
       const std::size_t group = flat / 32, lane = flat % 32;
@@ -100,40 +101,37 @@ struct CrtResidues {
       row = flat / packs_per_row;
       pack = flat % packs_per_row;
     }
-    if (row >= rows || pack * 16 >= depth) {  // padding only
+    if (row >= rows || pack * Terms >= depth) {  // padding only
       for (int t = 0; t < basis.count; ++t)
         packed((t * rows_padded + row) * packs_per_row + pack) = Pack{};
       return;
     }
-    Word value[16];
-    bool negative[16];
+    Word value[Terms];
+    bool negative[Terms];
     const Word half = f.modulus() / 2;
-    if (vector_loads && !transposed && pack * 16 + 16 <= depth) {
-      // A whole pack of A: 16-byte loads (a quarter or an eighth of the
-      // load instructions of word loads, which are 64 or 128 bytes apart
-      // across a warp).
+    if (vector_loads && pack * Terms + Terms <= depth) {
       struct alignas(16) Chunk {
         Word word[16 / sizeof(Word)];
       };
-      const auto* chunks = reinterpret_cast<const Chunk*>(&source(row, offset + pack * 16));
       constexpr int per_chunk = 16 / sizeof(Word);
-      for (int c = 0; c < 16 / per_chunk; ++c) {
+      const auto* chunks = reinterpret_cast<const Chunk*>(&source(row, offset + pack * Terms));
+      for (int c = 0; c < Terms / per_chunk; ++c) {
         const Chunk chunk = chunks[c];
         for (int e = 0; e < per_chunk; ++e) value[c * per_chunk + e] = chunk.word[e];
       }
     } else {
-      for (int u = 0; u < 16; ++u) {
-        const std::size_t l = pack * 16 + u;
+      for (int u = 0; u < Terms; ++u) {
+        const std::size_t l = pack * Terms + u;
         value[u] =
             l < depth ? (transposed ? source(offset + l, row) : source(row, offset + l)) : Word(0);
       }
     }
-    for (int u = 0; u < 16; ++u) negative[u] = value[u] > half;  // centred: value - p
+    for (int u = 0; u < Terms; ++u) negative[u] = value[u] > half;  // centred: value - p
     for (int t = 0; t < basis.count; ++t) {
       Pack out;
       const int m = static_cast<int>(basis.modulus[t]),
                 p_mod_m = static_cast<int>(basis.p_residue[t]);
-      for (int w = 0; w < 4; ++w) {
+      for (int w = 0; w < Terms / 4; ++w) {
         std::uint32_t word = 0;
         for (int u = 4 * w; u < 4 * w + 4; ++u) {
           int r = static_cast<int>(word_mod(value[u], basis, t));
@@ -201,8 +199,8 @@ void modgemm_int8(const ExecSpace& space, const field::Zp<Word>& f,
                   const ConstDeviceMatrix<Word, typename ExecSpace::memory_space>& b,
                   const DeviceMatrix<Word, typename ExecSpace::memory_space>& c, bool accumulate,
                   Backend where, GemmWorkspace<typename ExecSpace::memory_space>& workspace) {
-  using Residues = CrtResidues<Word, ExecSpace>;
-  using Pack = typename Residues::Pack;
+  using ResiduesA = CrtResidues<Word, ExecSpace, 4>;
+  using ResiduesB = CrtResidues<Word, ExecSpace, 16>;
   const std::size_t m = a.extent(0), k = a.extent(1), n = b.extent(1);
   const Int8CrtBasis basis =
       int8_crt_basis(f.modulus(), std::min<std::uint64_t>(k, int8_max_depth));
@@ -213,14 +211,14 @@ void modgemm_int8(const ExecSpace& space, const field::Zp<Word>& f,
   const std::size_t kp = round16(std::min<std::uint64_t>(k, int8_max_depth));
   // Workspace slots: 0 the residue products, 1-2 the residues of A and B.
   const auto planes = workspace.template array<std::int32_t>(0, count * mp * np);
-  const auto ar = workspace.template array<Pack>(1, count * mp * kp / 16);
-  const auto br = workspace.template array<Pack>(2, count * np * kp / 16);
+  const auto ar = workspace.template array<typename ResiduesA::Pack>(1, count * mp * kp / 4);
+  const auto br = workspace.template array<typename ResiduesB::Pack>(2, count * np * kp / 16);
   for (std::size_t l0 = 0; l0 < k; l0 += int8_max_depth) {
     const std::size_t depth = std::min<std::size_t>(int8_max_depth, k - l0);
-    const std::size_t kc = round16(depth), packs = kc / 16;
-    const Residues of_a{
-        f, a, ar, basis, l0, depth, m, mp, packs, false, Residues::aligned_rows(a, l0)};
-    const Residues of_b{f, b, br, basis, l0, depth, n, np, packs, true, false};
+    const std::size_t kc = round16(depth);
+    const ResiduesA of_a{
+        f, a, ar, basis, l0, depth, m, mp, kc / 4, false, ResiduesA::aligned_rows(a, l0)};
+    const ResiduesB of_b{f, b, br, basis, l0, depth, n, np, kc / 16, true, false};
     Kokkos::parallel_for("hepex::modgemm::crt_residues_a",
                          Kokkos::RangePolicy<ExecSpace>(space, 0, of_a.threads()), of_a);
     Kokkos::parallel_for("hepex::modgemm::crt_residues_b",
