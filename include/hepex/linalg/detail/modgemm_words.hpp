@@ -71,6 +71,7 @@ void launch_tiles(const ExecSpace& space, const ModGemmTiles<Word, ExecSpace, R>
   using Kernel = ModGemmTiles<Word, ExecSpace, R>;
   const std::size_t tiles = (kernel.c.extent(0) + Kernel::tile - 1) / Kernel::tile *
                             ((kernel.c.extent(1) + Kernel::tile - 1) / Kernel::tile);
+  if (tiles > 2147483647u) throw Error("modgemm int64: C has more than 2^31 tiles of 32 x 32");
   const int threads = Kernel::threads_per_side * Kernel::threads_per_side;
   Kokkos::parallel_for("hepex::modgemm::int64",
                        Kokkos::TeamPolicy<ExecSpace>(space, static_cast<int>(tiles), threads)
@@ -84,8 +85,6 @@ void modgemm_words(const ExecSpace& space, const field::Zp<Word>& f,
                    const ConstDeviceMatrix<Word, typename ExecSpace::memory_space>& a,
                    const ConstDeviceMatrix<Word, typename ExecSpace::memory_space>& b,
                    const DeviceMatrix<Word, typename ExecSpace::memory_space>& c, bool accumulate) {
-  const std::size_t tiles = (c.extent(0) + 31) / 32 * ((c.extent(1) + 31) / 32);
-  if (tiles > 2147483647u) throw Error("modgemm int64: C has more than 2^31 tiles of 32 x 32");
   if (sizeof(Word) == 4 && a.extent(1) >= (std::size_t{1} << 34)) {
     throw Error("modgemm int64: k >= 2^34 terms could overflow the 96-bit sums of Zp32");
   }
