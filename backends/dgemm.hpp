@@ -9,7 +9,7 @@ namespace hepex::backend {
 
 // double precision through CBLAS
 void host_dgemm(int m, int n, int k, const double* a, int lda, const double* b, int ldb,
-                double* c, int ldc);
+                double beta, double* c, int ldc);
 // `batch` products C_t = A_t Bt_t^T with int8 entries, int32 sums (the
 // layout of backend::int8_gemm)
 void host_int8_gemm(int batch, int m, int n, int k, const std::int8_t* a, int lda,

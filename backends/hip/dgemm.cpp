@@ -32,15 +32,15 @@ hipblasHandle_t handle() {
 }  // namespace
 
 void dgemm(Backend where, int m, int n, int k, const double* a, int lda, const double* b, int ldb,
-           double* c, int ldc) {
+           double beta, double* c, int ldc) {
   if (where == Backend::host) {
-    host_dgemm(m, n, k, a, lda, b, ldb, c, ldc);
+    host_dgemm(m, n, k, a, lda, b, ldb, beta, c, ldc);
     return;
   }
   if (m == 0 || n == 0) return;
   // Row-major C = A B is column-major C^T = B^T A^T.
-  const double one = 1.0, zero = 0.0;
-  check(hipblasDgemm(handle(), HIPBLAS_OP_N, HIPBLAS_OP_N, n, m, k, &one, b, ldb, a, lda, &zero, c,
+  const double one = 1.0;
+  check(hipblasDgemm(handle(), HIPBLAS_OP_N, HIPBLAS_OP_N, n, m, k, &one, b, ldb, a, lda, &beta, c,
                      ldc),
         "hipblasDgemm");
   if (hipDeviceSynchronize() != hipSuccess) {

@@ -6,8 +6,8 @@
 namespace hepex::backend {
 
 void dgemm(Backend, int m, int n, int k, const double* a, int lda, const double* b, int ldb,
-           double* c, int ldc) {
-  host_dgemm(m, n, k, a, lda, b, ldb, c, ldc);
+           double beta, double* c, int ldc) {
+  host_dgemm(m, n, k, a, lda, b, ldb, beta, c, ldc);
 }
 
 void int8_gemm(Backend, int batch, int m, int n, int k, const std::int8_t* a, int lda,

@@ -6,9 +6,9 @@
 namespace hepex::backend {
 
 void host_dgemm(int m, int n, int k, const double* a, int lda, const double* b, int ldb,
-                double* c, int ldc) {
+                double beta, double* c, int ldc) {
   if (m == 0 || n == 0) return;
-  cblas_dgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, m, n, k, 1.0, a, lda, b, ldb, 0.0, c,
+  cblas_dgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, m, n, k, 1.0, a, lda, b, ldb, beta, c,
               ldc);
 }
 

@@ -79,7 +79,7 @@ double dgemm_rate(const Shape& s, int repeats) {
   return s.products() / best_seconds(repeats, [&] {
            backend::dgemm(vendor, static_cast<int>(s.m), static_cast<int>(s.n),
                           static_cast<int>(s.k), a.data(), static_cast<int>(s.k), b.data(),
-                          static_cast<int>(s.n), c.data(), static_cast<int>(s.n));
+                          static_cast<int>(s.n), 0.0, c.data(), static_cast<int>(s.n));
          });
 }
 
@@ -103,7 +103,14 @@ std::string products_of(linalg::GemmMethod method, const field::Zp<Word>& f, con
     case linalg::GemmMethod::fp64:
       return "1 DGEMM";
     case linalg::GemmMethod::multiword:
-      return linalg::multiword_split(f.modulus()).karatsuba(s.k) ? "3 DGEMM" : "4 DGEMM";
+      switch (linalg::multiword_split(f.modulus()).form(s.k, vendor)) {
+        case linalg::MultiwordForm::split_b:
+          return "2 DGEMM";
+        case linalg::MultiwordForm::karatsuba:
+          return "3 DGEMM";
+        default:
+          return "4 DGEMM";
+      }
     case linalg::GemmMethod::int8:
       return std::to_string(linalg::int8_crt_basis(
                                 f.modulus(), std::min<std::uint64_t>(s.k, linalg::int8_max_depth))

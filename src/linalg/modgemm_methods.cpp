@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <numeric>
 
 #include "hepex/core/error.hpp"
@@ -33,17 +34,17 @@ const char* gemm_method_name(GemmMethod method) {
 }
 
 GemmMethod resolve_gemm_method(GemmMethod requested, std::uint64_t p, Backend where) {
-  const bool fp64_exact = fp64_block(p) >= 1;
+  const bool fp64_exact = fp64_blocks(p).width >= 1;
   if (requested == GemmMethod::automatic) {
     if (where == Backend::device) return GemmMethod::int8;
     if (fp64_exact) return GemmMethod::fp64;
-    return multiword_split(p).block4 >= 1 ? GemmMethod::multiword : GemmMethod::int64;
+    return multiword_split(p).four.width >= 1 ? GemmMethod::multiword : GemmMethod::int64;
   }
   if (requested == GemmMethod::fp64 && !fp64_exact) {
     throw Error("--method fp64 is not exact for p = " + std::to_string(p) +
                 ": centred residues up to p/2 have products above 2^53; use int8, int64 or auto");
   }
-  if (requested == GemmMethod::multiword && multiword_split(p).block4 < 1) {
+  if (requested == GemmMethod::multiword && multiword_split(p).four.width < 1) {
     throw Error(
         "--method multiword is not exact for p = " + std::to_string(p) +
         ": its half-word products exceed 2^53 (it reaches p of about 2^54.5); use int8 or int64");
@@ -53,21 +54,41 @@ GemmMethod resolve_gemm_method(GemmMethod requested, std::uint64_t p, Backend wh
 
 namespace {
 constexpr double two53 = 9007199254740992.0;
-// floor(2^53 / bound^2), capped; 0 when a single product can exceed 2^53.
-std::uint64_t exact_block(double bound) {
-  const double lambda = std::floor(two53 / (bound * bound));
-  return lambda >= 1 ? static_cast<std::uint64_t>(std::min(lambda, 1e12)) : 0;
+// floor(budget / term), capped; 0 when a single term can exceed the budget.
+std::uint64_t terms_within(double budget, double term) {
+  const double width = std::floor(budget / term);
+  return width >= 1 ? static_cast<std::uint64_t>(std::min(width, 1e12)) : 0;
 }
 std::uint64_t mul_mod(std::uint64_t a, std::uint64_t b, std::uint64_t p) {
   return static_cast<std::uint64_t>(static_cast<unsigned __int128>(a) * b % p);
 }
 }  // namespace
 
-std::uint64_t fp64_block(std::uint64_t p) { return exact_block(static_cast<double>(p / 2)); }
+ExactBlocks exact_blocks(double term, std::uint64_t p) {
+  const double dp = static_cast<double>(p);
+  const std::uint64_t carried = p < (std::uint64_t{1} << 51) ? terms_within(two53 - 4 * dp, term) : 0;
+  if (carried >= 1) return {carried, true};
+  return {terms_within(two53, term), false};
+}
 
-bool MultiwordSplit::karatsuba(std::uint64_t k) const {
-  if (block3 < 1) return false;
-  return 3 * ((k + block3 - 1) / block3) <= 4 * ((k + block4 - 1) / block4);
+ExactBlocks fp64_blocks(std::uint64_t p) {
+  const double h = static_cast<double>(p / 2);
+  return exact_blocks(h * h, p);
+}
+
+MultiwordForm MultiwordSplit::form(std::uint64_t k, Backend where) const {
+  // One pass over C (centring or reducing the partial sums) costs about as
+  // much as this many columns of the DGEMM: on a CPU core the DGEMM does
+  // ~25 flops per byte of C it would stream; a GPU's ratio is larger.
+  const double pass = where == Backend::device ? 128 : 32;
+  auto cost = [&](const ExactBlocks& b, int products) {
+    if (b.width < 1) return std::numeric_limits<double>::infinity();
+    const double blocks = std::ceil(static_cast<double>(k) / static_cast<double>(b.width));
+    return products * (static_cast<double>(k) + pass * blocks);
+  };
+  const double two = cost(split_b, 2), three = cost(karatsuba, 3), four_products = cost(four, 4);
+  if (two <= three && two <= four_products) return MultiwordForm::split_b;
+  return three <= four_products ? MultiwordForm::karatsuba : MultiwordForm::four;
 }
 
 MultiwordSplit multiword_split(std::uint64_t p) {
@@ -77,8 +98,10 @@ MultiwordSplit multiword_split(std::uint64_t p) {
   s.bits = std::max(1, (width + 1) / 2);
   s.high = std::floor(static_cast<double>(p / 2) / std::ldexp(1.0, s.bits)) + 1;
   s.low = std::ldexp(1.0, s.bits - 1);
-  s.block4 = exact_block(std::max(s.high, s.low));
-  s.block3 = exact_block(s.high + s.low);
+  const double h = static_cast<double>(p / 2), part = std::max(s.high, s.low);
+  s.split_b = exact_blocks(h * part, p);
+  s.karatsuba = exact_blocks((s.high + s.low) * (s.high + s.low), p);
+  s.four = exact_blocks(part * part, p);
   return s;
 }
 

@@ -19,7 +19,9 @@ namespace hepex::test {
 // p/2 <= 94906265 = floor(sqrt(2^53)), i.e. p <= 189812531.
 std::uint64_t largest_fp64_prime() {
   const std::uint64_t p = field::prev_prime(2 * 94906265ull + 2);
-  if (linalg::fp64_block(p) < 1 || linalg::fp64_block(field::next_prime(p)) >= 1) return 0;
+  if (linalg::fp64_blocks(p).width < 1 || linalg::fp64_blocks(field::next_prime(p)).width >= 1) {
+    return 0;
+  }
   return p;
 }
 
@@ -101,16 +103,22 @@ void check_method(linalg::GemmMethod method, std::uint64_t p,
 
 namespace {
 
-using hepex::linalg::fp64_block;
+using hepex::linalg::fp64_blocks;
 using hepex::linalg::GemmMethod;
 
 TEST(ModGemm, Fp64AtItsLargestPrimeAndBlockBoundaries) {
   const std::uint64_t p = hepex::test::largest_fp64_prime();
-  ASSERT_EQ(fp64_block(p), 1u);  // one product per exact block at the edge
+  // At the edge (p = 189812507) one product per block, added onto the
+  // centred partial sums: h^2 + 4p still fits in 2^53.
+  ASSERT_EQ(fp64_blocks(p).width, 1u);
+  ASSERT_TRUE(fp64_blocks(p).carry);
   hepex::test::check_method<std::uint32_t>(GemmMethod::fp64, p, {0, 1, 2, 3, 40});
-  const std::uint64_t q = 8388593;  // < 2^23: lambda = 2^53 / 4194296^2 = 512
-  const std::size_t lambda = fp64_block(q);
+  // < 2^23: (2^53 - 4q) / 4194296^2 = 512.0..., blocks added onto the
+  // centred partial sums.
+  const std::uint64_t q = 8388593;
+  const std::size_t lambda = fp64_blocks(q).width;
   ASSERT_EQ(lambda, 512u);
+  ASSERT_TRUE(fp64_blocks(q).carry);
   hepex::test::check_method<std::uint32_t>(GemmMethod::fp64, q,
                                            {lambda, lambda + 1, 2 * lambda + 1});
 }
@@ -124,22 +132,40 @@ TEST(ModGemm, MultiwordUpToItsLargestPrime) {
   // the integer path.
   const std::uint64_t top = hepex::field::prev_prime(2 * 94906265ull << 27);
   const std::uint64_t beyond = hepex::field::next_prime(top);
-  ASSERT_EQ(multiword_split(top).block4, 1u);
-  ASSERT_EQ(multiword_split(top).block3, 0u);
-  EXPECT_EQ(multiword_split(beyond).block4, 0u);
+  ASSERT_EQ(multiword_split(top).four.width, 1u);
+  ASSERT_EQ(multiword_split(top).karatsuba.width, 0u);
+  EXPECT_EQ(multiword_split(beyond).four.width, 0u);
   hepex::test::check_method<std::uint64_t>(GemmMethod::multiword, top, {0, 1, 2, 3, 5, 40});
-  // Below 2^52: the Karatsuba sums (2^26 + 1) are exact two terms at a time
-  // (block3 = 2), the 4-product form eight (block4): Karatsuba is taken up
-  // to k = 2, the 4-product form beyond.
-  const std::uint64_t edge = hepex::field::prev_prime(1ull << 52);
-  ASSERT_EQ(multiword_split(edge).block3, 2u);
-  ASSERT_EQ(multiword_split(edge).block4, 8u);
-  ASSERT_TRUE(multiword_split(edge).karatsuba(2));
-  ASSERT_FALSE(multiword_split(edge).karatsuba(9));
-  hepex::test::check_method<std::uint64_t>(GemmMethod::multiword, edge, {1, 2, 3, 8, 9, 40});
-  // 2^31 - 1, where fp64 is not exact: 15-bit halves, Karatsuba.
-  ASSERT_TRUE(multiword_split(2147483647).karatsuba(100000));
-  hepex::test::check_method<std::uint32_t>(GemmMethod::multiword, 2147483647, {1, 7, 100});
+  // Below 2^52: the Karatsuba sums (2^26 + 1) are exact two terms at a time,
+  // the 4-product form eight, B split alone not at all: Karatsuba is taken
+  // up to k = 2, the 4-product form beyond.
+  using hepex::linalg::MultiwordForm;
+  const auto edge_split = multiword_split(hepex::field::prev_prime(1ull << 52));
+  ASSERT_EQ(edge_split.karatsuba.width, 2u);
+  ASSERT_EQ(edge_split.four.width, 8u);
+  ASSERT_EQ(edge_split.split_b.width, 0u);
+  ASSERT_EQ(edge_split.form(2, hepex::Backend::host), MultiwordForm::karatsuba);
+  ASSERT_EQ(edge_split.form(9, hepex::Backend::host), MultiwordForm::four);
+  hepex::test::check_method<std::uint64_t>(GemmMethod::multiword,
+                                           hepex::field::prev_prime(1ull << 52),
+                                           {1, 2, 3, 8, 9, 40});
+  // 2^31 - 1, where fp64 is not exact: 16-bit halves of B; A B = s A Bh +
+  // A Bl in blocks of 255 on a CPU, carried across blocks.
+  const auto p31 = multiword_split(2147483647);
+  ASSERT_EQ(p31.split_b.width, 255u);
+  ASSERT_TRUE(p31.split_b.carry);
+  ASSERT_EQ(p31.form(1000, hepex::Backend::host), MultiwordForm::split_b);
+  hepex::test::check_method<std::uint32_t>(GemmMethod::multiword, 2147483647,
+                                           {1, 7, 100, 255, 256, 511, 766});
+  // Below 2^44: Karatsuba, carried across blocks; the depths straddle them.
+  const std::uint64_t p44 = hepex::field::prev_prime(1ull << 44);
+  const auto mid = multiword_split(p44);
+  const std::size_t w = mid.karatsuba.width;
+  ASSERT_TRUE(mid.karatsuba.carry);
+  for (std::size_t k : {w, w + 1, 2 * w + 1}) {
+    ASSERT_EQ(mid.form(k, hepex::Backend::host), MultiwordForm::karatsuba) << k;
+  }
+  hepex::test::check_method<std::uint64_t>(GemmMethod::multiword, p44, {w, w + 1, 2 * w + 1});
   EXPECT_THROW(
       hepex::linalg::resolve_gemm_method(GemmMethod::multiword, beyond, hepex::Backend::host),
       hepex::Error);

@@ -3,13 +3,12 @@
 // in detail/modgemm_*.hpp; the seed is modular-matrix-multiplication-gpu, §4):
 //
 //  fp64       centred residues |a| <= h = floor(p/2) as doubles, vendor DGEMM
-//             over k-blocks of lambda = floor(2^53 / h^2) columns (every
-//             partial sum an exact integer), one reduce-and-accumulate kernel
-//             per block. Exact while lambda >= 1 (p up to about 2^27.5).
-//  multiword  centred residues split as hi 2^s + lo (s half their bits): the
-//             3-product Karatsuba form (Ah+Al)(Bh+Bl), Ah Bh, Al Bl where its
-//             sums stay exact, else the 4-product form, each product by the
-//             fp64 scheme; exact up to p of about 2^54.5.
+//             over k-blocks short enough that every partial sum is an exact
+//             integer (ExactBlocks); exact while one product fits in 2^53
+//             (p up to about 2^27.5).
+//  multiword  centred residues split as hi 2^s + lo (s half their bits), each
+//             product by the fp64 scheme, in the form that costs least
+//             (MultiwordForm); exact up to p of about 2^54.5.
 //  int8       the CRT over small moduli of Ozaki scheme II (Ozaki, Uchino,
 //             Imamura, arXiv:2504.08009, §3): int8 x int8 -> int32 tensor-core
 //             GEMMs, one per modulus; exact for every p < 2^63.
@@ -38,19 +37,41 @@ const char* gemm_method_name(GemmMethod method);
 // (hepex::Error otherwise).
 GemmMethod resolve_gemm_method(GemmMethod requested, std::uint64_t p, Backend where);
 
-// Columns of A per exact DGEMM block for the prime p (0: fp64 is not exact).
-std::uint64_t fp64_block(std::uint64_t p);
+// The k-blocks of an exact product of integer-valued double matrices whose
+// terms are at most `term` in magnitude, modulo p. With `carry`, the DGEMM
+// of each block adds onto the previous partial sums (beta = 1) after they
+// are centred mod p in place (|r| <= 1.5 p, see CentreModP), so C is
+// touched once per product: width = floor((2^53 - 4p) / term) keeps every
+// sum and every p q of the centring below 2^53 (needs p < 2^51). Without
+// `carry` (that width is 0, or p is too large), each block of
+// floor(2^53 / term) columns is reduced into C on its own. width 0: a
+// single term can exceed 2^53, the product is not exact.
+struct ExactBlocks {
+  std::uint64_t width;
+  bool carry;
+};
+ExactBlocks exact_blocks(double term, std::uint64_t p);
+
+// The fp64 method's blocks for the prime p (width 0: fp64 is not exact).
+ExactBlocks fp64_blocks(std::uint64_t p);
+
+// The forms of the multiword method, with s = 2^bits:
+//  split_b    A B = s (A Bh) + A Bl: two products, terms up to h max(|hi|, |lo|);
+//  karatsuba  A B = (s^2 - s) Ah Bh + s (Ah + Al)(Bh + Bl) + (1 - s) Al Bl:
+//             three products, terms up to (|hi| + |lo|)^2;
+//  four       A B = s^2 Ah Bh + s (Ah Bl + Al Bh) + Al Bl: four products,
+//             terms up to max(|hi|, |lo|)^2 (the widest exact range).
+enum class MultiwordForm { split_b, karatsuba, four };
 
 // The multiword split of centred residues |x| <= p/2: x = hi 2^bits + lo with
 // |lo| <= 2^(bits-1) and |hi| <= floor(p/2 / 2^bits) + 1.
 struct MultiwordSplit {
-  int bits;              // half the bits of p/2, rounded up
-  double high, low;      // bounds on |hi| and |lo|
-  std::uint64_t block4;  // exact DGEMM block of the 4-product form (0: not exact)
-  std::uint64_t block3;  // exact block of the Karatsuba form, |hi + lo| <= high + low
-  // Karatsuba where it needs no more DGEMM calls than the 4-product form for
-  // depth k (its block is smaller: the sums have one bit more).
-  bool karatsuba(std::uint64_t k) const;
+  int bits;                        // half the bits of p/2, rounded up
+  double high, low;                // bounds on |hi| and |lo|
+  ExactBlocks split_b, karatsuba, four;  // the blocks of each form
+  // The exact form with the least estimated cost for depth k on `where`:
+  // products x (k + blocks x the cost of one pass over C, in DGEMM columns).
+  MultiwordForm form(std::uint64_t k, Backend where) const;
 };
 MultiwordSplit multiword_split(std::uint64_t p);
 

@@ -50,8 +50,10 @@ struct SplitCentred {
 // `overwrite`: block holds exact integers, |x| <= 2^53.
 // For p < 2^52 (p exact in a double): q = trunc(x / p) is off by at most one,
 // p q < 2^53 is exact, so r = x - p q lies in (-2p, 2p) and two corrections
-// each way bring it to [0, p). Larger p (multiword): x as an integer, reduced
-// by the field.
+// each way bring it to [0, p), done on integers with sign masks (branches
+// on random signs mispredicted half the time: the reduction took 40% of a
+// 512^3 DGEMM's time on one core). Larger p (multiword): x as an integer,
+// reduced by the field.
 template <class Word, class ExecSpace>
 struct ReduceAccumulate {
   field::Zp<Word> f;
@@ -64,16 +66,37 @@ struct ReduceAccumulate {
     const double x = block(i, j);
     Word residue;
     if (p < 4503599627370496.0) {  // 2^52
-      double r = x - p * static_cast<double>(static_cast<std::int64_t>(x * inverse_p));
-      if (r < 0) r += p;
-      if (r < 0) r += p;
-      if (r >= p) r -= p;
-      if (r >= p) r -= p;
+      const auto modulus = static_cast<std::int64_t>(p);
+      auto r = static_cast<std::int64_t>(
+          x - p * static_cast<double>(static_cast<std::int64_t>(x * inverse_p)));
+      r += (r >> 63) & modulus;  // (-2p, 2p) -> (-p, 2p)
+      r += (r >> 63) & modulus;  // -> [0, 2p)
+      r -= modulus;
+      r += (r >> 63) & modulus;  // -> [0, p)
       residue = static_cast<Word>(r);
     } else {
       residue = f.from_int(static_cast<std::int64_t>(x));
     }
-    c(i, j) = overwrite ? f.mul(weight, residue) : f.fma(weight, residue, c(i, j));
+    if (weight != 1) residue = f.mul(weight, residue);  // the fp64 method's weight is 1
+    c(i, j) = overwrite ? residue : f.add(residue, c(i, j));
+  }
+};
+
+// x <- x - p rint(x / p) in place, for exact integers |x| <= 2^53 - 2p and
+// p < 2^51: q = rint(x (1/p)) is within one of rint(x / p) (two roundings
+// of relative size 2^-53 move x / p by less than 2 / p), so |r| <= 1.5 p and
+// |p q| <= |x| + 1.5 p < 2^53: the product and the difference are exact.
+// rint by adding and removing 1.5 2^52 (|x / p| < 2^51), which vectorises
+// on every target.
+template <class ExecSpace>
+struct CentreModP {
+  DeviceMatrix<double, typename ExecSpace::memory_space> x;
+  double p, inverse_p;
+  KOKKOS_INLINE_FUNCTION void operator()(const std::int64_t i, const std::int64_t j) const {
+    constexpr double round_shift = 6755399441055744.0;  // 1.5 * 2^52
+    const double v = x(i, j);
+    const double q = (v * inverse_p + round_shift) - round_shift;
+    x(i, j) = v - p * q;
   }
 };
 
@@ -92,26 +115,34 @@ void modgemm_doubles(const ExecSpace& space, const field::Zp<Word>& f,
   // Workspace slots: 0 the DGEMM output, 1-2 A and B (or their high
   // halves), 3-4 the low halves, 5-6 the Karatsuba sums.
   auto partial = workspace.template matrix<double>(0, m, n);
-  bool overwrite = !accumulate;  // the first block writes C
+  bool overwrite = !accumulate;  // the first reduction writes C
+  const double dp = static_cast<double>(p), inverse_p = 1.0 / dp;
+  auto reduce_into_c = [&](Word weight) {
+    for_each_entry("hepex::modgemm::reduce", space, m, n,
+                   ReduceAccumulate<Word, ExecSpace>{f, partial, c, dp, inverse_p, weight, overwrite});
+    overwrite = false;
+  };
   // C += weight * (X Y mod p) for exact-integer doubles X (m x k), Y (k x n),
-  // in DGEMM blocks of `block` columns whose sums stay below 2^53.
-  auto add_exact_product = [&](const Doubles& x, const Doubles& y, std::uint64_t block,
+  // over the exact blocks of ExactBlocks.
+  auto add_exact_product = [&](const Doubles& x, const Doubles& y, ExactBlocks blocks,
                                Word weight) {
-    block = std::min<std::uint64_t>(block, k);
-    for (std::size_t l = 0; l < k; l += block) {
-      const std::size_t width = std::min<std::size_t>(block, k - l);
+    for (std::size_t l = 0; l < k; l += blocks.width) {
+      const std::size_t width = std::min<std::size_t>(blocks.width, k - l);
+      const bool onto_partial = blocks.carry && l > 0;
+      if (onto_partial) {
+        for_each_entry("hepex::modgemm::centre", space, m, n,
+                       CentreModP<ExecSpace>{partial, dp, inverse_p});
+      } else if (l > 0) {
+        reduce_into_c(weight);
+      }
       space.fence();  // the vendor call runs on its own stream
       Kokkos::Profiling::pushRegion("hepex::modgemm::vendor_dgemm");
       backend::dgemm(where, static_cast<int>(m), static_cast<int>(n), static_cast<int>(width),
                      x.data() + l, static_cast<int>(k), y.data() + l * n, static_cast<int>(n),
-                     partial.data(), static_cast<int>(n));
+                     onto_partial ? 1.0 : 0.0, partial.data(), static_cast<int>(n));
       Kokkos::Profiling::popRegion();
-      for_each_entry(
-          "hepex::modgemm::reduce", space, m, n,
-          ReduceAccumulate<Word, ExecSpace>{f, partial, c, static_cast<double>(p),
-                                            1.0 / static_cast<double>(p), weight, overwrite});
-      overwrite = false;
     }
+    reduce_into_c(weight);
   };
   if (!multiword) {
     auto ad = workspace.template matrix<double>(1, m, k);
@@ -120,14 +151,25 @@ void modgemm_doubles(const ExecSpace& space, const field::Zp<Word>& f,
                    ToCentredDouble<Word, ExecSpace>{f, a, ad});
     for_each_entry("hepex::modgemm::centre_b", space, k, n,
                    ToCentredDouble<Word, ExecSpace>{f, b, bd});
-    add_exact_product(ad, bd, fp64_block(p), Word(1));
+    add_exact_product(ad, bd, fp64_blocks(p), Word(1));
     return;
   }
-  // A B = s^2 Ah Bh + s (Ah Bl + Al Bh) + Al Bl with s = 2^bits. Karatsuba:
-  // Ah Bl + Al Bh = (Ah + Al)(Bh + Bl) - Ah Bh - Al Bl, so
-  // A B = (s^2 - s) Ah Bh + s (Ah + Al)(Bh + Bl) + (1 - s) Al Bl.
+  // The forms and their weights: MultiwordForm.
   const MultiwordSplit split = multiword_split(p);
-  const bool karatsuba = split.karatsuba(k);
+  const MultiwordForm form = split.form(k, where);
+  const Word s = f.pow(f.from_uint(2), static_cast<std::uint64_t>(split.bits)), s2 = f.mul(s, s);
+  if (form == MultiwordForm::split_b) {
+    auto ad = workspace.template matrix<double>(1, m, k);
+    auto bh = workspace.template matrix<double>(2, k, n), bl = workspace.template matrix<double>(4, k, n);
+    for_each_entry("hepex::modgemm::centre_a", space, m, k,
+                   ToCentredDouble<Word, ExecSpace>{f, a, ad});
+    for_each_entry("hepex::modgemm::split_b", space, k, n,
+                   SplitCentred<Word, ExecSpace>{f, b, bh, bl, Doubles(), split.bits});
+    add_exact_product(ad, bh, split.split_b, s);
+    add_exact_product(ad, bl, split.split_b, Word(1));
+    return;
+  }
+  const bool karatsuba = form == MultiwordForm::karatsuba;
   auto ah = workspace.template matrix<double>(1, m, k),
        bh = workspace.template matrix<double>(2, k, n);
   auto al = workspace.template matrix<double>(3, m, k),
@@ -141,16 +183,15 @@ void modgemm_doubles(const ExecSpace& space, const field::Zp<Word>& f,
                  SplitCentred<Word, ExecSpace>{f, a, ah, al, as, split.bits});
   for_each_entry("hepex::modgemm::split_b", space, k, n,
                  SplitCentred<Word, ExecSpace>{f, b, bh, bl, bs, split.bits});
-  const Word s = f.pow(f.from_uint(2), static_cast<std::uint64_t>(split.bits)), s2 = f.mul(s, s);
   if (karatsuba) {
-    add_exact_product(ah, bh, split.block3, f.sub(s2, s));
-    add_exact_product(as, bs, split.block3, s);
-    add_exact_product(al, bl, split.block3, f.sub(Word(1), s));
+    add_exact_product(ah, bh, split.karatsuba, f.sub(s2, s));
+    add_exact_product(as, bs, split.karatsuba, s);
+    add_exact_product(al, bl, split.karatsuba, f.sub(Word(1), s));
   } else {
-    add_exact_product(ah, bh, split.block4, s2);
-    add_exact_product(ah, bl, split.block4, s);
-    add_exact_product(al, bh, split.block4, s);
-    add_exact_product(al, bl, split.block4, Word(1));
+    add_exact_product(ah, bh, split.four, s2);
+    add_exact_product(ah, bl, split.four, s);
+    add_exact_product(al, bh, split.four, s);
+    add_exact_product(al, bl, split.four, Word(1));
   }
 }
 
