@@ -19,8 +19,9 @@ void dgemm(Backend where, int m, int n, int k, const double* a, int lda, const d
 // int32 sums (the caller keeps every |sum| below 2^31): A_t is m x k, Bt_t is
 // n x k, so both operands have k contiguous (the "TN" layout of the integer
 // tensor-core kernels); A_t = a + t * stride_a and likewise for Bt_t and C_t.
-// On the device: cuBLAS GemmEx per product (hipBLAS: strided-batched GemmEx),
-// given sizes and leading dimensions that are multiples of 16.
+// On the device: cuBLAS GemmEx (batched for small products, per column panel
+// for large ones) or hipBLAS strided-batched GemmEx, given sizes and leading
+// dimensions that are multiples of 16.
 void int8_gemm(Backend where, int batch, int m, int n, int k, const std::int8_t* a, int lda,
                std::ptrdiff_t stride_a, const std::int8_t* bt, int ldbt, std::ptrdiff_t stride_bt,
                std::int32_t* c, int ldc, std::ptrdiff_t stride_c);
