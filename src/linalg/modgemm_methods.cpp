@@ -77,10 +77,13 @@ ExactBlocks fp64_blocks(std::uint64_t p) {
 }
 
 MultiwordForm MultiwordSplit::form(std::uint64_t k, Backend where) const {
-  // One pass over C (centring or reducing the partial sums) costs about as
-  // much as this many columns of the DGEMM: on a CPU core the DGEMM does
-  // ~25 flops per byte of C it would stream; a GPU's ratio is larger.
-  const double pass = where == Backend::device ? 128 : 32;
+  // One k-block beyond the DGEMM's own work (centring the partial sums, the
+  // DGEMM reading them back, a short-k DGEMM's lower rate) costs about as
+  // much as this many DGEMM columns. Measured at p = 2^31 - 1 with the
+  // B-split form: one CPU core, n = 2048, 0.79 s for 2 products of 9 blocks
+  // where a DGEMM takes 0.37 s (about 20 columns a block); the H100,
+  // n = 8192, 89.5 ms for 2 products of 33 blocks, 18.6 ms a DGEMM (about 370).
+  const double pass = where == Backend::device ? 384 : 24;
   auto cost = [&](const ExactBlocks& b, int products) {
     if (b.width < 1) return std::numeric_limits<double>::infinity();
     const double blocks = std::ceil(static_cast<double>(k) / static_cast<double>(b.width));
