@@ -24,6 +24,7 @@
 #include "hepex/core/vector_view.hpp"
 #include "hepex/field/wide_multiply.hpp"
 #include "hepex/field/zp.hpp"
+#include "hepex/linalg/detail/for_each_entry.hpp"
 
 namespace hepex::reconstruct {
 
@@ -75,7 +76,7 @@ struct Solve {
   Kokkos::View<const std::uint64_t*, Memory> inverse;
   Kokkos::View<const std::uint64_t**, Kokkos::LayoutRight, Memory> rhs;
   Kokkos::View<std::uint64_t**, Kokkos::LayoutRight, Memory> out;
-  KOKKOS_INLINE_FUNCTION void operator()(const std::size_t r, const std::size_t j) const {
+  KOKKOS_INLINE_FUNCTION void operator()(const std::int64_t r, const std::int64_t j) const {
     const std::size_t g = s.group(j), first = s.offsets(g), T = s.offsets(g + 1) - first;
     const std::size_t base = first + g;
     const std::uint64_t m = s.nodes(j);
@@ -118,9 +119,8 @@ std::vector<std::uint64_t> solve_transposed_vandermonde(const field::Zp64& f,
   Kokkos::View<const std::uint64_t**, Kokkos::LayoutRight, Memory> d_rhs(flat.data(), S, n);
   Kokkos::View<std::uint64_t*, Memory> out("hepex::vandermonde::solution", S * n);
   Kokkos::View<std::uint64_t**, Kokkos::LayoutRight, Memory> d_out(out.data(), S, n);
-  Kokkos::parallel_for("hepex::vandermonde::solve",
-                       Kokkos::MDRangePolicy<ExecSpace, Kokkos::Rank<2>>({0, 0}, {S, n}),
-                       vandermonde_detail::Solve<Memory>{f, s, inverse, d_rhs, d_out});
+  linalg::detail::for_each_entry("hepex::vandermonde::solve", ExecSpace(), S, n,
+                                 vandermonde_detail::Solve<Memory>{f, s, inverse, d_rhs, d_out});
   return to_vector(out);
 }
 
