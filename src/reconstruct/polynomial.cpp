@@ -8,16 +8,6 @@
 namespace hepex::reconstruct {
 
 template <class Coefficient>
-std::uint32_t SparsePolynomial<Coefficient>::total_degree() const {
-  std::uint32_t degree = 0;
-  for (std::size_t t = 0; t < terms(); ++t) {
-    const std::uint32_t* e = exponent(t);
-    degree = std::max(degree, std::accumulate(e, e + variables, std::uint32_t{0}));
-  }
-  return degree;
-}
-
-template <class Coefficient>
 void SparsePolynomial<Coefficient>::sort() {
   std::vector<std::size_t> order(terms());
   std::iota(order.begin(), order.end(), 0);

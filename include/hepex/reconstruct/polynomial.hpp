@@ -27,8 +27,6 @@ struct SparsePolynomial {
     exponents.insert(exponents.end(), e, e + variables);
     coefficients.push_back(c);
   }
-  // Largest total degree of a term (0 for the zero polynomial).
-  std::uint32_t total_degree() const;
   // Terms in descending lexicographic order of exponents (the printed order
   // and the order in which supports are compared).
   void sort();

@@ -28,8 +28,6 @@ class NewtonBatch {
   // Adds node x (distinct from the earlier ones) with y[k] for function k.
   void add(std::uint64_t x, const std::uint64_t* y);
   std::size_t points() const { return nodes_.size(); }
-  // Function k's last point was predicted by the earlier ones.
-  bool predicted(std::size_t k) const { return predicted_[k] != 0; }
   // Every function has at least two points and its last one was predicted.
   bool converged() const;
   // Coefficients of function k in the monomial basis, lowest degree first,
