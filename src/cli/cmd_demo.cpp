@@ -11,6 +11,7 @@
 #include "hepex/core/spaces.hpp"
 #include "hepex/field/self_check.hpp"
 #include "hepex/linalg/self_check.hpp"
+#include "hepex/reconstruct/self_check.hpp"
 #include "table.hpp"
 
 namespace hepex::cli {
@@ -37,8 +38,8 @@ void run_demo(const DemoOptions& options) {
   const BuildInfo info = build_info();
   std::cout << "hepex demo: hepex " << info.hepex_version << ", Kokkos " << info.kokkos_version
             << ", backend " << backend_name(backend) << " ("
-            << (backend == Backend::device ? DeviceSpace::name() : HostSpace::name())
-            << "), seed " << options.seed << "\n\n";
+            << (backend == Backend::device ? DeviceSpace::name() : HostSpace::name()) << "), seed "
+            << options.seed << "\n\n";
 
   const auto rows = field::self_check(backend, options.cases, options.seed);
   Table table({"family", "check", "field", "parameter", "cases", "failures", "time [ms]"});
@@ -48,19 +49,26 @@ void run_demo(const DemoOptions& options) {
     table.add_row({"field", "identities + host=device", row.field, row.parameter,
                    std::to_string(row.cases), std::to_string(row.failures),
                    milliseconds(row.seconds)});
-    json_rows.push_back({{"family", "field"}, {"field", row.field},
-                         {"parameter", row.parameter}, {"cases", row.cases},
-                         {"failures", row.failures}, {"seconds", row.seconds}});
+    json_rows.push_back({{"family", "field"},
+                         {"field", row.field},
+                         {"parameter", row.parameter},
+                         {"cases", row.cases},
+                         {"failures", row.failures},
+                         {"seconds", row.seconds}});
     failures += row.failures;
   }
   const auto rref = linalg::rref_self_check(backend, options.rref_size, 8, options.seed);
-  table.add_row({"rref", "rank + A*nullspace = 0", "Zp32", "p = 2147483647, n = " +
-                     std::to_string(rref.n) + ", rank " + std::to_string(rref.rank) + "/" +
-                     std::to_string(rref.expected_rank),
+  table.add_row({"rref", "rank + A*nullspace = 0", "Zp32",
+                 "p = 2147483647, n = " + std::to_string(rref.n) + ", rank " +
+                     std::to_string(rref.rank) + "/" + std::to_string(rref.expected_rank),
                  "1", rref.passed ? "0" : "1", milliseconds(rref.seconds)});
-  json_rows.push_back({{"family", "rref"}, {"field", "Zp32"}, {"n", rref.n},
-                       {"rank", rref.rank}, {"expected_rank", rref.expected_rank},
-                       {"failures", rref.passed ? 0 : 1}, {"seconds", rref.seconds}});
+  json_rows.push_back({{"family", "rref"},
+                       {"field", "Zp32"},
+                       {"n", rref.n},
+                       {"rank", rref.rank},
+                       {"expected_rank", rref.expected_rank},
+                       {"failures", rref.passed ? 0 : 1},
+                       {"seconds", rref.seconds}});
   failures += rref.passed ? 0 : 1;
   using linalg::GemmMethod;
   for (const auto& [p, methods] : std::vector<std::pair<std::uint64_t, std::vector<GemmMethod>>>{
@@ -76,10 +84,28 @@ void run_demo(const DemoOptions& options) {
     }
     table.add_row({"modgemm", names, "Zp32", "p = " + std::to_string(p) + ", 256 x 256 x 256", "1",
                    gemm.passed ? "0" : "1", times});
-    json_rows.push_back({{"family", "modgemm"}, {"field", "Zp32"}, {"prime", p}, {"n", gemm.n},
-                         {"failures", gemm.passed ? 0 : 1}, {"seconds", seconds}});
+    json_rows.push_back({{"family", "modgemm"},
+                         {"field", "Zp32"},
+                         {"prime", p},
+                         {"n", gemm.n},
+                         {"failures", gemm.passed ? 0 : 1},
+                         {"seconds", seconds}});
     failures += gemm.passed ? 0 : 1;
   }
+  const auto zippel = reconstruct::self_check(options.seed);
+  table.add_row({"reconstruct", "balanced Zippel + CRT = known answer", "Zp64 -> Q",
+                 std::to_string(zippel.functions) + " functions, 4 variables, " +
+                     std::to_string(zippel.terms) + " terms, " + std::to_string(zippel.primes) +
+                     " primes",
+                 "1", zippel.passed ? "0" : "1", milliseconds(zippel.seconds)});
+  json_rows.push_back({{"family", "reconstruct"},
+                       {"field", "Zp64"},
+                       {"functions", zippel.functions},
+                       {"terms", zippel.terms},
+                       {"primes", zippel.primes},
+                       {"failures", zippel.passed ? 0 : 1},
+                       {"seconds", zippel.seconds}});
+  failures += zippel.passed ? 0 : 1;
   table.print(std::cout);
   std::cout << '\n' << (failures == 0 ? "all checks passed" : "CHECKS FAILED") << '\n';
 

@@ -23,7 +23,7 @@ expect(0 "^hepex [0-9]+\\.[0-9]+\\.[0-9]+ \\(Kokkos [0-9]+\\.[0-9]+\\.[0-9]+; ba
        --version)
 expect(0 "Kokkos: +[0-9.]+\nexecution spaces: .*devices:\n  \\[0\\] .*GiB.*MPI: .*BLAS paths: "
        info)
-expect(0 "Zp32 .*Zp64 .*Real64 .*Complex128 .*all checks passed" demo --cases 5000)
+expect(0 "Zp32 .*Zp64 .*Real64 .*Complex128 .*reconstruct +balanced Zippel.*all checks passed" demo --cases 5000)
 expect(0 "backend host" demo --backend host --cases 1000 --json "${json}")
 expect(1 "backend" demo --backend gpu)
 expect(1 "cases" demo --cases 0)
@@ -95,3 +95,35 @@ expect(0 "of copy BW" bench rref --prime 65521 --sizes 16 --repeats 1)
 expect(1 "^hepex: --prime modulus 15 is not a prime" bench rref --prime 15 --sizes 16)
 expect(1 "^hepex: --prime 'abc' is not a positive integer" bench gemm --prime abc --sizes 16)
 expect(1 "^hepex: --json: cannot write" bench gemm --prime 65521 --sizes 16 --json /nonexistent/dir/x.json)
+
+# Reconstruction (CLI.md "Reconstruction"): exact answers, one line per input,
+# the output parsed back to itself, and the exit codes.
+set(rdir "${CMAKE_CURRENT_BINARY_DIR}/cli_reconstruct")
+file(MAKE_DIRECTORY "${rdir}")
+file(WRITE "${rdir}/in.txt" "x^2/(1-x*y)\n(x+y)^3 - 1/2\n3/7\n(x^2 - z^2)/(x - z)*y^-2\n")
+file(WRITE "${rdir}/bad.txt" "x + y\n2*(x\n")
+expect(0 "^\\(x \\+ y\\)/\\(x\\*y\\)\n$" reconstruct --vars x,y --function "1/x + 1/y")
+expect(0 "^\\(-x\\^2\\)/\\(x\\*y - 1\\)\n\\(2\\*x\\^3 \\+ 6\\*x\\^2\\*y \\+ 6\\*x\\*y\\^2 \\+ 2\\*y\\^3 - 1\\)/\\(2\\)\n\\(3\\)/\\(7\\)\n\\(x \\+ z\\)/\\(y\\^2\\)\n$"
+       reconstruct --vars x,y,z --file "${rdir}/in.txt" --json "${rdir}/r.json")
+file(READ "${rdir}/r.json" text)
+if(NOT text MATCHES "\"functions\": 4" OR NOT text MATCHES "\"primes\": [0-9]+")
+  message(FATAL_ERROR "reconstruct --json wrote:\n${text}")
+endif()
+execute_process(COMMAND "${HEPEX}" reconstruct --vars x,y,z --file "${rdir}/in.txt"
+                OUTPUT_FILE "${rdir}/out.txt" RESULT_VARIABLE rc)
+execute_process(COMMAND "${HEPEX}" reconstruct --vars x,y,z --file "${rdir}/out.txt"
+                OUTPUT_VARIABLE again RESULT_VARIABLE rc2)
+file(READ "${rdir}/out.txt" first)
+if(NOT rc EQUAL 0 OR NOT rc2 EQUAL 0 OR NOT first STREQUAL again)
+  message(FATAL_ERROR "reconstruct output does not parse back to itself:\n${first}\n--\n${again}")
+endif()
+expect(0 "reconstruct: prime 2 .*4/4 functions determined"
+       reconstruct --vars x,y,z --file "${rdir}/out.txt" --verbose --seed 5)
+expect(1 "--function: column 5: expected a number" reconstruct --vars x,y --function "x + * y")
+expect(1 "bad.txt:2: column 5: expected '\\)'" reconstruct --vars x,y --file "${rdir}/bad.txt")
+expect(1 "unknown variable 'w'" reconstruct --vars x,y --function "x*w")
+expect(1 "exactly one of --function" reconstruct --vars x)
+expect(1 "--vars: '' is not a variable name" reconstruct --vars "x,,y" --function x)
+expect(1 "cannot open" reconstruct --vars x --file "${rdir}/missing.txt")
+expect(3 "did not converge with 1 primes.*raise --primes"
+       reconstruct --vars x --function "x/3 + 5/7" --primes 1)

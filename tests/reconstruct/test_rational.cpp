@@ -1,0 +1,143 @@
+// Rational functions over Q from expression and host black boxes: random
+// sparse polynomials and rational functions (with and without a constant
+// term in the denominator: without one the shift is exercised), coefficients
+// of hundreds of digits, poles and zeros at the natural probe points, a black
+// box failing on a fraction of points, several functions in one call, the
+// printed answer parsed back, and too few primes as a negative answer.
+#include <gtest/gtest.h>
+
+#include <random>
+
+#include "hepex/core/error.hpp"
+#include "hepex/io/expression.hpp"
+#include "hepex/reconstruct/rational.hpp"
+#include "random_functions.hpp"
+#include "test_seed.hpp"
+
+namespace {
+
+using namespace hepex::reconstruct;
+using hepex::io::Expression;
+
+std::vector<std::string> names(std::size_t n) {
+  std::vector<std::string> v;
+  for (std::size_t i = 0; i < n; ++i) v.push_back("x" + std::to_string(i + 1));
+  return v;
+}
+
+Reconstruction from_text(const std::vector<std::string>& texts,
+                         const std::vector<std::string>& vars, ReconstructOptions options = {}) {
+  std::vector<Expression> e;
+  for (const auto& t : texts) e.push_back(Expression::parse(t, vars));
+  options.seed = hepex::test::seed();
+  return reconstruct(*expression_black_box(std::move(e), vars.size()), options);
+}
+
+TEST(Reconstruct, SparsePolynomialWithRationalCoefficients) {
+  SCOPED_TRACE(hepex::test::seed_trace());
+  std::mt19937_64 rng(hepex::test::seed());
+  const auto vars = names(5);
+  RationalFunction truth{hepex::test::random_polynomial(rng, 5, 300, 12, 40, true),
+                         PolynomialQ{5, std::vector<std::uint32_t>(5, 0), {1}}};
+  const auto r = from_text({to_string(truth, vars)}, vars);
+  ASSERT_EQ(r.functions.size(), 1u);
+  make_primitive(truth);
+  truth.num.sort();
+  EXPECT_EQ(to_string(r.functions[0], vars), to_string(truth, vars));
+  EXPECT_GE(r.primes, 2u);
+  // The answer parses back to the same function.
+  const auto again = from_text({to_string(r.functions[0], vars)}, vars);
+  EXPECT_EQ(to_string(again.functions[0], vars), to_string(r.functions[0], vars));
+}
+
+TEST(Reconstruct, ManyRationalFunctionsInOneCall) {
+  SCOPED_TRACE(hepex::test::seed_trace());
+  std::mt19937_64 rng(hepex::test::seed() + 1);
+  const auto vars = names(4);
+  std::vector<RationalFunction> truth = {
+      {hepex::test::random_polynomial(rng, 4, 12, 7, 20, false),
+       hepex::test::random_polynomial(rng, 4, 6, 5, 20, true)},
+      // No constant term in the denominator: reconstructed along shifted lines.
+      {hepex::test::random_polynomial(rng, 4, 8, 6, 20, true),
+       hepex::test::random_polynomial(rng, 4, 5, 6, 20, false)},
+      {hepex::test::random_polynomial(rng, 4, 10, 5, 20, true),
+       PolynomialQ{4, std::vector<std::uint32_t>(4, 0), {3}}},
+  };
+  std::vector<std::string> texts;
+  for (const auto& t : truth) texts.push_back(to_string(t, vars));
+  const auto r = from_text(texts, vars);
+  ASSERT_EQ(r.functions.size(), truth.size());
+  for (std::size_t g = 0; g < truth.size(); ++g) {
+    EXPECT_TRUE(hepex::test::same_function(r.functions[g], truth[g]))
+        << texts[g] << "\n  got " << to_string(r.functions[g], vars);
+    EXPECT_LE(r.functions[g].num.terms(), truth[g].num.terms());
+  }
+}
+
+TEST(Reconstruct, CoefficientsOfHundredsOfDigits) {
+  SCOPED_TRACE(hepex::test::seed_trace());
+  std::mt19937_64 rng(hepex::test::seed() + 2);
+  const auto vars = names(2);
+  const RationalFunction truth{hepex::test::random_polynomial(rng, 2, 3, 4, 700, false),
+                               hepex::test::random_polynomial(rng, 2, 2, 3, 700, true)};
+  ReconstructOptions options;
+  options.max_primes = 120;
+  const auto r = from_text({to_string(truth, vars)}, vars, options);
+  EXPECT_TRUE(hepex::test::same_function(r.functions[0], truth)) << to_string(truth, vars);
+  EXPECT_GE(r.primes, 20u);  // ~200-digit numerators and denominators need many primes
+}
+
+TEST(Reconstruct, PolesAndZerosAtProbePoints) {
+  SCOPED_TRACE(hepex::test::seed_trace());
+  const auto r = from_text({"1/x + 1/y", "(x^2 - y^2)/(x - y)", "x*y/(x + y)", "1/(x - 1)^2",
+                            "(x - 2)^3*y^-1", "0*x", "7/3"},
+                           {"x", "y"});
+  const std::vector<std::string> expected = {"(x + y)/(x*y)",
+                                             "(x + y)/(1)",
+                                             "(x*y)/(x + y)",
+                                             "(1)/(x^2 - 2*x + 1)",
+                                             "(x^3 - 6*x^2 + 12*x - 8)/(y)",
+                                             "(0)/(1)",
+                                             "(7)/(3)"};
+  for (std::size_t g = 0; g < expected.size(); ++g) {
+    EXPECT_EQ(to_string(r.functions[g], {"x", "y"}), expected[g]);
+  }
+}
+
+TEST(Reconstruct, BlackBoxFailingOnAQuarterOfThePoints) {
+  SCOPED_TRACE(hepex::test::seed_trace());
+  std::size_t failures = 0;
+  // (x^2 + 3 y)/(1 + x y), failing wherever x = 0, 1, 2, 3 mod 16... in effect
+  // on a quarter of the random points.
+  HostBlackBox box(2, 1,
+                   [&](const hepex::field::Zp64& f, const std::uint64_t* x, std::uint64_t* out) {
+                     if (x[0] % 4 == 0) {
+                       ++failures;
+                       return false;
+                     }
+                     const std::uint64_t den = f.add(1, f.mul(x[0], x[1]));
+                     if (den == 0) return false;
+                     out[0] = f.mul(f.add(f.mul(x[0], x[0]), f.mul(3, x[1])), f.inv(den));
+                     return true;
+                   });
+  ReconstructOptions options;
+  options.seed = hepex::test::seed();
+  const auto r = reconstruct(box, options);
+  EXPECT_EQ(to_string(r.functions[0], {"x", "y"}), "(x^2 + 3*y)/(x*y + 1)");
+  EXPECT_GT(failures, 0u);
+}
+
+TEST(Reconstruct, TooFewPrimesIsANegativeAnswer) {
+  SCOPED_TRACE(hepex::test::seed_trace());
+  ReconstructOptions options;
+  options.max_primes = 1;
+  try {
+    from_text({"x/3 + 5/7"}, {"x"}, options);
+    ADD_FAILURE() << "one prime determined rational coefficients";
+  } catch (const hepex::Error& e) {
+    EXPECT_EQ(e.exit_code(), 3);
+    EXPECT_NE(std::string(e.what()).find("--primes"), std::string::npos);
+  }
+}
+
+}  // namespace
