@@ -16,7 +16,8 @@ def main():
         summary = json.load(open(path))
         for r in summary["rows"]:
             rate = r["modular_ops_per_s"]
-            print(f"| {summary['prime']} | {r['m']}x{r['k']}x{r['n']} | {r['method']} | {r['products']} "
+            kept = ", A kept" if r.get("a_kept") else ""
+            print(f"| {summary['prime']} | {r['m']}x{r['k']}x{r['n']} | {r['method']}{kept} | {r['products']} "
                   f"| {rate / 1e12:.1f} | {r['dgemm_flops_per_s'] / 1e12:.1f} "
                   f"| {rate / r['dgemm_flops_per_s']:.2f} | {r['int8_gemm_ops_per_s'] / 1e12:.0f} "
                   f"| {rate / r['int8_gemm_ops_per_s']:.3f} |")

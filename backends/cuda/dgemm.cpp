@@ -72,9 +72,9 @@ void int8_gemm(Backend where, int batch, int m, int n, int k, const std::int8_t*
   constexpr long long batched_below = 2048LL * 2048 + 1, panel = 8192;
   if (static_cast<long long>(m) * n < batched_below) {
     check(cublasGemmStridedBatchedEx(handle(), CUBLAS_OP_T, CUBLAS_OP_N, n, m, k, &one, bt,
-                                     CUDA_R_8I, ldbt, stride_bt, a, CUDA_R_8I, lda, stride_a,
-                                     &zero, c, CUDA_R_32I, ldc, stride_c, batch,
-                                     CUBLAS_COMPUTE_32I, CUBLAS_GEMM_DEFAULT),
+                                     CUDA_R_8I, ldbt, stride_bt, a, CUDA_R_8I, lda, stride_a, &zero,
+                                     c, CUDA_R_32I, ldc, stride_c, batch, CUBLAS_COMPUTE_32I,
+                                     CUBLAS_GEMM_DEFAULT),
           "cublasGemmStridedBatchedEx (int8)");
   } else {
     for (int t = 0; t < batch; ++t) {

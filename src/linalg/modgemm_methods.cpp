@@ -66,7 +66,8 @@ std::uint64_t mul_mod(std::uint64_t a, std::uint64_t b, std::uint64_t p) {
 
 ExactBlocks exact_blocks(double term, std::uint64_t p) {
   const double dp = static_cast<double>(p);
-  const std::uint64_t carried = p < (std::uint64_t{1} << 51) ? terms_within(two53 - 4 * dp, term) : 0;
+  const std::uint64_t carried =
+      p < (std::uint64_t{1} << 51) ? terms_within(two53 - 4 * dp, term) : 0;
   if (carried >= 1) return {carried, true};
   return {terms_within(two53, term), false};
 }

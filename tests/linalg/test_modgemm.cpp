@@ -99,6 +99,36 @@ void check_method(linalg::GemmMethod method, std::uint64_t p,
   }
 }
 
+// A workspace that keeps the left operand: the products (A1, B1), (A1, B2),
+// (A2, B1), (A1, B2) in that order through one workspace, on the device
+// space, each against FLINT; the second reuses A1's conversion, the third
+// and fourth must convert again.
+template <class Word>
+void check_kept_left_operand(linalg::GemmMethod method, std::uint64_t p, std::size_t m,
+                             std::size_t k, std::size_t n) {
+  SCOPED_TRACE("p=" + std::to_string(p) + " method=" + linalg::gemm_method_name(method) + " " +
+               std::to_string(m) + "x" + std::to_string(k) + "x" + std::to_string(n) + " " +
+               seed_trace());
+  std::mt19937_64 rng(seed() ^ p ^ k);
+  const field::Zp<Word> f(p);
+  const Matrix<Word> a[2] = {filled<Word>(m, k, p, rng, Pattern::random, false),
+                             filled<Word>(m, k, p, rng, Pattern::random, false)};
+  const Matrix<Word> b[2] = {filled<Word>(k, n, p, rng, Pattern::random, true),
+                             filled<Word>(k, n, p, rng, Pattern::random, true)};
+  const auto da0 = to_device<DeviceMemory>(a[0]), da1 = to_device<DeviceMemory>(a[1]);
+  const auto db0 = to_device<DeviceMemory>(b[0]), db1 = to_device<DeviceMemory>(b[1]);
+  DeviceMatrix<Word, DeviceMemory> c("c", m, n);
+  linalg::GemmWorkspace<DeviceMemory> workspace;
+  workspace.keep_left_operand(true);
+  const std::pair<int, int> order[] = {{0, 0}, {0, 1}, {1, 0}, {0, 1}};
+  for (const auto [i, j] : order) {
+    linalg::modgemm(DeviceSpace(), f, ConstDeviceMatrix<Word, DeviceMemory>(i ? da1 : da0),
+                    ConstDeviceMatrix<Word, DeviceMemory>(j ? db1 : db0), c, method, false,
+                    &workspace);
+    ASSERT_TRUE(to_host(c) == flint_mul(a[i], b[j], p)) << "A" << i + 1 << " B" << j + 1;
+  }
+}
+
 }  // namespace hepex::test
 
 namespace {
@@ -146,9 +176,8 @@ TEST(ModGemm, MultiwordUpToItsLargestPrime) {
   ASSERT_EQ(edge_split.split_b.width, 0u);
   ASSERT_EQ(edge_split.form(2, hepex::Backend::host), MultiwordForm::karatsuba);
   ASSERT_EQ(edge_split.form(9, hepex::Backend::host), MultiwordForm::four);
-  hepex::test::check_method<std::uint64_t>(GemmMethod::multiword,
-                                           hepex::field::prev_prime(1ull << 52),
-                                           {1, 2, 3, 8, 9, 40});
+  hepex::test::check_method<std::uint64_t>(
+      GemmMethod::multiword, hepex::field::prev_prime(1ull << 52), {1, 2, 3, 8, 9, 40});
   // 2^31 - 1, where fp64 is not exact: 16-bit halves of B; A B = s A Bh +
   // A Bl in blocks of 255 on a CPU, carried across blocks.
   const auto p31 = multiword_split(2147483647);
@@ -278,6 +307,19 @@ TEST(ModGemm, Int8CrtBasisAgainstGmp) {
             10);  // 16 base-256 digit products
   EXPECT_EQ(hepex::linalg::int8_crt_basis(hepex::field::large_primes(1)[0], 8192).count,
             18);  // 64 digit products
+}
+
+TEST(ModGemm, KeptLeftOperandIsReusedOnlyForTheSameA) {
+  using hepex::test::check_kept_left_operand;
+  check_kept_left_operand<std::uint32_t>(GemmMethod::fp64, 65521, 13, 600, 7);
+  check_kept_left_operand<std::uint32_t>(GemmMethod::multiword, 2147483647, 13, 600, 7);
+  check_kept_left_operand<std::uint64_t>(GemmMethod::multiword,
+                                         hepex::field::prev_prime(1ull << 44), 9, 1100, 5);
+  check_kept_left_operand<std::uint64_t>(GemmMethod::multiword,
+                                         hepex::field::prev_prime(1ull << 52), 9, 40, 5);
+  check_kept_left_operand<std::uint32_t>(GemmMethod::int8, 2147483647, 13, 600, 7);
+  check_kept_left_operand<std::uint64_t>(GemmMethod::int8, hepex::field::large_primes(1)[0], 3,
+                                         hepex::linalg::int8_max_depth + 17, 2);
 }
 
 TEST(ModGemm, EmptyShapes) {

@@ -89,8 +89,12 @@ std::vector<std::vector<Word>> krylov_sequences(
     using ConstView = ConstDeviceMatrix<Word, Memory>;
     Matrix<Word> row(1, r.size());
     row.data = r;
-    GemmWorkspace<Memory> workspace;  // shared by all the products
-    auto product = [&](const auto& x, const auto& y, const DeviceMatrix<Word, Memory>& out) {
+    // Products by T (or its powers) keep the converted T in their workspace
+    // between steps; the projections by r use their own.
+    GemmWorkspace<Memory> by_t, by_r;
+    by_t.keep_left_operand(true);
+    auto product = [&](const auto& x, const auto& y, const DeviceMatrix<Word, Memory>& out,
+                       GemmWorkspace<Memory>& workspace) {
       modgemm(space, f, ConstView(x), ConstView(y), out, GemmMethod::automatic, false, &workspace);
     };
     const auto dt = to_device<Memory>(t, "T");
@@ -99,11 +103,11 @@ std::vector<std::vector<Word>> krylov_sequences(
       auto v = to_device<Memory>(e, "V");
       DeviceMatrix<Word, Memory> next("TV", e.rows, b), projection("rV", 1, b);
       for (std::size_t i = 0; i < length; ++i) {
-        product(dr, v, projection);
+        product(dr, v, projection, by_r);
         const auto p = to_host(projection);
         for (std::size_t j = 0; j < b; ++j) s[j][i] = p(0, j);
         if (i + 1 < length) {
-          product(dt, v, next);  // one fat-vector product
+          product(dt, v, next, by_t);  // one fat-vector product
           std::swap(v, next);
         }
       }
@@ -114,18 +118,18 @@ std::vector<std::vector<Word>> krylov_sequences(
     for (std::size_t blocks = 1; blocks < length; blocks *= 2) {
       DeviceMatrix<Word, Memory> wider("K", e.rows, 2 * k.extent(1)),
           moved("PK", e.rows, k.extent(1));
-      product(power, k, moved);
+      product(power, k, moved, by_t);
       detail::copy_columns(k, wider, 0);
       detail::copy_columns(moved, wider, k.extent(1));
       k = wider;
       if (2 * blocks < length) {
         DeviceMatrix<Word, Memory> squared("P^2", e.rows, e.rows);
-        product(power, power, squared);
+        product(power, power, squared, by_t);
         power = squared;
       }
     }
     DeviceMatrix<Word, Memory> projection("rK", 1, k.extent(1));
-    product(dr, k, projection);
+    product(dr, k, projection, by_r);
     const auto p = to_host(projection);
     for (std::size_t i = 0; i < length; ++i)
       for (std::size_t j = 0; j < b; ++j) s[j][i] = p(0, i * b + j);

@@ -66,8 +66,8 @@ enum class MultiwordForm { split_b, karatsuba, four };
 // The multiword split of centred residues |x| <= p/2: x = hi 2^bits + lo with
 // |lo| <= 2^(bits-1) and |hi| <= floor(p/2 / 2^bits) + 1.
 struct MultiwordSplit {
-  int bits;                        // half the bits of p/2, rounded up
-  double high, low;                // bounds on |hi| and |lo|
+  int bits;                              // half the bits of p/2, rounded up
+  double high, low;                      // bounds on |hi| and |lo|
   ExactBlocks split_b, karatsuba, four;  // the blocks of each form
   // The exact form with the least estimated cost for depth k on `where`:
   // products x (k + blocks x the cost of one pass over C, in DGEMM columns).

@@ -34,11 +34,10 @@ void for_each_entry(const char* label, const ExecSpace& space, std::size_t rows,
                     const Functor& functor) {
   if constexpr (Kokkos::SpaceAccessibility<Kokkos::HostSpace,
                                            typename ExecSpace::memory_space>::accessible) {
-    Kokkos::parallel_for(
-        label,
-        Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<std::int64_t>>(
-            space, 0, static_cast<std::int64_t>(rows)),
-        EntriesOfRow<Functor>{functor, static_cast<std::int64_t>(cols)});
+    Kokkos::parallel_for(label,
+                         Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<std::int64_t>>(
+                             space, 0, static_cast<std::int64_t>(rows)),
+                         EntriesOfRow<Functor>{functor, static_cast<std::int64_t>(cols)});
   } else {
     Kokkos::parallel_for(label, Kokkos::RangePolicy<ExecSpace>(space, 0, rows * cols),
                          FlatEntries<Functor>{functor, cols});

@@ -118,8 +118,9 @@ void modgemm_doubles(const ExecSpace& space, const field::Zp<Word>& f,
   bool overwrite = !accumulate;  // the first reduction writes C
   const double dp = static_cast<double>(p), inverse_p = 1.0 / dp;
   auto reduce_into_c = [&](Word weight) {
-    for_each_entry("hepex::modgemm::reduce", space, m, n,
-                   ReduceAccumulate<Word, ExecSpace>{f, partial, c, dp, inverse_p, weight, overwrite});
+    for_each_entry(
+        "hepex::modgemm::reduce", space, m, n,
+        ReduceAccumulate<Word, ExecSpace>{f, partial, c, dp, inverse_p, weight, overwrite});
     overwrite = false;
   };
   // C += weight * (X Y mod p) for exact-integer doubles X (m x k), Y (k x n),
@@ -144,11 +145,22 @@ void modgemm_doubles(const ExecSpace& space, const field::Zp<Word>& f,
     }
     reduce_into_c(weight);
   };
-  if (!multiword) {
+  using Conversion = typename GemmWorkspace<Memory>::Conversion;
+  // A's conversion into the workspace, skipped when it holds this A already.
+  auto convert_a = [&](Conversion form, auto&& convert) {
+    workspace.convert_left({a.data(), m, k, p, form}, convert);
+  };
+  auto centred_a = [&] {
     auto ad = workspace.template matrix<double>(1, m, k);
+    convert_a(Conversion::centred_doubles, [&] {
+      for_each_entry("hepex::modgemm::centre_a", space, m, k,
+                     ToCentredDouble<Word, ExecSpace>{f, a, ad});
+    });
+    return ad;
+  };
+  if (!multiword) {
+    const auto ad = centred_a();
     auto bd = workspace.template matrix<double>(2, k, n);
-    for_each_entry("hepex::modgemm::centre_a", space, m, k,
-                   ToCentredDouble<Word, ExecSpace>{f, a, ad});
     for_each_entry("hepex::modgemm::centre_b", space, k, n,
                    ToCentredDouble<Word, ExecSpace>{f, b, bd});
     add_exact_product(ad, bd, fp64_blocks(p), Word(1));
@@ -159,10 +171,9 @@ void modgemm_doubles(const ExecSpace& space, const field::Zp<Word>& f,
   const MultiwordForm form = split.form(k, where);
   const Word s = f.pow(f.from_uint(2), static_cast<std::uint64_t>(split.bits)), s2 = f.mul(s, s);
   if (form == MultiwordForm::split_b) {
-    auto ad = workspace.template matrix<double>(1, m, k);
-    auto bh = workspace.template matrix<double>(2, k, n), bl = workspace.template matrix<double>(4, k, n);
-    for_each_entry("hepex::modgemm::centre_a", space, m, k,
-                   ToCentredDouble<Word, ExecSpace>{f, a, ad});
+    const auto ad = centred_a();
+    auto bh = workspace.template matrix<double>(2, k, n),
+         bl = workspace.template matrix<double>(4, k, n);
     for_each_entry("hepex::modgemm::split_b", space, k, n,
                    SplitCentred<Word, ExecSpace>{f, b, bh, bl, Doubles(), split.bits});
     add_exact_product(ad, bh, split.split_b, s);
@@ -179,8 +190,10 @@ void modgemm_doubles(const ExecSpace& space, const field::Zp<Word>& f,
     as = workspace.template matrix<double>(5, m, k);
     bs = workspace.template matrix<double>(6, k, n);
   }
-  for_each_entry("hepex::modgemm::split_a", space, m, k,
-                 SplitCentred<Word, ExecSpace>{f, a, ah, al, as, split.bits});
+  convert_a(karatsuba ? Conversion::split_doubles_and_sums : Conversion::split_doubles, [&] {
+    for_each_entry("hepex::modgemm::split_a", space, m, k,
+                   SplitCentred<Word, ExecSpace>{f, a, ah, al, as, split.bits});
+  });
   for_each_entry("hepex::modgemm::split_b", space, k, n,
                  SplitCentred<Word, ExecSpace>{f, b, bh, bl, bs, split.bits});
   if (karatsuba) {

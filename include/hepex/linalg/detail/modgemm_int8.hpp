@@ -236,8 +236,16 @@ void modgemm_int8(const ExecSpace& space, const field::Zp<Word>& f,
     const ResiduesA of_a{
         f, a, ar, basis, l0, depth, m, mp, kc / 4, false, ResiduesA::aligned_rows(a, l0)};
     const ResiduesB of_b{f, b, br, basis, l0, depth, n, np, kc / 16, true, false};
-    Kokkos::parallel_for("hepex::modgemm::crt_residues_a",
-                         Kokkos::RangePolicy<ExecSpace>(space, 0, of_a.threads()), of_a);
+    // A's residues are kept across products (GemmWorkspace) only when one
+    // k-block covers A.
+    const bool whole_a = k <= int8_max_depth;
+    workspace.convert_left(
+        {whole_a ? a.data() : nullptr, m, k, f.modulus(),
+         GemmWorkspace<typename ExecSpace::memory_space>::Conversion::int8_residues},
+        [&] {
+          Kokkos::parallel_for("hepex::modgemm::crt_residues_a",
+                               Kokkos::RangePolicy<ExecSpace>(space, 0, of_a.threads()), of_a);
+        });
     Kokkos::parallel_for("hepex::modgemm::crt_residues_b",
                          Kokkos::RangePolicy<ExecSpace>(space, 0, of_b.threads()), of_b);
     space.fence();  // the vendor call runs on its own stream
@@ -251,8 +259,8 @@ void modgemm_int8(const ExecSpace& space, const field::Zp<Word>& f,
                        static_cast<int>(padded ? np : n), static_cast<int>(kc), a8,
                        static_cast<int>(kc), static_cast<std::ptrdiff_t>(mp * kc), b8,
                        static_cast<int>(kc), static_cast<std::ptrdiff_t>(np * kc),
-                       reinterpret_cast<std::int32_t*>(planes.data()),
-                       static_cast<int>(np), static_cast<std::ptrdiff_t>(mp * np));
+                       reinterpret_cast<std::int32_t*>(planes.data()), static_cast<int>(np),
+                       static_cast<std::ptrdiff_t>(mp * np));
     Kokkos::Profiling::popRegion();
     for_each_entry("hepex::modgemm::crt_recombine", space, m, Recombine::quads(n),
                    Recombine{f, planes, c, basis, mp, np, !accumulate && l0 == 0});
