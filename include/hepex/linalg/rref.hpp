@@ -21,9 +21,11 @@
 
 namespace hepex::linalg {
 
-// Automatic choice (measured on one CPU core, perf/results/rref_cpu.md): the
-// blocked algorithm from this many rows and columns on, with panels of
-// automatic_block_columns.
+// Automatic choice: the blocked algorithm from this many rows and columns on,
+// with panels of automatic_block_columns. Not tuned yet: on one CPU core the
+// blocked path overtakes the unblocked one only from n of about 2500 to 3000
+// for p < 2^23 and not up to n = 4000 for p = 2^31 - 1
+// (perf/results/rref_cpu.md).
 constexpr int automatic_blocked_from = 256;
 constexpr int automatic_block_columns = 256;
 
