@@ -23,7 +23,8 @@ expect(0 "^hepex [0-9]+\\.[0-9]+\\.[0-9]+ \\(Kokkos [0-9]+\\.[0-9]+\\.[0-9]+; ba
        --version)
 expect(0 "Kokkos: +[0-9.]+\nexecution spaces: .*devices:\n  \\[0\\] .*GiB.*MPI: .*BLAS paths: "
        info)
-expect(0 "Zp32 .*Zp64 .*Real64 .*Complex128 .*all checks passed" demo --cases 5000)
+expect(0 "Zp32 .*Zp64 .*Real64 .*Complex128 .*amplitudes .*gg_ttgg, reference event .*all checks passed"
+       demo --cases 5000)
 expect(0 "backend host" demo --backend host --cases 1000 --json "${json}")
 expect(1 "backend" demo --backend gpu)
 expect(1 "cases" demo --cases 0)
