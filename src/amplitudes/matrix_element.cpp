@@ -99,9 +99,11 @@ void MatrixElement::evaluate(const MomentaView<Memory>& momenta,
                 std::to_string(info_.particles) + ", 4) and me (events)");
   }
   if (events == 0) return;
-  const int used = static_cast<int>(std::min(streams_.size(), good_.size()));
+  const int units = static_cast<int>(detail::helicity_units(good_, info_.particles).size());
+  const int used = std::min(static_cast<int>(streams_.size()), units);
   const std::vector<DeviceSpace> streams(streams_.begin(), streams_.begin() + used);
-  Kokkos::View<double**, Kokkos::LayoutRight, Memory> partial("hepex::me_partial", used, events);
+  Kokkos::View<double**, Kokkos::LayoutRight, Memory> partial(
+      Kokkos::view_alloc(Kokkos::WithoutInitializing, "hepex::me_partial"), used, events);
   evaluator_->run(streams, momenta, good_, partial);
   for (const auto& s : streams) s.fence();
   const double averaging = info_.averaging;

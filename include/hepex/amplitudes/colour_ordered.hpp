@@ -105,22 +105,19 @@ CurrentPlan<MemSpace> make_current_plan(int ng) {
   return plan;
 }
 
-// The NG! jamps of one event and helicity from its external wavefunctions:
-// gluons[g] (g = 0..NG-1, particle order), the outgoing top's row spinor and
-// the outgoing antitop's column spinor. `width` is the top width.
+// The recursion in three steps, so that the gluon currents, which do not depend
+// on the top helicities and cost most, are computed once for the four
+// top-helicity combinations of a gluon-helicity configuration.
+//
+// Step 1: the gluon currents J(s) of every ordered gluon sequence, from the
+// gluon wavefunctions gluons[g] (g = 0..NG-1 in particle order g g _ _ g g g).
 template <int NG, class T, class Plan>
-KOKKOS_INLINE_FUNCTION void colour_ordered_jamps(const Plan& plan, const Wave<T>* gluons,
-                                                 const Wave<T>& top, const Wave<T>& antitop,
-                                                 double width, cplx<T>* jamps) {
+KOKKOS_INLINE_FUNCTION void gluon_currents(const Plan& plan, const Wave<T>* gluons,
+                                           Wave<T>* current) {
   constexpr int W = NG + 1;
-  constexpr int full = Sequences::offset(NG, NG);  // first sequence of all NG gluons
-  const cplx<T> gc11(0, T(gc11_im));
   // J(s) = [sum (-i)(i GC_10) VVV1 + sum (-i GC_12) ordered VVVV] / P^2
   const cplx<T> vvv_factor(T(gc10_re), 0);
   const cplx<T> vvvv_factor = cplx<T>(0, -1) * cplx<T>(0, T(gc12_im));
-
-  Wave<T> current[Sequences::count(NG)];
-  Wave<T> psi[full];
   for (int s = 1; s <= NG; ++s) current[s] = gluons[plan.gluon(s)];
   for (int length = 2; length <= NG; ++length) {
     for (int s = Sequences::offset(NG, length); s < Sequences::offset(NG, length + 1); ++s) {
@@ -141,6 +138,16 @@ KOKKOS_INLINE_FUNCTION void colour_ordered_jamps(const Plan& plan, const Wave<T>
       for (int mu = 0; mu < 4; ++mu) out.c[mu] *= propagator;
     }
   }
+}
+
+// Step 2: the fermion currents Psi(s) of the sequences shorter than NG, from
+// the gluon currents and the outgoing antitop's column spinor; `width` is the
+// top width.
+template <int NG, class T, class Plan>
+KOKKOS_INLINE_FUNCTION void fermion_currents(const Plan& plan, const Wave<T>* current,
+                                             const Wave<T>& antitop, double width, Wave<T>* psi) {
+  constexpr int W = NG + 1;
+  const cplx<T> gc11(0, T(gc11_im));
   psi[0] = antitop;
   for (int length = 1; length < NG; ++length) {
     // Sequences are ordered by length, so every suffix is ready.
@@ -154,12 +161,39 @@ KOKKOS_INLINE_FUNCTION void colour_ordered_jamps(const Plan& plan, const Wave<T>
       for (int mu = 0; mu < 4; ++mu) psi[s].k[mu] = k[mu];
     }
   }
+}
+
+// Step 3: the NG! jamps, closing every ordering on the outgoing top's row spinor.
+template <int NG, class T, class Plan>
+KOKKOS_INLINE_FUNCTION void close_on_top(const Plan& plan, const Wave<T>* current,
+                                         const Wave<T>* psi, const Wave<T>& top, cplx<T>* jamps) {
+  constexpr int W = NG + 1;
+  constexpr int full = Sequences::offset(NG, NG);  // first sequence of all NG gluons
+  const cplx<T> gc11(0, T(gc11_im));
   for (int s = full; s < Sequences::count(NG); ++s) {
     cplx<T> amplitude(0);
     for (int c = 1; c <= NG; ++c)
       amplitude += ffv_sandwich(psi[plan.sub(s, c * W + NG)].c, top.c, current[plan.sub(s, c)].c);
     jamps[s - full] = cplx<T>(0, -1) * gc11 * amplitude;  // FFV1_0 = -i C F2 gamma.V F1
   }
+}
+
+// Scratch of the three steps for one event.
+template <int NG, class T>
+struct CurrentScratch {
+  Wave<T> current[Sequences::count(NG)];
+  Wave<T> psi[Sequences::offset(NG, NG)];
+};
+
+// All three steps: the NG! jamps of one event and one helicity.
+template <int NG, class T, class Plan>
+KOKKOS_INLINE_FUNCTION void colour_ordered_jamps(const Plan& plan, const Wave<T>* gluons,
+                                                 const Wave<T>& top, const Wave<T>& antitop,
+                                                 double width, cplx<T>* jamps) {
+  CurrentScratch<NG, T> scratch;
+  gluon_currents<NG>(plan, gluons, scratch.current);
+  fermion_currents<NG>(plan, scratch.current, antitop, width, scratch.psi);
+  close_on_top<NG>(plan, scratch.current, scratch.psi, top, jamps);
 }
 
 }  // namespace hepex::amplitudes

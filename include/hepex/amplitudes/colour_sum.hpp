@@ -50,27 +50,34 @@ Kokkos::View<Real*, MemSpace> packed_colour_triangle(const ColourMatrix& m) {
   return packed;
 }
 
-// me(e) (+)= colour sum of jamps(e, :) for every event e.
+// me(e) (+)= sum over the `helicities` blocks of `colours` jamps in
+// jamps(e, :) of their colour sums, for every event e.
 template <class Real, class MemSpace>
 struct ColourSumKernel {
-  Kokkos::View<Kokkos::complex<Real>**, Kokkos::LayoutLeft, MemSpace> jamps;  // (event, colour)
+  Kokkos::View<Kokkos::complex<Real>**, Kokkos::LayoutLeft, MemSpace> jamps;  // (event, jamp)
   Kokkos::View<Real*, MemSpace> triangle;
   Kokkos::View<double*, MemSpace> me;
+  int helicities;
+  int colours;
   bool accumulate;
 
   KOKKOS_INLINE_FUNCTION void operator()(int e) const {
-    const int colours = static_cast<int>(jamps.extent(1));
-    Real sum = 0;
-    int index = 0;
-    for (int i = 0; i < colours; ++i) {
-      Real row_re = 0, row_im = 0;
-      for (int j = i; j < colours; ++j, ++index) {
-        row_re += triangle(index) * jamps(e, j).real();
-        row_im += triangle(index) * jamps(e, j).imag();
+    double total = accumulate ? me(e) : 0.0;
+    for (int h = 0; h < helicities; ++h) {
+      const int first = h * colours;
+      Real sum = 0;
+      int index = 0;
+      for (int i = 0; i < colours; ++i) {
+        Real row_re = 0, row_im = 0;
+        for (int j = i; j < colours; ++j, ++index) {
+          row_re += triangle(index) * jamps(e, first + j).real();
+          row_im += triangle(index) * jamps(e, first + j).imag();
+        }
+        sum += jamps(e, first + i).real() * row_re + jamps(e, first + i).imag() * row_im;
       }
-      sum += jamps(e, i).real() * row_re + jamps(e, i).imag() * row_im;
+      total += double(sum);
     }
-    me(e) = (accumulate ? me(e) : 0.0) + double(sum);
+    me(e) = total;
   }
 };
 

@@ -3,12 +3,15 @@
 // averaged as MadGraph does, for batches of events (engine of the amplitudes
 // family; ARCHITECTURE.md "Data flow").
 //
-// Per good helicity, on its own execution-space instance (a CUDA stream; the
-// helicities are dealt round-robin over at most `streams` instances): a jamp
-// kernel writes the helicity's dual amplitudes to a device buffer, a colour-sum
-// kernel adds its |M|^2 to that instance's partial sum; a last kernel adds the
-// instances' sums and divides by the averaging denominator. Good helicities
-// are found once, at construction, on a probe batch of RAMBO events.
+// The good helicities are grouped by their gluon helicities (the gluon
+// currents, most of the work, do not depend on the top helicities). Per group,
+// on its own execution-space instance (a CUDA stream; groups are dealt
+// round-robin over at most `streams` instances): a jamp kernel writes the
+// dual amplitudes of the group's (up to four) helicities to a device buffer,
+// a colour-sum kernel adds their |M|^2 to that instance's partial sum; a last
+// kernel adds the instances' sums and divides by the averaging denominator.
+// Good helicities are found once, at construction, on a probe batch of RAMBO
+// events.
 
 #include <memory>
 #include <vector>

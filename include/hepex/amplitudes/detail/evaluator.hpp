@@ -1,8 +1,10 @@
 #pragma once
-// The engine's kernels for NG gluons and one precision: per helicity, one
-// jamp kernel (wavefunctions + Berends-Giele currents, colour_ordered.hpp)
-// and one colour-sum kernel, both on that helicity's execution-space instance.
+// The engine's kernels for NG gluons and one precision: per gluon-helicity
+// configuration, one jamp kernel (wavefunctions + Berends-Giele currents,
+// colour_ordered.hpp) for its (good) top-helicity combinations and one
+// colour-sum kernel, both on one execution-space instance.
 
+#include <algorithm>
 #include <memory>
 #include <vector>
 
@@ -26,6 +28,34 @@ class Evaluator {
                    const Kokkos::View<double**, Kokkos::LayoutRight, Memory>& partial) = 0;
 };
 
+// The helicity combinations that differ only in the top and antitop
+// helicities share their gluon currents: a unit of work is one gluon-helicity
+// configuration with up to four combinations.
+inline constexpr int max_combinations_per_unit = 4;
+
+struct HelicityUnit {
+  int count = 0;
+  int helicity[max_combinations_per_unit] = {};
+};
+
+// Groups `helicities` by their gluon helicities (particles 0, 1, 4, ...).
+inline std::vector<HelicityUnit> helicity_units(const std::vector<int>& helicities, int particles) {
+  const int top_bits = (1 << (particles - 3)) | (1 << (particles - 4));
+  std::vector<int> keys;
+  std::vector<HelicityUnit> units;
+  for (const int h : helicities) {
+    const int key = h & ~top_bits;
+    const auto index = std::find(keys.begin(), keys.end(), key) - keys.begin();
+    if (index == static_cast<std::ptrdiff_t>(keys.size())) {
+      keys.push_back(key);
+      units.emplace_back();
+    }
+    HelicityUnit& unit = units[index];
+    unit.helicity[unit.count++] = h;
+  }
+  return units;
+}
+
 template <class ExecSpace, int NG, class AmpReal, class ColourReal>
 class EvaluatorOf : public Evaluator<ExecSpace> {
  public:
@@ -34,12 +64,13 @@ class EvaluatorOf : public Evaluator<ExecSpace> {
   static constexpr int particles = NG + 2;
   static constexpr int colours = Sequences::falling(NG, NG);
 
-  // One event's jamps for helicity combination `helicity`.
+  // One event's jamps for the combinations of one unit: combination k of the
+  // unit fills jamps(e, k * colours + flow).
   struct JampKernel {
     MomentaView<Memory> momenta;
     CurrentPlan<Memory> plan;
     Jamps jamps;
-    int helicity;
+    HelicityUnit unit;
     double width;
 
     KOKKOS_INLINE_FUNCTION void operator()(int e) const {
@@ -49,17 +80,24 @@ class EvaluatorOf : public Evaluator<ExecSpace> {
       Wave<AmpReal> gluons[NG];
       for (int g = 0; g < NG; ++g) {
         const int particle = g < 2 ? g : g + 2;  // g g t tbar g g g
-        gluons[g] = vxxxxx<AmpReal>(
-            p[particle], amplitudes::helicity(helicity, particle, particles), g < 2 ? -1 : 1);
+        gluons[g] = vxxxxx<AmpReal>(p[particle],
+                                    amplitudes::helicity(unit.helicity[0], particle, particles),
+                                    g < 2 ? -1 : 1);
       }
+      CurrentScratch<NG, AmpReal> scratch;
+      gluon_currents<NG>(plan, gluons, scratch.current);
       const AmpReal mass = AmpReal(top_mass);
-      const auto top = oxxxxx(p[2], mass, amplitudes::helicity(helicity, 2, particles), 1);
-      const auto antitop = ixxxxx(p[3], mass, amplitudes::helicity(helicity, 3, particles), -1);
-      cplx<AmpReal> amplitude[colours];
-      colour_ordered_jamps<NG>(plan, gluons, top, antitop, width, amplitude);
-      for (int k = 0; k < colours; ++k) {
-        jamps(e, k) = Kokkos::complex<ColourReal>(ColourReal(amplitude[k].real()),
-                                                  ColourReal(amplitude[k].imag()));
+      for (int k = 0; k < unit.count; ++k) {
+        const int h = unit.helicity[k];
+        const auto top = oxxxxx(p[2], mass, amplitudes::helicity(h, 2, particles), 1);
+        const auto antitop = ixxxxx(p[3], mass, amplitudes::helicity(h, 3, particles), -1);
+        fermion_currents<NG>(plan, scratch.current, antitop, width, scratch.psi);
+        cplx<AmpReal> amplitude[colours];
+        close_on_top<NG>(plan, scratch.current, scratch.psi, top, amplitude);
+        for (int c = 0; c < colours; ++c) {
+          jamps(e, k * colours + c) = Kokkos::complex<ColourReal>(ColourReal(amplitude[c].real()),
+                                                                  ColourReal(amplitude[c].imag()));
+        }
       }
     }
   };
@@ -76,18 +114,20 @@ class EvaluatorOf : public Evaluator<ExecSpace> {
     const int count = static_cast<int>(streams.size());
     if (static_cast<int>(jamps_.size()) != count || jamps_[0].extent(0) != std::size_t(events)) {
       jamps_.clear();
-      for (int s = 0; s < count; ++s) jamps_.emplace_back("hepex::jamps", events, colours);
+      for (int s = 0; s < count; ++s)
+        jamps_.emplace_back(Kokkos::view_alloc(Kokkos::WithoutInitializing, "hepex::jamps"), events,
+                            max_combinations_per_unit * colours);
     }
-    for (std::size_t k = 0; k < helicities.size(); ++k) {
-      const int s = static_cast<int>(k % count);
-      const Jamps& jamps = jamps_[s];
+    const auto units = helicity_units(helicities, particles);
+    for (std::size_t u = 0; u < units.size(); ++u) {
+      const int s = static_cast<int>(u % count);
       const Kokkos::RangePolicy<ExecSpace> range(streams[s], 0, events);
       Kokkos::parallel_for("hepex::me_jamps", range,
-                           JampKernel{momenta, plan_, jamps, helicities[k], width_});
-      Kokkos::parallel_for(
-          "hepex::me_colour_sum", range,
-          ColourSumKernel<ColourReal, Memory>{
-              jamps, triangle_, Kokkos::subview(partial, s, Kokkos::ALL), k >= std::size_t(count)});
+                           JampKernel{momenta, plan_, jamps_[s], units[u], width_});
+      Kokkos::parallel_for("hepex::me_colour_sum", range,
+                           ColourSumKernel<ColourReal, Memory>{
+                               jamps_[s], triangle_, Kokkos::subview(partial, s, Kokkos::ALL),
+                               units[u].count, colours, u >= std::size_t(count)});
     }
   }
 
