@@ -16,15 +16,17 @@ using Memory = MatrixElement::Memory;
 template <int NG>
 std::unique_ptr<detail::Evaluator<DeviceSpace>> make_evaluator(Process process,
                                                                const MatrixElementOptions& o) {
+  using detail::EvaluatorOf;
   switch (o.precision) {
     case Precision::double_precision:
-      return std::make_unique<detail::EvaluatorOf<DeviceSpace, NG, double, double>>(process,
-                                                                                    o.width);
+      return std::make_unique<EvaluatorOf<DeviceSpace, NG, double, double>>(process, o.width,
+                                                                            o.colour_sum);
     case Precision::single_precision:
-      return std::make_unique<detail::EvaluatorOf<DeviceSpace, NG, float, float>>(process, o.width);
+      return std::make_unique<EvaluatorOf<DeviceSpace, NG, float, float>>(process, o.width,
+                                                                          o.colour_sum);
     case Precision::mixed:
-      return std::make_unique<detail::EvaluatorOf<DeviceSpace, NG, double, float>>(process,
-                                                                                   o.width);
+      return std::make_unique<EvaluatorOf<DeviceSpace, NG, double, float>>(process, o.width,
+                                                                           o.colour_sum);
   }
   throw Error("unknown precision", ErrorKind::runtime);
 }
@@ -53,9 +55,6 @@ constexpr double probe_sqrt_s = 1500.0;
 
 MatrixElement::MatrixElement(Process process, MatrixElementOptions options)
     : info_(process_info(process)), options_(options) {
-  if (options_.colour_sum == ColourSumMethod::blas) {
-    throw Error("--colour-sum blas is not implemented yet; use --colour-sum kernel");
-  }
   if (!(options_.width >= 0) || !std::isfinite(options_.width)) {
     throw Error("top width " + std::to_string(options_.width) + " GeV: must be >= 0 and finite");
   }

@@ -67,6 +67,20 @@ TEST_P(AmplitudeReference, OnShellEventsInFloatAndMixed) {
   }
 }
 
+TEST_P(AmplitudeReference, BlasColourSumAgrees) {
+  SCOPED_TRACE(test::seed_trace());
+  const auto& info = process_info(GetParam());
+  const auto ref = test::read_reference(info, true, 64);
+  MatrixElementOptions options;
+  options.colour_sum = ColourSumMethod::blas;
+  MatrixElement blas(GetParam(), options);
+  MatrixElement kernel(GetParam());
+  EXPECT_LT(max_relative_error(blas.evaluate(ref.momenta), kernel.evaluate(ref.momenta)), 1e-13);
+  EXPECT_LT(max_relative_error(blas.evaluate(ref.momenta), ref.me), double_tolerance(GetParam()));
+  options.precision = Precision::mixed;
+  EXPECT_THROW(MatrixElement(GetParam(), options), Error);  // BLAS path: double only
+}
+
 // MadGraph's test dumps have massless tops (p^2 = 0) with MT = 173 in spinors
 // and propagators: a bit-level regression of the HELAS conventions.
 TEST_P(AmplitudeReference, MasslessTopDumpsAsRegression) {

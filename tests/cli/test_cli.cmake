@@ -106,6 +106,8 @@ expect(0 "process gg_tt, 64 RAMBO events.*16/16 good helicities.*throughput [0-9
        me --process gg_tt --events 64)
 expect(0 "precision mixed.*mean ME [0-9.e+-]+ GeV\\^-4" me --process gg_ttgg --events 8 --precision mixed --seed 7)
 expect(0 "precision float" me --process gg_ttg --events 8 --precision float --sqrts 500)
+expect(0 "colour sum blas.*mean ME" me --process gg_ttg --events 8 --colour-sum blas)
+expect(1 "blas needs --precision double" me --process gg_ttg --colour-sum blas --precision float)
 file(STRINGS "${CMAKE_CURRENT_LIST_DIR}/../data/madgraph/gg_ttg_onshell_ref.txt" lines REGEX "^[0-9]")
 list(GET lines 0 first)
 string(REGEX REPLACE "^[0-9]+ [0-9.e+-]+ " "" first "${first}")

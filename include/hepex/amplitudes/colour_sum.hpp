@@ -81,4 +81,32 @@ struct ColourSumKernel {
   }
 };
 
+// The BLAS form of the same sum (--colour-sum blas, double precision): read
+// the jamps buffer (event, jamp) as the row-major real matrix X with one row
+// per jamp and columns (Re, Im) of every event, Z = (CF / d) X by one vendor
+// GEMM per helicity block, then me(e) (+)= sum_j X_j,2e Z_j,2e + X_j,2e+1 Z_j,2e+1.
+template <class MemSpace>
+Kokkos::View<double*, MemSpace> full_colour_matrix(const ColourMatrix& m) {
+  Kokkos::View<double*, MemSpace> full("hepex::colour_matrix", m.colours * m.colours);
+  auto host = Kokkos::create_mirror_view(full);
+  for (int i = 0; i < m.colours * m.colours; ++i) host(i) = double(m.cf[i]) / m.denominator;
+  Kokkos::deep_copy(full, host);
+  return full;
+}
+
+template <class MemSpace>
+struct ColourDotKernel {
+  Kokkos::View<const double**, Kokkos::LayoutRight, MemSpace, Kokkos::MemoryUnmanaged> x, z;
+  Kokkos::View<double*, MemSpace> me;
+  int rows;  // helicity blocks x colours
+  bool accumulate;
+
+  KOKKOS_INLINE_FUNCTION void operator()(int e) const {
+    double total = accumulate ? me(e) : 0.0;
+    for (int r = 0; r < rows; ++r)
+      total += x(r, 2 * e) * z(r, 2 * e) + x(r, 2 * e + 1) * z(r, 2 * e + 1);
+    me(e) = total;
+  }
+};
+
 }  // namespace hepex::amplitudes

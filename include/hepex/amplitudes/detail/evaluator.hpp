@@ -6,12 +6,15 @@
 
 #include <algorithm>
 #include <memory>
+#include <type_traits>
 #include <vector>
 
 #include "hepex/amplitudes/colour_ordered.hpp"
 #include "hepex/amplitudes/colour_sum.hpp"
 #include "hepex/amplitudes/momenta.hpp"
 #include "hepex/amplitudes/process.hpp"
+#include "hepex/core/error.hpp"
+#include "hepex/linalg/vendor_gemm.hpp"
 
 namespace hepex::amplitudes::detail {
 
@@ -102,21 +105,37 @@ class EvaluatorOf : public Evaluator<ExecSpace> {
     }
   };
 
-  EvaluatorOf(Process process, double width)
+  EvaluatorOf(Process process, double width, ColourSumMethod method)
       : plan_(make_current_plan<Memory>(NG)),
         triangle_(packed_colour_triangle<ColourReal, Memory>(colour_matrix(process))),
-        width_(width) {}
+        width_(width),
+        method_(method) {
+    if (method_ == ColourSumMethod::blas) {
+      if (!std::is_same<ColourReal, double>::value) {
+        throw Error("--colour-sum blas needs --precision double");
+      }
+      cf_ = full_colour_matrix<Memory>(colour_matrix(process));
+    }
+  }
 
   void run(const std::vector<ExecSpace>& streams, const MomentaView<Memory>& momenta,
            const std::vector<int>& helicities,
            const Kokkos::View<double**, Kokkos::LayoutRight, Memory>& partial) override {
     const int events = static_cast<int>(momenta.extent(0));
     const int count = static_cast<int>(streams.size());
+    constexpr int rows = max_combinations_per_unit * colours;
     if (static_cast<int>(jamps_.size()) != count || jamps_[0].extent(0) != std::size_t(events)) {
       jamps_.clear();
-      for (int s = 0; s < count; ++s)
+      products_.clear();
+      for (int s = 0; s < count; ++s) {
         jamps_.emplace_back(Kokkos::view_alloc(Kokkos::WithoutInitializing, "hepex::jamps"), events,
-                            max_combinations_per_unit * colours);
+                            rows);
+        if (method_ == ColourSumMethod::blas) {
+          products_.emplace_back(
+              Kokkos::view_alloc(Kokkos::WithoutInitializing, "hepex::colour_products"), rows,
+              2 * events);
+        }
+      }
     }
     const auto units = helicity_units(helicities, particles);
     for (std::size_t u = 0; u < units.size(); ++u) {
@@ -124,18 +143,51 @@ class EvaluatorOf : public Evaluator<ExecSpace> {
       const Kokkos::RangePolicy<ExecSpace> range(streams[s], 0, events);
       Kokkos::parallel_for("hepex::me_jamps", range,
                            JampKernel{momenta, plan_, jamps_[s], units[u], width_});
-      Kokkos::parallel_for("hepex::me_colour_sum", range,
-                           ColourSumKernel<ColourReal, Memory>{
-                               jamps_[s], triangle_, Kokkos::subview(partial, s, Kokkos::ALL),
-                               units[u].count, colours, u >= std::size_t(count)});
+      if (method_ == ColourSumMethod::blas) {
+        blas_colour_sum(streams[s], jamps_[s], products_[s], units[u].count,
+                        Kokkos::subview(partial, s, Kokkos::ALL), u >= std::size_t(count));
+      } else {
+        Kokkos::parallel_for("hepex::me_colour_sum", range,
+                             ColourSumKernel<ColourReal, Memory>{
+                                 jamps_[s], triangle_, Kokkos::subview(partial, s, Kokkos::ALL),
+                                 units[u].count, colours, u >= std::size_t(count)});
+      }
     }
   }
 
  private:
+  // The vendor GEMM runs on the library's own stream, so the stream's jamps
+  // are complete before it and the GEMM is waited for after it: the BLAS path
+  // serialises the helicity streams around each product.
+  void blas_colour_sum(const ExecSpace& stream, const Jamps& jamps,
+                       const Kokkos::View<double**, Kokkos::LayoutRight, Memory>& z, int blocks,
+                       const Kokkos::View<double*, Memory>& me, bool accumulate) {
+    const int events = static_cast<int>(jamps.extent(0));
+    const auto* x = reinterpret_cast<const double*>(jamps.data());  // (re, im) pairs
+    const Backend where =
+        std::is_same<ExecSpace, HostSpace>::value ? Backend::host : Backend::device;
+    stream.fence();
+    for (int b = 0; b < blocks; ++b) {
+      const std::ptrdiff_t offset = std::ptrdiff_t(b) * colours * 2 * events;
+      backend::dgemm(where, colours, 2 * events, colours, cf_.data(), colours, x + offset,
+                     2 * events, z.data() + offset, 2 * events);
+    }
+    Kokkos::fence();
+    using Matrix =
+        Kokkos::View<const double**, Kokkos::LayoutRight, Memory, Kokkos::MemoryUnmanaged>;
+    Kokkos::parallel_for("hepex::me_colour_dots", Kokkos::RangePolicy<ExecSpace>(stream, 0, events),
+                         ColourDotKernel<Memory>{Matrix(x, jamps.extent(1), 2 * events),
+                                                 Matrix(z.data(), z.extent(0), 2 * events), me,
+                                                 blocks * colours, accumulate});
+  }
+
   CurrentPlan<Memory> plan_;
   Kokkos::View<ColourReal*, Memory> triangle_;
   double width_;
-  std::vector<Jamps> jamps_;  // one buffer per stream
+  ColourSumMethod method_;
+  Kokkos::View<double*, Memory> cf_;  // CF / d, full, for the BLAS path
+  std::vector<Jamps> jamps_;          // one buffer per stream
+  std::vector<Kokkos::View<double**, Kokkos::LayoutRight, Memory>> products_;  // BLAS: Z = CF X
 };
 
 }  // namespace hepex::amplitudes::detail
