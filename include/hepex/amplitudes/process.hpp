@@ -6,6 +6,8 @@
 #include <string>
 #include <vector>
 
+#include "hepex/core/kokkos_compat.hpp"
+
 namespace hepex::amplitudes {
 
 enum class Process { gg_tt, gg_ttg, gg_ttgg, gg_ttggg };
@@ -40,7 +42,7 @@ const char* precision_name(Precision precision);
 // The helicity of particle `particle` in combination `combination`, in
 // MadGraph's order (SelHel - 1): the last particle varies fastest, every
 // particle runs -1, +1 except the tbar (particle 3), which runs +1, -1.
-inline int helicity(int combination, int particle, int particles) {
+KOKKOS_INLINE_FUNCTION int helicity(int combination, int particle, int particles) {
   const int bit = (combination >> (particles - 1 - particle)) & 1;
   const int value = bit != 0 ? 1 : -1;
   return particle == 3 ? -value : value;
