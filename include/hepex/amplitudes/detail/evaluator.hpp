@@ -32,8 +32,9 @@ class Evaluator {
 };
 
 // The helicity combinations that differ only in the top and antitop
-// helicities share their gluon currents: a unit of work is one gluon-helicity
-// configuration with up to four combinations.
+// helicities share their gluon currents (and, for equal antitop helicities,
+// their fermion currents): a unit of work is one gluon-helicity configuration
+// with up to four combinations.
 inline constexpr int max_combinations_per_unit = 4;
 
 struct HelicityUnit {
@@ -55,6 +56,13 @@ inline std::vector<HelicityUnit> helicity_units(const std::vector<int>& heliciti
     }
     HelicityUnit& unit = units[index];
     unit.helicity[unit.count++] = h;
+  }
+  // Combinations with the same antitop helicity next to each other: they
+  // share the fermion currents too.
+  for (auto& unit : units) {
+    std::stable_sort(unit.helicity, unit.helicity + unit.count, [&](int a, int b) {
+      return amplitudes::helicity(a, 3, particles) < amplitudes::helicity(b, 3, particles);
+    });
   }
   return units;
 }
@@ -90,11 +98,15 @@ class EvaluatorOf : public Evaluator<ExecSpace> {
       CurrentScratch<NG, AmpReal> scratch;
       gluon_currents<NG>(plan, gluons, scratch.current);
       const AmpReal mass = AmpReal(top_mass);
+      int antitop_helicity = 0;  // of the fermion currents in scratch.psi
       for (int k = 0; k < unit.count; ++k) {
         const int h = unit.helicity[k];
         const auto top = oxxxxx(p[2], mass, amplitudes::helicity(h, 2, particles), 1);
-        const auto antitop = ixxxxx(p[3], mass, amplitudes::helicity(h, 3, particles), -1);
-        fermion_currents<NG>(plan, scratch.current, antitop, width, scratch.psi);
+        if (amplitudes::helicity(h, 3, particles) != antitop_helicity) {
+          antitop_helicity = amplitudes::helicity(h, 3, particles);
+          const auto antitop = ixxxxx(p[3], mass, antitop_helicity, -1);
+          fermion_currents<NG>(plan, scratch.current, antitop, width, scratch.psi);
+        }
         cplx<AmpReal> amplitude[colours];
         close_on_top<NG>(plan, scratch.current, scratch.psi, top, amplitude);
         for (int c = 0; c < colours; ++c) {
