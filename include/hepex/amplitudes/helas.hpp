@@ -16,7 +16,7 @@
 //    external particles it contains; an incoming particle contributes -p).
 //    ALOHA's off-shell momentum is P = -k.
 //  - a "column" spinor is a psi-type object (ixxxxx, FFV1_2 output), a "row"
-//    spinor a psibar-type object (oxxxxx, FFV1_1 output), used without a
+//    spinor a psibar-type object (oxxxxx, or ALOHA's FFV1_1 output), used without a
 //    further gamma^0.
 
 #include "hepex/core/kokkos_compat.hpp"
@@ -218,7 +218,10 @@ KOKKOS_INLINE_FUNCTION Wave<T> oxxxxx(const double* pd, T mass, int nhel, int ns
 //   FFV1_0(F1, F2, V3, C)  = -i C  F2 gamma.V3 F1                = -i C ffv_sandwich
 //   FFV1_2(F1, V3, C, M, W) = i C (Pslash + M) gamma.V3 F1 / (P^2 - M^2 + i M W)
 //   VVV1P0_1(V2, V3, C)    = i C vvv_numerator(V2, V3) / P^2
-// with P = -k the ALOHA momentum of the off-shell leg.
+// with P = -k the ALOHA momentum of the off-shell leg. The recursion closes
+// every amplitude with FFV1_0 and needs neither VVV1_0 nor FFV1_1/FFV1P0_3;
+// MadGraph's three four-gluon structures VVVV1/3/4 enter only through their
+// colour-ordered combination, add_vvvv_numerator.
 
 // F2 gamma.V F1 for a row spinor F2 and a column spinor F1.
 template <class T>
