@@ -47,7 +47,7 @@ std::unique_ptr<detail::Evaluator<DeviceSpace>> make_evaluator(Process process,
 }
 
 // Events of the probe batch that decides which helicities contribute.
-constexpr int probe_events = 16;
+constexpr int probe_events = 4;
 constexpr std::uint64_t probe_seed = 20261122;
 constexpr double probe_sqrt_s = 1500.0;
 
