@@ -135,14 +135,16 @@ TEST(AmplitudeLorentz, ZeroWidthMeIsInvariantUnderBoostsAndRotations) {
   SCOPED_TRACE(test::seed_trace());
   MatrixElementOptions options;
   options.width = 0;
-  for (const Process process : {Process::gg_tt, Process::gg_ttg, Process::gg_ttgg}) {
+  for (const Process process : all_processes) {
     const auto& info = process_info(process);
-    const auto ref = test::read_reference(info, true, 64);
+    const auto ref = test::read_reference(info, true, process == Process::gg_ttggg ? 16 : 64);
     MatrixElement me(process, options);
     const double beta[3] = {0.3, -0.2, 0.4};
     const auto moved = boost_and_rotate(ref.momenta, beta, 0.7);
     const double error = max_relative_error(me.evaluate(moved), me.evaluate(ref.momenta));
     EXPECT_LT(error, 1e-12) << info.name;
+    std::cout << "[ " << info.name << " ] boosted and rotated, width 0: max relative change "
+              << error << '\n';
   }
 }
 
