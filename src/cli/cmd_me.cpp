@@ -4,6 +4,7 @@
 #include <iomanip>
 #include <iostream>
 #include <limits>
+#include <nlohmann/json.hpp>
 #include <sstream>
 
 #include "commands.hpp"
@@ -26,6 +27,7 @@ struct MeOptions {
   std::string colour_sum = "kernel";
   std::string momenta_path;
   std::string out_path;
+  std::string json_path;
 };
 
 // One event per non-empty, non-'#' line: 4 * particles numbers.
@@ -121,6 +123,25 @@ void run_me(const MeOptions& o) {
   out << std::setprecision(6) << "time " << seconds << " s, throughput " << o.events / seconds
       << " MEs/s\n";
   out << std::setprecision(10) << "mean ME " << sum / o.events << ' ' << info.me_units << '\n';
+  if (!o.json_path.empty()) {
+    std::ofstream json(o.json_path);
+    if (!json) throw Error("--json: cannot write '" + o.json_path + "'");
+    json << nlohmann::json{{"command", "me"},
+                           {"process", info.name},
+                           {"events", o.events},
+                           {"sqrt_s", o.sqrt_s},
+                           {"seed", o.seed},
+                           {"precision", precision_name(options.precision)},
+                           {"colour_sum", o.colour_sum},
+                           {"good_helicities", me.good_helicities().size()},
+                           {"execution_space", DeviceSpace::name()},
+                           {"seconds", seconds},
+                           {"mes_per_second", o.events / seconds},
+                           {"mean_me", sum / o.events},
+                           {"me_units", info.me_units}}
+                .dump(2)
+         << '\n';
+  }
 }
 
 }  // namespace
@@ -136,6 +157,7 @@ void add_me_command(CLI::App& app) {
   me->add_option("--colour-sum", o->colour_sum, "kernel or blas");
   me->add_option("--momenta", o->momenta_path, "events to evaluate, one per line ('-': stdin)");
   me->add_option("--out", o->out_path, "write to FILE instead of stdout");
+  me->add_option("--json", o->json_path, "RAMBO runs: write a JSON summary to FILE");
   me->callback([o] { run_me(*o); });
 }
 

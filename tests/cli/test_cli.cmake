@@ -105,7 +105,12 @@ file(MAKE_DIRECTORY "${medir}")
 expect(0 "process gg_tt, 64 RAMBO events.*16/16 good helicities.*throughput [0-9.e+]+ MEs/s\nmean ME [0-9.e+-]+ GeV\\^0"
        me --process gg_tt --events 64)
 expect(0 "precision mixed.*mean ME [0-9.e+-]+ GeV\\^-4" me --process gg_ttgg --events 8 --precision mixed --seed 7)
-expect(0 "precision float" me --process gg_ttg --events 8 --precision float --sqrts 500)
+expect(0 "precision float" me --process gg_ttg --events 8 --precision float --sqrts 500
+       --json "${medir}/me.json")
+file(READ "${medir}/me.json" text)
+if(NOT text MATCHES "\"process\": \"gg_ttg\"" OR NOT text MATCHES "\"mes_per_second\": [0-9]")
+  message(FATAL_ERROR "me --json wrote:\n${text}")
+endif()
 expect(0 "colour sum blas.*mean ME" me --process gg_ttg --events 8 --colour-sum blas)
 expect(1 "blas needs --precision double" me --process gg_ttg --colour-sum blas --precision float)
 file(STRINGS "${CMAKE_CURRENT_LIST_DIR}/../data/madgraph/gg_ttg_onshell_ref.txt" lines REGEX "^[0-9]")
