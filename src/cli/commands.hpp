@@ -18,5 +18,6 @@ void add_linalg_commands(CLI::App& app);  // rref, rank, nullspace, solve
 void add_bench_commands(CLI::App& app);   // bench rref, bench gemm
 void add_bench_gemm_command(CLI::App& bench);
 void add_reconstruct_command(CLI::App& app);
+void add_me_command(CLI::App& app);       // me (amplitudes)
 
 }  // namespace hepex::cli

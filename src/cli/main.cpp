@@ -17,6 +17,7 @@ int main(int argc, char* argv[]) {
     hepex::cli::add_linalg_commands(app);
     hepex::cli::add_bench_commands(app);
     hepex::cli::add_reconstruct_command(app);
+    hepex::cli::add_me_command(app);
     try {
       app.parse(argc, argv);
     } catch (const CLI::ParseError& e) {

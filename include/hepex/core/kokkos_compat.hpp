@@ -4,6 +4,7 @@
 
 #include <Kokkos_Core.hpp>
 #include <cstring>
+#include <vector>
 
 #if !defined(KOKKOS_VERSION) || KOKKOS_VERSION < 30401
 #error "hepex needs Kokkos >= 3.4.01"
@@ -22,11 +23,23 @@ template <class T>
 KOKKOS_INLINE_FUNCTION T fabs(T x) { return Kokkos::fabs(x); }
 template <class T>
 KOKKOS_INLINE_FUNCTION T sqrt(T x) { return Kokkos::sqrt(x); }
+template <class T>
+KOKKOS_INLINE_FUNCTION T log(T x) { return Kokkos::log(x); }
+template <class T>
+KOKKOS_INLINE_FUNCTION T sin(T x) { return Kokkos::sin(x); }
+template <class T>
+KOKKOS_INLINE_FUNCTION T cos(T x) { return Kokkos::cos(x); }
 #else
 template <class T>
 KOKKOS_INLINE_FUNCTION T fabs(T x) { return Kokkos::Experimental::fabs(x); }
 template <class T>
 KOKKOS_INLINE_FUNCTION T sqrt(T x) { return Kokkos::Experimental::sqrt(x); }
+template <class T>
+KOKKOS_INLINE_FUNCTION T log(T x) { return Kokkos::Experimental::log(x); }
+template <class T>
+KOKKOS_INLINE_FUNCTION T sin(T x) { return Kokkos::Experimental::sin(x); }
+template <class T>
+KOKKOS_INLINE_FUNCTION T cos(T x) { return Kokkos::Experimental::cos(x); }
 #endif
 
 // Reinterprets the bits of a trivially copyable value: Kokkos::bit_cast from
@@ -48,6 +61,18 @@ KOKKOS_INLINE_FUNCTION To bit_cast(const From& from) {
 template <class ExecSpace>
 int concurrency(const ExecSpace& space = ExecSpace()) {
   return space.concurrency();
+}
+
+// `n` execution-space instances that may run concurrently (CUDA streams):
+// Kokkos::Experimental::partition_space from 4.0 on; before, n handles on the
+// one default instance (work on them runs in order, which is all Serial has).
+template <class ExecSpace>
+std::vector<ExecSpace> partition_instances(const ExecSpace& space, int n) {
+#if KOKKOS_VERSION >= 40000
+  return Kokkos::Experimental::partition_space(space, std::vector<int>(n, 1));
+#else
+  return std::vector<ExecSpace>(n, space);
+#endif
 }
 
 }  // namespace hepex::compat

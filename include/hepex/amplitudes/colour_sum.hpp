@@ -1,0 +1,112 @@
+#pragma once
+// The colour sum |M|^2(hel) = sum_ij conj(J_i) CF_ij / d J_j as its own
+// kernel. CF is real and symmetric, so with J = x + i y this is two real
+// quadratic forms, x^T C x + y^T C y; they are evaluated on the upper triangle
+// with the off-diagonal entries doubled, so every off-diagonal term is used
+// once (A. Valassi, kernel splitting paper, section 3.2).
+
+#include <string>
+
+#include "hepex/amplitudes/colour_matrices.hpp"
+#include "hepex/amplitudes/process.hpp"
+#include "hepex/core/error.hpp"
+#include "hepex/core/kokkos_compat.hpp"
+
+namespace hepex::amplitudes {
+
+// The process's colour matrix CF (ncolour x ncolour, row-major) and common
+// row denominator, as embedded from the reference data.
+struct ColourMatrix {
+  int colours;
+  int denominator;
+  const int* cf;
+};
+
+inline ColourMatrix colour_matrix(Process process) {
+  using namespace colour_data;
+  switch (process) {
+    case Process::gg_tt:
+      return {gg_tt_colours, gg_tt_denominator, gg_tt_cf};
+    case Process::gg_ttg:
+      return {gg_ttg_colours, gg_ttg_denominator, gg_ttg_cf};
+    case Process::gg_ttgg:
+      return {gg_ttgg_colours, gg_ttgg_denominator, gg_ttgg_cf};
+    case Process::gg_ttggg:
+      return {gg_ttggg_colours, gg_ttggg_denominator, gg_ttggg_cf};
+  }
+  throw Error("colour_matrix: unknown process", ErrorKind::runtime);
+}
+
+// The packed upper triangle (row by row) of CF_ij / d, off-diagonal doubled.
+template <class Real, class MemSpace>
+Kokkos::View<Real*, MemSpace> packed_colour_triangle(const ColourMatrix& m) {
+  Kokkos::View<Real*, MemSpace> packed("hepex::colour_triangle", m.colours * (m.colours + 1) / 2);
+  auto host = Kokkos::create_mirror_view(packed);
+  int index = 0;
+  for (int i = 0; i < m.colours; ++i)
+    for (int j = i; j < m.colours; ++j)
+      host(index++) = Real((i == j ? 1 : 2) * m.cf[i * m.colours + j]) / Real(m.denominator);
+  Kokkos::deep_copy(packed, host);
+  return packed;
+}
+
+// me(e) (+)= sum over the `helicities` blocks of `colours` jamps in
+// jamps(e, :) of their colour sums, for every event e.
+template <class Real, class MemSpace>
+struct ColourSumKernel {
+  Kokkos::View<Kokkos::complex<Real>**, Kokkos::LayoutLeft, MemSpace> jamps;  // (event, jamp)
+  Kokkos::View<Real*, MemSpace> triangle;
+  Kokkos::View<double*, MemSpace> me;
+  int helicities;
+  int colours;
+  bool accumulate;
+
+  KOKKOS_INLINE_FUNCTION void operator()(int e) const {
+    double total = accumulate ? me(e) : 0.0;
+    for (int h = 0; h < helicities; ++h) {
+      const int first = h * colours;
+      Real sum = 0;
+      int index = 0;
+      for (int i = 0; i < colours; ++i) {
+        Real row_re = 0, row_im = 0;
+        for (int j = i; j < colours; ++j, ++index) {
+          row_re += triangle(index) * jamps(e, first + j).real();
+          row_im += triangle(index) * jamps(e, first + j).imag();
+        }
+        sum += jamps(e, first + i).real() * row_re + jamps(e, first + i).imag() * row_im;
+      }
+      total += double(sum);
+    }
+    me(e) = total;
+  }
+};
+
+// The BLAS form of the same sum (--colour-sum blas, double precision): read
+// the jamps buffer (event, jamp) as the row-major real matrix X with one row
+// per jamp and columns (Re, Im) of every event, Z = (CF / d) X by one vendor
+// GEMM per helicity block, then me(e) (+)= sum_j X_j,2e Z_j,2e + X_j,2e+1 Z_j,2e+1.
+template <class MemSpace>
+Kokkos::View<double*, MemSpace> full_colour_matrix(const ColourMatrix& m) {
+  Kokkos::View<double*, MemSpace> full("hepex::colour_matrix", m.colours * m.colours);
+  auto host = Kokkos::create_mirror_view(full);
+  for (int i = 0; i < m.colours * m.colours; ++i) host(i) = double(m.cf[i]) / m.denominator;
+  Kokkos::deep_copy(full, host);
+  return full;
+}
+
+template <class MemSpace>
+struct ColourDotKernel {
+  Kokkos::View<const double**, Kokkos::LayoutRight, MemSpace, Kokkos::MemoryUnmanaged> x, z;
+  Kokkos::View<double*, MemSpace> me;
+  int rows;  // helicity blocks x colours
+  bool accumulate;
+
+  KOKKOS_INLINE_FUNCTION void operator()(int e) const {
+    double total = accumulate ? me(e) : 0.0;
+    for (int r = 0; r < rows; ++r)
+      total += x(r, 2 * e) * z(r, 2 * e) + x(r, 2 * e + 1) * z(r, 2 * e + 1);
+    me(e) = total;
+  }
+};
+
+}  // namespace hepex::amplitudes

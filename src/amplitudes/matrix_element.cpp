@@ -1,0 +1,135 @@
+// The MatrixElement engine: precision dispatch, helicity streams, good
+// helicities, and the host convenience API.
+#include "hepex/amplitudes/matrix_element.hpp"
+
+#include <algorithm>
+
+#include "hepex/amplitudes/rambo.hpp"
+#include "hepex/core/error.hpp"
+
+namespace hepex::amplitudes {
+
+namespace {
+
+using Memory = MatrixElement::Memory;
+
+template <int NG>
+std::unique_ptr<detail::Evaluator<DeviceSpace>> make_evaluator(Process process,
+                                                               const MatrixElementOptions& o) {
+  using detail::EvaluatorOf;
+  switch (o.precision) {
+    case Precision::double_precision:
+      return std::make_unique<EvaluatorOf<DeviceSpace, NG, double, double>>(process, o.width,
+                                                                            o.colour_sum);
+    case Precision::single_precision:
+      return std::make_unique<EvaluatorOf<DeviceSpace, NG, float, float>>(process, o.width,
+                                                                          o.colour_sum);
+    case Precision::mixed:
+      return std::make_unique<EvaluatorOf<DeviceSpace, NG, double, float>>(process, o.width,
+                                                                           o.colour_sum);
+  }
+  throw Error("unknown precision", ErrorKind::runtime);
+}
+
+std::unique_ptr<detail::Evaluator<DeviceSpace>> make_evaluator(Process process,
+                                                               const MatrixElementOptions& o) {
+  switch (process) {
+    case Process::gg_tt:
+      return make_evaluator<2>(process, o);
+    case Process::gg_ttg:
+      return make_evaluator<3>(process, o);
+    case Process::gg_ttgg:
+      return make_evaluator<4>(process, o);
+    case Process::gg_ttggg:
+      return make_evaluator<5>(process, o);
+  }
+  throw Error("unknown process", ErrorKind::runtime);
+}
+
+// Events of the probe batch that decides which helicities contribute.
+constexpr int probe_events = 4;
+constexpr std::uint64_t probe_seed = 20261122;
+constexpr double probe_sqrt_s = 1500.0;
+
+}  // namespace
+
+MatrixElement::MatrixElement(Process process, MatrixElementOptions options)
+    : info_(process_info(process)), options_(options) {
+  if (!(options_.width >= 0) || !std::isfinite(options_.width)) {
+    throw Error("top width " + std::to_string(options_.width) + " GeV: must be >= 0 and finite");
+  }
+  if (options_.streams < 1) throw Error("streams must be at least 1");
+  evaluator_ = make_evaluator(process, options_);
+  streams_ = compat::partition_instances(DeviceSpace(),
+                                         std::min(options_.streams, info_.helicity_combinations));
+
+  MomentaView<Memory> probe("hepex::probe_momenta", probe_events, info_.particles, 4);
+  rambo(DeviceSpace(), probe, probe_sqrt_s, probe_seed);
+  const auto me = per_helicity(probe);
+  for (int h = 0; h < info_.helicity_combinations; ++h) {
+    if (std::any_of(me.begin() + h * probe_events, me.begin() + (h + 1) * probe_events,
+                    [](double x) { return x != 0; })) {
+      good_.push_back(h);
+    }
+  }
+}
+
+MatrixElement::~MatrixElement() = default;
+
+std::vector<double> MatrixElement::per_helicity(const MomentaView<Memory>& momenta) {
+  const std::size_t events = momenta.extent(0);
+  std::vector<double> result(info_.helicity_combinations * events);
+  Kokkos::View<double**, Kokkos::LayoutRight, Memory> partial("hepex::me_partial", 1, events);
+  for (int h = 0; h < info_.helicity_combinations; ++h) {
+    evaluator_->run({streams_[0]}, momenta, {h}, partial);
+    streams_[0].fence();
+    auto host = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), partial);
+    std::copy(host.data(), host.data() + events, result.begin() + h * events);
+  }
+  return result;
+}
+
+void MatrixElement::evaluate(const MomentaView<Memory>& momenta,
+                             const Kokkos::View<double*, Memory>& me) {
+  const int events = static_cast<int>(momenta.extent(0));
+  if (momenta.extent(1) != std::size_t(info_.particles) || momenta.extent(2) != 4 ||
+      me.extent(0) != momenta.extent(0)) {
+    throw Error(std::string(info_.name) + ": momenta must be (events, " +
+                std::to_string(info_.particles) + ", 4) and me (events)");
+  }
+  if (events == 0) return;
+  const int units = static_cast<int>(detail::helicity_units(good_, info_.particles).size());
+  const int used = std::min(static_cast<int>(streams_.size()), units);
+  const std::vector<DeviceSpace> streams(streams_.begin(), streams_.begin() + used);
+  Kokkos::View<double**, Kokkos::LayoutRight, Memory> partial(
+      Kokkos::view_alloc(Kokkos::WithoutInitializing, "hepex::me_partial"), used, events);
+  evaluator_->run(streams, momenta, good_, partial);
+  for (const auto& s : streams) s.fence();
+  const double averaging = info_.averaging;
+  Kokkos::parallel_for(
+      "hepex::me_sum_helicities", Kokkos::RangePolicy<DeviceSpace>(0, events),
+      KOKKOS_LAMBDA(int e) {
+        double sum = 0;
+        for (int s = 0; s < used; ++s) sum += partial(s, e);
+        me(e) = sum / averaging;
+      });
+  DeviceSpace().fence();
+}
+
+std::vector<double> MatrixElement::evaluate(const std::vector<double>& momenta,
+                                            MomentumCheck check) {
+  check_momenta(info_, momenta.data(), momenta.size(), check);
+  const std::size_t events = momenta.size() / (4 * info_.particles);
+  MomentaView<Memory> device("hepex::momenta", events, info_.particles, 4);
+  auto host = Kokkos::create_mirror_view(device);
+  for (std::size_t e = 0; e < events; ++e)
+    for (int i = 0; i < info_.particles; ++i)
+      for (int mu = 0; mu < 4; ++mu) host(e, i, mu) = momenta[(e * info_.particles + i) * 4 + mu];
+  Kokkos::deep_copy(device, host);
+  Kokkos::View<double*, Memory> me("hepex::me", events);
+  evaluate(device, me);
+  auto me_host = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), me);
+  return std::vector<double>(me_host.data(), me_host.data() + events);
+}
+
+}  // namespace hepex::amplitudes
