@@ -5,6 +5,7 @@
 #include "hepex/core/spaces.hpp"
 #include "hepex/core/vector_view.hpp"
 #include "hepex/field/wide_multiply.hpp"
+#include "hepex/reconstruct/detail/accumulate.hpp"
 
 namespace hepex::reconstruct {
 
@@ -43,7 +44,7 @@ struct Pairs {
     if (k <= da + db) {
       const std::size_t last = k < da ? k : da;
       for (std::size_t i = k > db ? k - db : 0; i <= last; ++i)
-        sum.add_product(in(a + i), in(b + k - i));
+        detail::add_product(sum, in(a + i), in(b + k - i));
     }
     out(flat) = sum.reduce(f);
   }

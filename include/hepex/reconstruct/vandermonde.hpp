@@ -28,6 +28,7 @@
 #include "hepex/core/vector_view.hpp"
 #include "hepex/field/wide_multiply.hpp"
 #include "hepex/field/zp.hpp"
+#include "hepex/reconstruct/detail/accumulate.hpp"
 
 namespace hepex::reconstruct {
 
@@ -88,10 +89,10 @@ struct Solve {
     const std::uint64_t m = s.nodes(j), m_shoup = f.shoup(m);
     field::detail::TripleWord<std::uint64_t> sum[Rows];
     std::uint64_t q = 1;  // q_{T-1}
-    for (int i = 0; i < Rows; ++i) sum[i].add_product(q, rhs(row0 + i, first + T - 1));
+    for (int i = 0; i < Rows; ++i) detail::add_product(sum[i], q, rhs(row0 + i, first + T - 1));
     for (std::size_t k = T - 1; k >= 1; --k) {
       q = f.add(f.mul_shoup(q, m, m_shoup), s.master(base + k));  // q_{k-1} = P_k + m q_k
-      for (int i = 0; i < Rows; ++i) sum[i].add_product(q, rhs(row0 + i, first + k - 1));
+      for (int i = 0; i < Rows; ++i) detail::add_product(sum[i], q, rhs(row0 + i, first + k - 1));
     }
     for (int i = 0; i < Rows; ++i) out(row0 + i, j) = f.mul(sum[i].reduce(f), inverse(j));
   }
