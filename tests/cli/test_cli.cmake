@@ -96,6 +96,8 @@ expect(0 "of copy BW" bench rref --prime 65521 --sizes 16 --repeats 1)
 expect(1 "^hepex: --prime modulus 15 is not a prime" bench rref --prime 15 --sizes 16)
 expect(1 "^hepex: --prime 'abc' is not a positive integer" bench gemm --prime abc --sizes 16)
 expect(1 "^hepex: --json: cannot write" bench gemm --prime 65521 --sizes 16 --json /nonexistent/dir/x.json)
+expect(0 "of int64 mul.*yes" bench zippel --sizes 40 --host-sizes 33 --solves 19)
+expect(1 "^hepex: bench zippel: --sizes must be positive" bench zippel --sizes 0)
 
 # Reconstruction (CLI.md "Reconstruction"): exact answers, one line per input,
 # the output parsed back to itself, and the exit codes.
