@@ -45,11 +45,21 @@ namespace hepex::amplitudes {
 
 // Ordered sequences of distinct gluons out of NG, by length, each length in
 // lexicographic order; sequence 0 is the empty one.
+// Loops, not recursion: these run inside the device kernels with runtime
+// arguments, and a recursive device function has a stack that ptxas cannot
+// size (on the H100 it overflowed CUDA's default per-thread stack).
 struct Sequences {
-  static constexpr int falling(int n, int k) { return k == 0 ? 1 : n * falling(n - 1, k - 1); }
+  // n (n - 1) ... (n - k + 1)
+  static constexpr int falling(int n, int k) {
+    int product = 1;
+    for (int i = 0; i < k; ++i) product *= n - i;
+    return product;
+  }
   // First id of the sequences of length L.
   static constexpr int offset(int ng, int length) {
-    return length == 0 ? 0 : offset(ng, length - 1) + falling(ng, length - 1);
+    int first = 0;
+    for (int l = 0; l < length; ++l) first += falling(ng, l);
+    return first;
   }
   static constexpr int count(int ng) { return offset(ng, ng + 1); }
 };
