@@ -13,20 +13,52 @@ namespace {
 
 using Memory = MatrixElement::Memory;
 
+// Threads and events per team. On the host (Serial: one thread per team) one
+// event per team. On a GPU the choice measured on the H100 (perf/results/me.md):
+// enough threads for the widest step of the recursion, enough events per team
+// to keep a warp busy when the process has few currents.
+detail::TeamShape team_shape(int gluons, const MatrixElementOptions& o) {
+  detail::TeamShape shape;
+  if (!has_accelerator) {
+    shape = {1, 1};
+  } else {
+    switch (gluons) {
+      case 2:
+        shape = {32, 8};
+        break;
+      case 3:
+        shape = {32, 4};
+        break;
+      case 4:
+        shape = {32, 1};
+        break;
+      default:
+        shape = {64, 1};
+    }
+  }
+  if (o.team_size != 0) shape.team_size = o.team_size;
+  if (o.events_per_team != 0) shape.events_per_team = o.events_per_team;
+  if (shape.team_size < 1 || shape.events_per_team < 1) {
+    throw Error("team size and events per team must be at least 1 (0: automatic)");
+  }
+  return shape;
+}
+
 template <int NG>
 std::unique_ptr<detail::Evaluator<DeviceSpace>> make_evaluator(Process process,
                                                                const MatrixElementOptions& o) {
   using detail::EvaluatorOf;
+  const auto shape = team_shape(NG, o);
   switch (o.precision) {
     case Precision::double_precision:
-      return std::make_unique<EvaluatorOf<DeviceSpace, NG, double, double>>(process, o.width,
-                                                                            o.colour_sum);
+      return std::make_unique<EvaluatorOf<DeviceSpace, NG, double, double>>(
+          process, o.width, o.colour_sum, shape);
     case Precision::single_precision:
       return std::make_unique<EvaluatorOf<DeviceSpace, NG, float, float>>(process, o.width,
-                                                                          o.colour_sum);
+                                                                          o.colour_sum, shape);
     case Precision::mixed:
       return std::make_unique<EvaluatorOf<DeviceSpace, NG, double, float>>(process, o.width,
-                                                                           o.colour_sum);
+                                                                           o.colour_sum, shape);
   }
   throw Error("unknown precision", ErrorKind::runtime);
 }
@@ -60,8 +92,11 @@ MatrixElement::MatrixElement(Process process, MatrixElementOptions options)
   }
   if (options_.streams < 1) throw Error("streams must be at least 1");
   evaluator_ = make_evaluator(process, options_);
-  streams_ = compat::partition_instances(DeviceSpace(),
-                                         std::min(options_.streams, info_.helicity_combinations));
+  // One instance: the default one, so that the caller's work on it (RAMBO,
+  // say) is ordered before ours; more: new instances, at most one per unit.
+  const int instances = std::min(options_.streams, 1 << info_.gluons);
+  streams_ = instances == 1 ? std::vector<DeviceSpace>{DeviceSpace()}
+                            : compat::partition_instances(DeviceSpace(), instances);
 
   MomentaView<Memory> probe("hepex::probe_momenta", probe_events, info_.particles, 4);
   rambo(DeviceSpace(), probe, probe_sqrt_s, probe_seed);
@@ -79,9 +114,8 @@ MatrixElement::~MatrixElement() = default;
 std::vector<double> MatrixElement::per_helicity(const MomentaView<Memory>& momenta) {
   const std::size_t events = momenta.extent(0);
   std::vector<double> result(info_.helicity_combinations * events);
-  Kokkos::View<double**, Kokkos::LayoutRight, Memory> partial("hepex::me_partial", 1, events);
   for (int h = 0; h < info_.helicity_combinations; ++h) {
-    evaluator_->run({streams_[0]}, momenta, {h}, partial);
+    const auto partial = evaluator_->run({streams_[0]}, momenta, {h});
     streams_[0].fence();
     auto host = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), partial);
     std::copy(host.data(), host.data() + events, result.begin() + h * events);
@@ -98,22 +132,19 @@ void MatrixElement::evaluate(const MomentaView<Memory>& momenta,
                 std::to_string(info_.particles) + ", 4) and me (events)");
   }
   if (events == 0) return;
-  const int units = static_cast<int>(detail::helicity_units(good_, info_.particles).size());
-  const int used = std::min(static_cast<int>(streams_.size()), units);
-  const std::vector<DeviceSpace> streams(streams_.begin(), streams_.begin() + used);
-  Kokkos::View<double**, Kokkos::LayoutRight, Memory> partial(
-      Kokkos::view_alloc(Kokkos::WithoutInitializing, "hepex::me_partial"), used, events);
-  evaluator_->run(streams, momenta, good_, partial);
-  for (const auto& s : streams) s.fence();
+  const auto partial = evaluator_->run(streams_, momenta, good_);
+  // The other instances' kernels must be done before the sum on the first.
+  for (std::size_t s = 1; s < streams_.size(); ++s) streams_[s].fence();
+  const int units = static_cast<int>(partial.extent(0));
   const double averaging = info_.averaging;
   Kokkos::parallel_for(
-      "hepex::me_sum_helicities", Kokkos::RangePolicy<DeviceSpace>(0, events),
+      "hepex::me_sum_helicities", Kokkos::RangePolicy<DeviceSpace>(streams_[0], 0, events),
       KOKKOS_LAMBDA(int e) {
         double sum = 0;
-        for (int s = 0; s < used; ++s) sum += partial(s, e);
+        for (int u = 0; u < units; ++u) sum += partial(u, e);
         me(e) = sum / averaging;
       });
-  DeviceSpace().fence();
+  streams_[0].fence();
 }
 
 std::vector<double> MatrixElement::evaluate(const std::vector<double>& momenta,

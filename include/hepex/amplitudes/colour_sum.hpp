@@ -50,41 +50,26 @@ Kokkos::View<Real*, MemSpace> packed_colour_triangle(const ColourMatrix& m) {
   return packed;
 }
 
-// me(e) (+)= sum over the `helicities` blocks of `colours` jamps in
-// jamps(e, :) of their colour sums, for every event e.
-template <class Real, class MemSpace>
-struct ColourSumKernel {
-  Kokkos::View<Kokkos::complex<Real>**, Kokkos::LayoutLeft, MemSpace> jamps;  // (event, jamp)
-  Kokkos::View<Real*, MemSpace> triangle;
-  Kokkos::View<double*, MemSpace> me;
-  int helicities;
-  int colours;
-  bool accumulate;
-
-  KOKKOS_INLINE_FUNCTION void operator()(int e) const {
-    double total = accumulate ? me(e) : 0.0;
-    for (int h = 0; h < helicities; ++h) {
-      const int first = h * colours;
-      Real sum = 0;
-      int index = 0;
-      for (int i = 0; i < colours; ++i) {
-        Real row_re = 0, row_im = 0;
-        for (int j = i; j < colours; ++j, ++index) {
-          row_re += triangle(index) * jamps(e, first + j).real();
-          row_im += triangle(index) * jamps(e, first + j).imag();
-        }
-        sum += jamps(e, first + i).real() * row_re + jamps(e, first + i).imag() * row_im;
-      }
-      total += double(sum);
-    }
-    me(e) = total;
+// Row i of the quadratic form, for the `Colours` jamps j of one helicity:
+// x_i sum_{k>=i} C'_ik x_k + y_i sum_{k>=i} C'_ik y_k (C' the packed triangle).
+// The sum over i is |M|^2 of that helicity; the engine's kernel spreads the
+// rows over a team (detail/evaluator.hpp).
+template <int Colours, class Real, class Triangle>
+KOKKOS_INLINE_FUNCTION Real colour_row(const Triangle& triangle, const Kokkos::complex<Real>* j,
+                                       int i) {
+  int index = i * Colours - i * (i - 1) / 2;  // first entry of row i
+  Real row_re = 0, row_im = 0;
+  for (int k = i; k < Colours; ++k, ++index) {
+    row_re += triangle(index) * j[k].real();
+    row_im += triangle(index) * j[k].imag();
   }
-};
+  return j[i].real() * row_re + j[i].imag() * row_im;
+}
 
 // The BLAS form of the same sum (--colour-sum blas, double precision): read
 // the jamps buffer (event, jamp) as the row-major real matrix X with one row
 // per jamp and columns (Re, Im) of every event, Z = (CF / d) X by one vendor
-// GEMM per helicity block, then me(e) (+)= sum_j X_j,2e Z_j,2e + X_j,2e+1 Z_j,2e+1.
+// GEMM per helicity block, then me(e) = sum_j X_j,2e Z_j,2e + X_j,2e+1 Z_j,2e+1.
 template <class MemSpace>
 Kokkos::View<double*, MemSpace> full_colour_matrix(const ColourMatrix& m) {
   Kokkos::View<double*, MemSpace> full("hepex::colour_matrix", m.colours * m.colours);
@@ -99,10 +84,9 @@ struct ColourDotKernel {
   Kokkos::View<const double**, Kokkos::LayoutRight, MemSpace, Kokkos::MemoryUnmanaged> x, z;
   Kokkos::View<double*, MemSpace> me;
   int rows;  // helicity blocks x colours
-  bool accumulate;
 
   KOKKOS_INLINE_FUNCTION void operator()(int e) const {
-    double total = accumulate ? me(e) : 0.0;
+    double total = 0;
     for (int r = 0; r < rows; ++r)
       total += x(r, 2 * e) * z(r, 2 * e) + x(r, 2 * e + 1) * z(r, 2 * e + 1);
     me(e) = total;
