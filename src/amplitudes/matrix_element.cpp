@@ -48,7 +48,7 @@ template <int NG>
 std::unique_ptr<detail::Evaluator<DeviceSpace>> make_evaluator(Process process,
                                                                const MatrixElementOptions& o) {
   using detail::EvaluatorOf;
-  const auto shape = team_shape(NG, o);
+  const detail::TeamShape shape{o.team_size, o.events_per_team};
   switch (o.precision) {
     case Precision::double_precision:
       return std::make_unique<EvaluatorOf<DeviceSpace, NG, double, double>>(
@@ -91,6 +91,9 @@ MatrixElement::MatrixElement(Process process, MatrixElementOptions options)
     throw Error("top width " + std::to_string(options_.width) + " GeV: must be >= 0 and finite");
   }
   if (options_.streams < 1) throw Error("streams must be at least 1");
+  const auto shape = team_shape(info_.gluons, options_);
+  options_.team_size = shape.team_size;
+  options_.events_per_team = shape.events_per_team;
   evaluator_ = make_evaluator(process, options_);
   // One instance: the default one, so that the caller's work on it (RAMBO,
   // say) is ordered before ours; more: new instances, at most one per unit.

@@ -34,7 +34,7 @@ struct MatrixElementOptions {
   // fences (perf/results/me.md).
   int streams = 1;
   // Threads per team and events per team; 0: the measured choice for the
-  // process and precision (team_shape, matrix_element.cpp).
+  // process (team_shape, matrix_element.cpp); options() reports the values used.
   int team_size = 0;
   int events_per_team = 0;
 };
