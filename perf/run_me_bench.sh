@@ -7,7 +7,8 @@
 # OUT_DIR.tar.gz; a summary is printed last.
 #   bash perf/run_me_bench.sh BIN_DIR OUT_DIR [HOST_BIN_DIR] [CUDACPP_DIR] [MEMCHECK]
 # BIN_DIR holds hepex and hepex_tests (GPU build); HOST_BIN_DIR a host build's
-# hepex ('' to skip); CUDACPP_DIR holds PROCESS_FP/check_cuda.exe for
+# hepex ('' to skip); CUDACPP_DIR holds PROCESS_FP/check_cuda.exe (and its
+# shared libraries) for
 # PROCESS in gg_ttgg gg_ttggg and FP in d m ('' to skip); MEMCHECK=0 skips
 # the sanitizer. Environment: BENCH_ARGS (extra `bench me` flags for the
 # device sweep), CUDACPP_MAX_GG_TTGG and CUDACPP_MAX_GG_TTGGG (largest
@@ -56,7 +57,8 @@ cudacpp_sweep() {
     threads=$((n <= 16384 ? 32 : 256))
     niter=$(((1 << 21) / n)); niter=$((niter > 100 ? 100 : niter < 2 ? 2 : niter))
     printf '%s %s %d %d %d %d ' "$process" "$fp" "$n" "$((n / threads))" "$threads" "$niter"
-    "$cudacpp/${process}_$fp/check_cuda.exe" -p "$((n / threads))" "$threads" "$niter" 2>&1 |
+    LD_LIBRARY_PATH="$cudacpp/${process}_$fp:${LD_LIBRARY_PATH:-}" \
+      "$cudacpp/${process}_$fp/check_cuda.exe" -p "$((n / threads))" "$threads" "$niter" 2>&1 |
       sed -n 's/.*EvtsPerSec\[\(MatrixElems\] (3)\|MECalcOnly\] (3a)\) = ( *\([0-9.e+-]*\) .*/\2/p' |
       tr '\n' ' '
     echo

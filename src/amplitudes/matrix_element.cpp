@@ -117,10 +117,11 @@ MatrixElement::~MatrixElement() = default;
 std::vector<double> MatrixElement::per_helicity(const MomentaView<Memory>& momenta) {
   const std::size_t events = momenta.extent(0);
   std::vector<double> result(info_.helicity_combinations * events);
+  Kokkos::View<double*, Memory> me("hepex::me_helicity", events);
   for (int h = 0; h < info_.helicity_combinations; ++h) {
-    const auto partial = evaluator_->run({streams_[0]}, momenta, {h});
+    evaluator_->run({streams_[0]}, momenta, {h}, me, 1.0);
     streams_[0].fence();
-    auto host = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), partial);
+    auto host = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), me);
     std::copy(host.data(), host.data() + events, result.begin() + h * events);
   }
   return result;
@@ -135,19 +136,8 @@ void MatrixElement::evaluate(const MomentaView<Memory>& momenta,
                 std::to_string(info_.particles) + ", 4) and me (events)");
   }
   if (events == 0) return;
-  const auto partial = evaluator_->run(streams_, momenta, good_);
-  // The other instances' kernels must be done before the sum on the first.
-  for (std::size_t s = 1; s < streams_.size(); ++s) streams_[s].fence();
-  const int units = static_cast<int>(partial.extent(0));
-  const double averaging = info_.averaging;
-  Kokkos::parallel_for(
-      "hepex::me_sum_helicities", Kokkos::RangePolicy<DeviceSpace>(streams_[0], 0, events),
-      KOKKOS_LAMBDA(int e) {
-        double sum = 0;
-        for (int u = 0; u < units; ++u) sum += partial(u, e);
-        me(e) = sum / averaging;
-      });
-  streams_[0].fence();
+  evaluator_->run(streams_, momenta, good_, me, info_.averaging);
+  for (const auto& s : streams_) s.fence();
 }
 
 std::vector<double> MatrixElement::evaluate(const std::vector<double>& momenta,

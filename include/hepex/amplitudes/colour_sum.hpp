@@ -79,18 +79,13 @@ Kokkos::View<double*, MemSpace> full_colour_matrix(const ColourMatrix& m) {
   return full;
 }
 
-template <class MemSpace>
-struct ColourDotKernel {
-  Kokkos::View<const double**, Kokkos::LayoutRight, MemSpace, Kokkos::MemoryUnmanaged> x, z;
-  Kokkos::View<double*, MemSpace> me;
-  int rows;  // helicity blocks x colours
-
-  KOKKOS_INLINE_FUNCTION void operator()(int e) const {
-    double total = 0;
-    for (int r = 0; r < rows; ++r)
-      total += x(r, 2 * e) * z(r, 2 * e) + x(r, 2 * e + 1) * z(r, 2 * e + 1);
-    me(e) = total;
-  }
-};
+// sum over the `rows` jamps j of X_j,2e Z_j,2e + X_j,2e+1 Z_j,2e+1.
+template <class Matrix>
+KOKKOS_INLINE_FUNCTION double colour_dot(const Matrix& x, const Matrix& z, int rows, int e) {
+  double total = 0;
+  for (int r = 0; r < rows; ++r)
+    total += x(r, 2 * e) * z(r, 2 * e) + x(r, 2 * e + 1) * z(r, 2 * e + 1);
+  return total;
+}
 
 }  // namespace hepex::amplitudes

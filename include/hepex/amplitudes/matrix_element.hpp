@@ -8,9 +8,9 @@
 // kernel (detail/evaluator.hpp) gives every (unit, few events) a team of
 // threads that computes the unit's currents, jamps and colour-summed |M|^2 in
 // scratch memory; the units can be dealt in blocks over several
-// execution-space instances (CUDA streams), one launch each. A last kernel
-// adds the units' sums in a fixed order and divides by the averaging
-// denominator.
+// execution-space instances (CUDA streams), one launch each. The team that
+// finishes an event's last unit adds the units' sums in a fixed order and
+// divides by the averaging denominator (EventTotals).
 // Good helicities are found once, at construction, on a probe batch of RAMBO
 // events.
 

@@ -42,14 +42,13 @@ template <class ExecSpace>
 class Evaluator {
  public:
   using Memory = typename ExecSpace::memory_space;
-  using Partial = Kokkos::View<double**, Kokkos::LayoutRight, Memory>;
   virtual ~Evaluator() = default;
-  // Colour-summed |M|^2 per unit of `helicities` (helicity_units): row u of
-  // the result, one column per event. Units are dealt in contiguous blocks
-  // over `streams`; the caller fences them. The view is the evaluator's own
-  // buffer, valid until the next run.
-  virtual Partial run(const std::vector<ExecSpace>& streams, const MomentaView<Memory>& momenta,
-                      const std::vector<int>& helicities) = 0;
+  // me(e) = (sum over the units of `helicities` (helicity_units) of their
+  // colour-summed |M|^2) / scale for every event e of `momenta`. Units are
+  // dealt in contiguous blocks over `streams`; the caller fences them.
+  virtual void run(const std::vector<ExecSpace>& streams, const MomentaView<Memory>& momenta,
+                   const std::vector<int>& helicities, const Kokkos::View<double*, Memory>& me,
+                   double scale) = 0;
 };
 
 // The helicity combinations that differ only in the top and antitop
@@ -93,11 +92,36 @@ inline std::vector<HelicityUnit> helicity_units(const std::vector<int>& heliciti
   return units;
 }
 
+// The sum over units, in the kernels that compute them: whoever stores the
+// last unit's |M|^2 of an event (after a memory fence, counted atomically)
+// adds the event's units up in unit order, so the result does not depend on
+// which finished last, and resets the count (the threadFenceReduction pattern
+// of the CUDA samples). Saves a kernel launch and a pass over the partial sums.
+template <class Memory>
+struct EventTotals {
+  Kokkos::View<double**, Kokkos::LayoutRight, Memory> partial;  // (unit, event)
+  Kokkos::View<int*, Memory> stored;                            // units stored, per event
+  Kokkos::View<double*, Memory> me;
+  int units;
+  double scale;
+
+  // Called once per (unit, event), after partial(u, e) holds its final value.
+  KOKKOS_INLINE_FUNCTION void unit_done(int e) const {
+    Kokkos::memory_fence();
+    if (Kokkos::atomic_fetch_add(&stored(e), 1) != units - 1) return;
+    Kokkos::memory_fence();
+    double sum = 0;
+    for (int u = 0; u < units; ++u) sum += compat::atomic_read(&partial(u, e));
+    me(e) = sum / scale;
+    stored(e) = 0;
+  }
+};
+
 template <class ExecSpace, int NG, class AmpReal, class ColourReal>
 class EvaluatorOf : public Evaluator<ExecSpace> {
  public:
   using Memory = typename ExecSpace::memory_space;
-  using Partial = typename Evaluator<ExecSpace>::Partial;
+  using Partial = Kokkos::View<double**, Kokkos::LayoutRight, Memory>;
   using Jamps = Kokkos::View<Kokkos::complex<ColourReal>**, Kokkos::LayoutLeft, Memory>;
   using Policy = Kokkos::TeamPolicy<ExecSpace>;
   using Member = typename Policy::member_type;
@@ -156,8 +180,8 @@ class EvaluatorOf : public Evaluator<ExecSpace> {
     MomentaView<Memory> momenta;
     CurrentPlan<Memory> plan;
     Kokkos::View<ColourReal*, Memory> triangle;
-    Partial partial;  // (unit, event): fused colour sum
-    Jamps jamps;      // (event, combination * colours + flow): BLAS path, one unit
+    EventTotals<Memory> totals;  // fused colour sum: partial(unit, event) and me
+    Jamps jamps;                 // (event, combination * colours + flow): BLAS path, one unit
     HelicityUnit units[max_units];
     int unit_count;
     int first_unit;
@@ -257,16 +281,17 @@ class EvaluatorOf : public Evaluator<ExecSpace> {
             jamps(e, k * colours + flow) = jamp;
           }
         });
-        if (fused) colour_sum(team, here, k1 - k0, a > 0, scratch);
+        if (fused) colour_sum(team, here, k1 - k0, a > 0, a == antitops - 1, scratch);
       }
     }
 
     // partial(unit, e) (+)= the colour sums of the `combinations` jamps in
     // scratch, rows i and colours-1-i together so that every item has the
-    // same share of the triangle.
+    // same share of the triangle; `last`: the unit's final contribution.
     template <class ScratchOf>
     KOKKOS_INLINE_FUNCTION void colour_sum(const Member& team, int here, int combinations,
-                                           bool accumulate, const ScratchOf& scratch) const {
+                                           bool accumulate, bool last,
+                                           const ScratchOf& scratch) const {
       constexpr int pairs = (colours + 1) / 2;
       const int u = team.league_rank() % unit_count;
       const int first_event = team.league_rank() / unit_count * events_per_team;
@@ -285,10 +310,25 @@ class EvaluatorOf : public Evaluator<ExecSpace> {
             },
             sum);
         Kokkos::single(Kokkos::PerTeam(team), [&] {
-          double& out = partial(first_unit + u, first_event + v);
+          double& out = totals.partial(first_unit + u, first_event + v);
           out = accumulate ? out + sum : sum;
+          if (last) totals.unit_done(first_event + v);
         });
       }
+    }
+  };
+
+  // The BLAS path's last step for unit u: partial(u, e) = colour_dot.
+  using Matrix = Kokkos::View<const double**, Kokkos::LayoutRight, Memory, Kokkos::MemoryUnmanaged>;
+  struct DotKernel {
+    Matrix x, z;
+    EventTotals<Memory> totals;
+    int unit;
+    int rows;
+
+    KOKKOS_INLINE_FUNCTION void operator()(int e) const {
+      totals.partial(unit, e) = colour_dot(x, z, rows, e);
+      totals.unit_done(e);
     }
   };
 
@@ -324,37 +364,44 @@ class EvaluatorOf : public Evaluator<ExecSpace> {
     }
   }
 
-  Partial run(const std::vector<ExecSpace>& streams, const MomentaView<Memory>& momenta,
-              const std::vector<int>& helicities) override {
+  void run(const std::vector<ExecSpace>& streams, const MomentaView<Memory>& momenta,
+           const std::vector<int>& helicities, const Kokkos::View<double*, Memory>& me,
+           double scale) override {
     const int events = static_cast<int>(momenta.extent(0));
-    const auto units = helicity_units(helicities, particles);
-    const int count = static_cast<int>(units.size());
+    if (helicities != helicities_) {
+      helicities_ = helicities;
+      units_ = helicity_units(helicities, particles);
+    }
+    const int count = static_cast<int>(units_.size());
     if (partial_.extent(0) != std::size_t(count) || partial_.extent(1) != std::size_t(events)) {
       partial_ = Partial(Kokkos::view_alloc(Kokkos::WithoutInitializing, "hepex::me_partial"),
                          count, events);
     }
-    if (method_ == ColourSumMethod::blas) {
-      for (int u = 0; u < count; ++u) blas_unit(streams[0], momenta, units, u);
-      return partial_;
+    if (stored_.extent(0) != std::size_t(events)) {
+      stored_ = Kokkos::View<int*, Memory>("hepex::me_units_stored", events);  // zeros
     }
-    const int instances = std::min(static_cast<int>(streams.size()), count);
+    const EventTotals<Memory> totals{partial_, stored_, me, count, scale};
+    if (method_ == ColourSumMethod::blas) {
+      for (int u = 0; u < count; ++u) blas_unit(streams[0], momenta, totals, u);
+      return;
+    }
     // Contiguous blocks of units, one launch per instance.
+    const int instances = std::min(static_cast<int>(streams.size()), count);
     for (int s = 0; s < instances; ++s) {
       const int first = count * s / instances, last = count * (s + 1) / instances;
-      launch(streams[s], momenta, units, first, last - first, true, Jamps());
+      launch(streams[s], momenta, totals, first, last - first, true, Jamps());
     }
-    return partial_;
   }
 
  private:
   void launch(const ExecSpace& stream, const MomentaView<Memory>& momenta,
-              const std::vector<HelicityUnit>& units, int first, int count, bool fused,
+              const EventTotals<Memory>& totals, int first, int count, bool fused,
               const Jamps& jamps) const {
     const int events = static_cast<int>(momenta.extent(0));
     const int v = shape_.events_per_team;
-    TeamKernel kernel{momenta, plan_,         triangle_, partial_, jamps, {}, count, first, v,
-                      scratch_level_, width_, fused};
-    std::copy(units.begin() + first, units.begin() + first + count, kernel.units);
+    TeamKernel kernel{momenta, plan_, triangle_,      totals, jamps, {},
+                      count,   first, v,              scratch_level_, width_, fused};
+    std::copy(units_.begin() + first, units_.begin() + first + count, kernel.units);
     Policy policy(stream, count * ((events + v - 1) / v), shape_.team_size);
     policy.set_scratch_size(scratch_level_, Kokkos::PerTeam(v * Scratch::bytes + 16));
     Kokkos::parallel_for("hepex::me_team", policy, kernel);
@@ -367,7 +414,7 @@ class EvaluatorOf : public Evaluator<ExecSpace> {
   // the GEMM is waited for after it; all units go through one buffer on the
   // first instance, in turn.
   void blas_unit(const ExecSpace& stream, const MomentaView<Memory>& momenta,
-                 const std::vector<HelicityUnit>& units, int u) {
+                 const EventTotals<Memory>& totals, int u) {
     const int events = static_cast<int>(momenta.extent(0));
     constexpr int rows = max_combinations_per_unit * colours;
     if (jamps_.extent(0) != std::size_t(events)) {
@@ -375,24 +422,22 @@ class EvaluatorOf : public Evaluator<ExecSpace> {
       products_ = Partial(Kokkos::view_alloc(Kokkos::WithoutInitializing, "hepex::colour_products"),
                           rows, 2 * events);
     }
-    launch(stream, momenta, units, u, 1, false, jamps_);
+    launch(stream, momenta, totals, u, 1, false, jamps_);
     const auto* x = reinterpret_cast<const double*>(jamps_.data());  // (re, im) pairs
     const Backend where =
         std::is_same<ExecSpace, HostSpace>::value ? Backend::host : Backend::device;
     stream.fence();
-    for (int b = 0; b < units[u].count; ++b) {
+    const int blocks = units_[u].count;
+    for (int b = 0; b < blocks; ++b) {
       const std::ptrdiff_t offset = std::ptrdiff_t(b) * colours * 2 * events;
       backend::dgemm(where, colours, 2 * events, colours, cf_.data(), colours, x + offset,
                      2 * events, 0.0, products_.data() + offset, 2 * events);
     }
     Kokkos::fence();
-    using Matrix =
-        Kokkos::View<const double**, Kokkos::LayoutRight, Memory, Kokkos::MemoryUnmanaged>;
     Kokkos::parallel_for("hepex::me_colour_dots", Kokkos::RangePolicy<ExecSpace>(stream, 0, events),
-                         ColourDotKernel<Memory>{Matrix(x, jamps_.extent(1), 2 * events),
-                                                 Matrix(products_.data(), rows, 2 * events),
-                                                 Kokkos::subview(partial_, u, Kokkos::ALL),
-                                                 units[u].count * colours});
+                         DotKernel{Matrix(x, rows, 2 * events),
+                                   Matrix(products_.data(), rows, 2 * events), totals, u,
+                                   blocks * colours});
   }
 
   CurrentPlan<Memory> plan_;
@@ -402,7 +447,10 @@ class EvaluatorOf : public Evaluator<ExecSpace> {
   TeamShape shape_;
   int scratch_level_ = 0;
   Kokkos::View<double*, Memory> cf_;  // CF / d, full, for the BLAS path
+  std::vector<int> helicities_;      // of the last run, and their units
+  std::vector<HelicityUnit> units_;
   Partial partial_;                   // (unit, event)
+  Kokkos::View<int*, Memory> stored_;  // EventTotals::stored
   Jamps jamps_;                       // BLAS: one unit's jamps
   Partial products_;                  // BLAS: Z = CF X
 };
