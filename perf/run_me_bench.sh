@@ -7,10 +7,10 @@
 # OUT_DIR.tar.gz; a summary is printed last.
 #   bash perf/run_me_bench.sh BIN_DIR OUT_DIR [HOST_BIN_DIR] [CUDACPP_DIR] [MEMCHECK]
 # BIN_DIR holds hepex and hepex_tests (GPU build); HOST_BIN_DIR a host build's
-# hepex ('' to skip); CUDACPP_DIR holds PROCESS_FP/check_cuda.exe (and its
-# shared libraries) for
-# PROCESS in gg_ttgg gg_ttggg and FP in d m ('' to skip); MEMCHECK=0 skips
-# the sanitizer. Environment: BENCH_ARGS (extra `bench me` flags for the
+# hepex ('' to skip); CUDACPP_DIR holds PROCESS_FP/bin/check_cuda.exe (and
+# its shared libraries) for PROCESS in gg_ttgg gg_ttggg and FP in d m, and
+# Cards/param_card.dat, which the executables read from ../../Cards ('' to
+# skip); MEMCHECK=0 skips the sanitizer. Environment: BENCH_ARGS (extra `bench me` flags for the
 # device sweep), CUDACPP_MAX_GG_TTGG and CUDACPP_MAX_GG_TTGGG (largest
 # CUDACPP batch, default 1048576 and 65536: gg_ttggg's plateau starts at ~2k
 # events and a 2^20 batch would take half a minute per iteration).
@@ -48,17 +48,17 @@ if [ -n "$host_bin" ]; then
 fi
 # CUDACPP: one thread per event, 32 threads per block up to 16384 events
 # (so that small batches spread over many SMs), 256 above; about 2^21 events
-# per point in all. Columns: process, FPTYPE, events, blocks, threads,
+# per point in all for gg_ttgg, 2^17 for gg_ttggg (at least 2 iterations). Columns: process, FPTYPE, events, blocks, threads,
 # iterations, EvtsPerSec[MatrixElems] (3) (kernels + copy of the MEs to the
 # host) and EvtsPerSec[MECalcOnly] (3a) (kernels only, like our timing).
 cudacpp_sweep() {
-  local process=$1 fp=$2 max=$3 n threads niter
+  local process=$1 fp=$2 max=$3 total=$4 n threads niter
   for ((n = 32; n <= max; n *= 2)); do
     threads=$((n <= 16384 ? 32 : 256))
-    niter=$(((1 << 21) / n)); niter=$((niter > 100 ? 100 : niter < 2 ? 2 : niter))
+    niter=$((total / n)); niter=$((niter > 100 ? 100 : niter < 2 ? 2 : niter))
     printf '%s %s %d %d %d %d ' "$process" "$fp" "$n" "$((n / threads))" "$threads" "$niter"
-    LD_LIBRARY_PATH="$cudacpp/${process}_$fp:${LD_LIBRARY_PATH:-}" \
-      "$cudacpp/${process}_$fp/check_cuda.exe" -p "$((n / threads))" "$threads" "$niter" 2>&1 |
+    LD_LIBRARY_PATH="$cudacpp/${process}_$fp/bin:${LD_LIBRARY_PATH:-}" \
+      "$cudacpp/${process}_$fp/bin/check_cuda.exe" -p "$((n / threads))" "$threads" "$niter" 2>&1 |
       sed -n 's/.*EvtsPerSec\[\(MatrixElems\] (3)\|MECalcOnly\] (3a)\) = ( *\([0-9.e+-]*\) .*/\2/p' |
       tr '\n' ' '
     echo
@@ -66,11 +66,14 @@ cudacpp_sweep() {
 }
 if [ -n "$cudacpp" ]; then
   for process in gg_ttgg gg_ttggg; do
-    max=$([ "$process" = gg_ttgg ] && echo "${CUDACPP_MAX_GG_TTGG:-1048576}" ||
-      echo "${CUDACPP_MAX_GG_TTGGG:-65536}")
+    if [ "$process" = gg_ttgg ]; then
+      max=${CUDACPP_MAX_GG_TTGG:-1048576} total=$((1 << 21))
+    else
+      max=${CUDACPP_MAX_GG_TTGGG:-65536} total=$((1 << 17))
+    fi
     for fp in d m; do
-      [ -x "$cudacpp/${process}_$fp/check_cuda.exe" ] || continue
-      step "cudacpp_${process}_$fp" cudacpp_sweep "$process" "$fp" "$max"
+      [ -x "$cudacpp/${process}_$fp/bin/check_cuda.exe" ] || continue
+      step "cudacpp_${process}_$fp" cudacpp_sweep "$process" "$fp" "$max" "$total"
     done
   done
   cat "$out"/cudacpp_*.log >"$out/cudacpp.tsv" 2>/dev/null

@@ -14,18 +14,17 @@ namespace {
 using Memory = MatrixElement::Memory;
 
 // Threads and events per team. On the host (Serial: one thread per team) one
-// event per team. On a GPU the choice measured on the H100 (perf/results/me.md):
-// enough threads for the widest step of the recursion, enough events per team
-// to keep a warp busy when the process has few currents.
+// event per team. On a GPU the choice measured on the H100 with
+// perf/run_me_shapes.sh (perf/results/me.md): one warp per unit and event for
+// gg_ttgg (a larger team idles in the short steps and holds registers that
+// other teams could use), four warps for gg_ttggg (its widest steps have 120
+// and 240 items), and several events per warp-sized team for the small
+// processes, whose steps have only a few items per event.
 detail::TeamShape team_shape(int gluons, const MatrixElementOptions& o) {
-  detail::TeamShape shape;
-  if (!has_accelerator) {
-    shape = {1, 1};
-  } else {
+  detail::TeamShape shape{1, 1};
+  if (has_accelerator) {
     switch (gluons) {
       case 2:
-        shape = {32, 8};
-        break;
       case 3:
         shape = {32, 4};
         break;
@@ -33,7 +32,7 @@ detail::TeamShape team_shape(int gluons, const MatrixElementOptions& o) {
         shape = {32, 1};
         break;
       default:
-        shape = {64, 1};
+        shape = {128, 1};
     }
   }
   if (o.team_size != 0) shape.team_size = o.team_size;

@@ -123,7 +123,10 @@ class EvaluatorOf : public Evaluator<ExecSpace> {
   using Memory = typename ExecSpace::memory_space;
   using Partial = Kokkos::View<double**, Kokkos::LayoutRight, Memory>;
   using Jamps = Kokkos::View<Kokkos::complex<ColourReal>**, Kokkos::LayoutLeft, Memory>;
-  using Policy = Kokkos::TeamPolicy<ExecSpace>;
+  // At most 128 registers per thread, so that 16 warps fit on an SM of 64K
+  // registers (the kernel needs ~130 unbounded, and then only 12 fit: 20%
+  // slower on the H100, perf/results/me.md); teams of up to 512 threads.
+  using Policy = Kokkos::TeamPolicy<ExecSpace, Kokkos::LaunchBounds<512, 1>>;
   using Member = typename Policy::member_type;
   using Sizes = CurrentSizes<NG>;
   static constexpr int particles = NG + 2;
