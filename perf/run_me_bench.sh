@@ -9,8 +9,7 @@
 # BIN_DIR holds hepex and hepex_tests (GPU build); HOST_BIN_DIR a host build's
 # hepex ('' to skip); CUDACPP_DIR holds PROCESS_FP/bin/check_cuda.exe (and
 # its shared libraries) for PROCESS in gg_ttgg gg_ttggg and FP in d m, and
-# Cards/param_card.dat, which the executables read from ../../Cards ('' to
-# skip); MEMCHECK=0 skips the sanitizer. Environment: BENCH_ARGS (extra `bench me` flags for the
+# Cards/param_card.dat (found through MG5AMC_CARD_PATH) ('' to skip); MEMCHECK=0 skips the sanitizer. Environment: BENCH_ARGS (extra `bench me` flags for the
 # device sweep), CUDACPP_MAX_GG_TTGG and CUDACPP_MAX_GG_TTGGG (largest
 # CUDACPP batch, default 1048576 and 65536: gg_ttggg's plateau starts at ~2k
 # events and a 2^20 batch would take half a minute per iteration).
@@ -57,7 +56,7 @@ cudacpp_sweep() {
     threads=$((n <= 16384 ? 32 : 256))
     niter=$((total / n)); niter=$((niter > 100 ? 100 : niter < 2 ? 2 : niter))
     printf '%s %s %d %d %d %d ' "$process" "$fp" "$n" "$((n / threads))" "$threads" "$niter"
-    LD_LIBRARY_PATH="$cudacpp/${process}_$fp/bin:${LD_LIBRARY_PATH:-}" \
+    MG5AMC_CARD_PATH="$cudacpp/Cards" LD_LIBRARY_PATH="$cudacpp/${process}_$fp/bin:${LD_LIBRARY_PATH:-}" \
       "$cudacpp/${process}_$fp/bin/check_cuda.exe" -p "$((n / threads))" "$threads" "$niter" 2>&1 |
       sed -n 's/.*EvtsPerSec\[\(MatrixElems\] (3)\|MECalcOnly\] (3a)\) = ( *\([0-9.e+-]*\) .*/\2/p' |
       tr '\n' ' '

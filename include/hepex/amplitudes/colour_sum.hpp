@@ -50,20 +50,26 @@ Kokkos::View<Real*, MemSpace> packed_colour_triangle(const ColourMatrix& m) {
   return packed;
 }
 
-// Row i of the quadratic form, for the `Colours` jamps j of one helicity:
-// x_i sum_{k>=i} C'_ik x_k + y_i sum_{k>=i} C'_ik y_k (C' the packed triangle).
-// The sum over i is |M|^2 of that helicity; the engine's kernel spreads the
-// rows over a team (detail/evaluator.hpp).
-template <int Colours, class Real, class Triangle>
-KOKKOS_INLINE_FUNCTION Real colour_row(const Triangle& triangle, const Kokkos::complex<Real>* j,
-                                       int i) {
-  int index = i * Colours - i * (i - 1) / 2;  // first entry of row i
-  Real row_re = 0, row_im = 0;
-  for (int k = i; k < Colours; ++k, ++index) {
-    row_re += triangle(index) * j[k].real();
-    row_im += triangle(index) * j[k].imag();
-  }
-  return j[i].real() * row_re + j[i].imag() * row_im;
+// Entry p of the packed triangle is (i, k) with p -> i * colours + k in
+// this table: the engine's kernel spreads the entries themselves over a team,
+// so that neighbouring threads read neighbouring entries (a thread per row
+// reads a whole row alone, and the team's loads hit 32 cache lines each).
+template <class MemSpace>
+Kokkos::View<int*, MemSpace> packed_colour_pairs(int colours) {
+  Kokkos::View<int*, MemSpace> pairs("hepex::colour_pairs", colours * (colours + 1) / 2);
+  auto host = Kokkos::create_mirror_view(pairs);
+  int index = 0;
+  for (int i = 0; i < colours; ++i)
+    for (int k = i; k < colours; ++k) host(index++) = i * colours + k;
+  Kokkos::deep_copy(pairs, host);
+  return pairs;
+}
+
+// One entry's share of the quadratic form for the jamps j:
+// C'_ik (x_i x_k + y_i y_k), C' the packed triangle's entry.
+template <class Real>
+KOKKOS_INLINE_FUNCTION Real colour_term(Real entry, const Kokkos::complex<Real>* j, int i, int k) {
+  return entry * (j[i].real() * j[k].real() + j[i].imag() * j[k].imag());
 }
 
 // The BLAS form of the same sum (--colour-sum blas, double precision): read

@@ -183,6 +183,7 @@ class EvaluatorOf : public Evaluator<ExecSpace> {
     MomentaView<Memory> momenta;
     CurrentPlan<Memory> plan;
     Kokkos::View<ColourReal*, Memory> triangle;
+    Kokkos::View<int*, Memory> pairs;  // (i, k) of every triangle entry
     EventTotals<Memory> totals;  // fused colour sum: partial(unit, event) and me
     Jamps jamps;                 // (event, combination * colours + flow): BLAS path, one unit
     HelicityUnit units[max_units];
@@ -289,27 +290,28 @@ class EvaluatorOf : public Evaluator<ExecSpace> {
     }
 
     // partial(unit, e) (+)= the colour sums of the `combinations` jamps in
-    // scratch, rows i and colours-1-i together so that every item has the
-    // same share of the triangle; `last`: the unit's final contribution.
+    // scratch: the team's threads take the triangle's entries in turn, each
+    // entry for every combination; `last`: the unit's final contribution.
     template <class ScratchOf>
     KOKKOS_INLINE_FUNCTION void colour_sum(const Member& team, int here, int combinations,
                                            bool accumulate, bool last,
                                            const ScratchOf& scratch) const {
-      constexpr int pairs = (colours + 1) / 2;
+      constexpr int entries = colours * (colours + 1) / 2;
       const int u = team.league_rank() % unit_count;
       const int first_event = team.league_rank() / unit_count * events_per_team;
       for (int v = 0; v < here; ++v) {
         const EventScratch s = scratch(v);
         double sum = 0;
         Kokkos::parallel_reduce(
-            Kokkos::TeamThreadRange(team, combinations * pairs),
-            [&](int i, double& acc) {
-              const cplx<ColourReal>* j = s.jamps + i / pairs * colours;
-              const int row = i % pairs;
-              acc += double(colour_row<colours>(triangle, j, row));
-              if (colours - 1 - row != row) {
-                acc += double(colour_row<colours>(triangle, j, colours - 1 - row));
+            Kokkos::TeamThreadRange(team, entries),
+            [&](int p, double& acc) {
+              const ColourReal entry = triangle(p);
+              const int ik = pairs(p), i = ik / colours, k = ik % colours;
+              ColourReal term = 0;
+              for (int c = 0; c < combinations; ++c) {
+                term += colour_term(entry, s.jamps + c * colours, i, k);
               }
+              acc += double(term);
             },
             sum);
         Kokkos::single(Kokkos::PerTeam(team), [&] {
@@ -338,6 +340,7 @@ class EvaluatorOf : public Evaluator<ExecSpace> {
   EvaluatorOf(Process process, double width, ColourSumMethod method, TeamShape shape)
       : plan_(make_current_plan<Memory>(NG)),
         triangle_(packed_colour_triangle<ColourReal, Memory>(colour_matrix(process))),
+        pairs_(packed_colour_pairs<Memory>(colours)),
         width_(width),
         method_(method),
         shape_(shape) {
@@ -402,8 +405,8 @@ class EvaluatorOf : public Evaluator<ExecSpace> {
               const Jamps& jamps) const {
     const int events = static_cast<int>(momenta.extent(0));
     const int v = shape_.events_per_team;
-    TeamKernel kernel{momenta, plan_, triangle_,      totals, jamps, {},
-                      count,   first, v,              scratch_level_, width_, fused};
+    TeamKernel kernel{momenta, plan_, triangle_, pairs_,         totals, jamps, {},
+                      count,   first, v,         scratch_level_, width_, fused};
     std::copy(units_.begin() + first, units_.begin() + first + count, kernel.units);
     Policy policy(stream, count * ((events + v - 1) / v), shape_.team_size);
     policy.set_scratch_size(scratch_level_, Kokkos::PerTeam(v * Scratch::bytes + 16));
@@ -445,6 +448,7 @@ class EvaluatorOf : public Evaluator<ExecSpace> {
 
   CurrentPlan<Memory> plan_;
   Kokkos::View<ColourReal*, Memory> triangle_;
+  Kokkos::View<int*, Memory> pairs_;
   double width_;
   ColourSumMethod method_;
   TeamShape shape_;
