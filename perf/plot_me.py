@@ -111,7 +111,7 @@ def main():
         cc = cudacpp.get(key[:2])
         if cc:
             cpeak, cat90 = peak_and_90(cc)
-            extra = f"{cpeak:.3g} | {cat90} | {peak / cpeak:.2f} | {cat90 / at90:.1f}"
+            extra = f"{cpeak:.3g} | {cat90} | {peak / cpeak:.2f} | {cat90 / at90:.2g}"
         else:
             extra = " | | | "
         print(f"| {key[0]} | {key[1]} | {key[2]} | {peak:.3g} | {at90} | {extra} |")

@@ -37,39 +37,39 @@ inline ColourMatrix colour_matrix(Process process) {
   throw Error("colour_matrix: unknown process", ErrorKind::runtime);
 }
 
-// The packed upper triangle (row by row) of CF_ij / d, off-diagonal doubled.
-template <class Real, class MemSpace>
-Kokkos::View<Real*, MemSpace> packed_colour_triangle(const ColourMatrix& m) {
-  Kokkos::View<Real*, MemSpace> packed("hepex::colour_triangle", m.colours * (m.colours + 1) / 2);
+// The upper triangle of CF, off-diagonal doubled, as one 32-bit word per
+// entry: the integer 2 CF_ik (CF_ii on the diagonal) in the high 16 bits, i
+// and k in the low 16 (i << 8 | k), row by row. The engine's kernel spreads
+// the entries themselves over a team, so that neighbouring threads read
+// neighbouring words (a thread per row reads a row alone: 32 cache lines per
+// warp load), and a word per entry is a third of what a double plus an index
+// would cost: gg_ttggg's 7260 entries are re-read by every team. Needs
+// |2 CF_ik| < 2^15 and at most 256 colours: true for all four processes
+// (2 CF <= 8192, 120 colours); checked on construction. Divide by d at the end.
+template <class MemSpace>
+Kokkos::View<int*, MemSpace> packed_colour_entries(const ColourMatrix& m) {
+  Kokkos::View<int*, MemSpace> packed("hepex::colour_entries", m.colours * (m.colours + 1) / 2);
   auto host = Kokkos::create_mirror_view(packed);
   int index = 0;
-  for (int i = 0; i < m.colours; ++i)
-    for (int j = i; j < m.colours; ++j)
-      host(index++) = Real((i == j ? 1 : 2) * m.cf[i * m.colours + j]) / Real(m.denominator);
+  for (int i = 0; i < m.colours; ++i) {
+    for (int k = i; k < m.colours; ++k) {
+      const int c = (i == k ? 1 : 2) * m.cf[i * m.colours + k];
+      if (c < -32768 || c > 32767 || m.colours > 256) {
+        throw Error("colour matrix entry or size beyond the packed colour sum", ErrorKind::runtime);
+      }
+      host(index++) = int(unsigned(c) << 16 | unsigned(i << 8 | k));
+    }
+  }
   Kokkos::deep_copy(packed, host);
   return packed;
 }
 
-// Entry p of the packed triangle is (i, k) with p -> i * colours + k in
-// this table: the engine's kernel spreads the entries themselves over a team,
-// so that neighbouring threads read neighbouring entries (a thread per row
-// reads a whole row alone, and the team's loads hit 32 cache lines each).
-template <class MemSpace>
-Kokkos::View<int*, MemSpace> packed_colour_pairs(int colours) {
-  Kokkos::View<int*, MemSpace> pairs("hepex::colour_pairs", colours * (colours + 1) / 2);
-  auto host = Kokkos::create_mirror_view(pairs);
-  int index = 0;
-  for (int i = 0; i < colours; ++i)
-    for (int k = i; k < colours; ++k) host(index++) = i * colours + k;
-  Kokkos::deep_copy(pairs, host);
-  return pairs;
-}
-
-// One entry's share of the quadratic form for the jamps j:
-// C'_ik (x_i x_k + y_i y_k), C' the packed triangle's entry.
+// One packed entry's share of the quadratic form for the jamps j:
+// 2 CF_ik (x_i x_k + y_i y_k) (CF_ii on the diagonal), before dividing by d.
 template <class Real>
-KOKKOS_INLINE_FUNCTION Real colour_term(Real entry, const Kokkos::complex<Real>* j, int i, int k) {
-  return entry * (j[i].real() * j[k].real() + j[i].imag() * j[k].imag());
+KOKKOS_INLINE_FUNCTION Real colour_term(int entry, const Kokkos::complex<Real>* j) {
+  const int i = (entry >> 8) & 0xff, k = entry & 0xff;
+  return Real(entry >> 16) * (j[i].real() * j[k].real() + j[i].imag() * j[k].imag());
 }
 
 // The BLAS form of the same sum (--colour-sum blas, double precision): read

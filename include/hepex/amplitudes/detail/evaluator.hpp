@@ -182,8 +182,8 @@ class EvaluatorOf : public Evaluator<ExecSpace> {
   struct TeamKernel {
     MomentaView<Memory> momenta;
     CurrentPlan<Memory> plan;
-    Kokkos::View<ColourReal*, Memory> triangle;
-    Kokkos::View<int*, Memory> pairs;  // (i, k) of every triangle entry
+    Kokkos::View<int*, Memory> entries;  // packed_colour_entries
+    double denominator;                  // of the colour matrix
     EventTotals<Memory> totals;  // fused colour sum: partial(unit, event) and me
     Jamps jamps;                 // (event, combination * colours + flow): BLAS path, one unit
     HelicityUnit units[max_units];
@@ -296,27 +296,26 @@ class EvaluatorOf : public Evaluator<ExecSpace> {
     KOKKOS_INLINE_FUNCTION void colour_sum(const Member& team, int here, int combinations,
                                            bool accumulate, bool last,
                                            const ScratchOf& scratch) const {
-      constexpr int entries = colours * (colours + 1) / 2;
+      constexpr int triangle = colours * (colours + 1) / 2;
       const int u = team.league_rank() % unit_count;
       const int first_event = team.league_rank() / unit_count * events_per_team;
       for (int v = 0; v < here; ++v) {
         const EventScratch s = scratch(v);
         double sum = 0;
         Kokkos::parallel_reduce(
-            Kokkos::TeamThreadRange(team, entries),
+            Kokkos::TeamThreadRange(team, triangle),
             [&](int p, double& acc) {
-              const ColourReal entry = triangle(p);
-              const int ik = pairs(p), i = ik / colours, k = ik % colours;
+              const int entry = entries(p);
               ColourReal term = 0;
               for (int c = 0; c < combinations; ++c) {
-                term += colour_term(entry, s.jamps + c * colours, i, k);
+                term += colour_term(entry, s.jamps + c * colours);
               }
               acc += double(term);
             },
             sum);
         Kokkos::single(Kokkos::PerTeam(team), [&] {
           double& out = totals.partial(first_unit + u, first_event + v);
-          out = accumulate ? out + sum : sum;
+          out = accumulate ? out + sum / denominator : sum / denominator;
           if (last) totals.unit_done(first_event + v);
         });
       }
@@ -339,8 +338,8 @@ class EvaluatorOf : public Evaluator<ExecSpace> {
 
   EvaluatorOf(Process process, double width, ColourSumMethod method, TeamShape shape)
       : plan_(make_current_plan<Memory>(NG)),
-        triangle_(packed_colour_triangle<ColourReal, Memory>(colour_matrix(process))),
-        pairs_(packed_colour_pairs<Memory>(colours)),
+        entries_(packed_colour_entries<Memory>(colour_matrix(process))),
+        denominator_(colour_matrix(process).denominator),
         width_(width),
         method_(method),
         shape_(shape) {
@@ -405,8 +404,8 @@ class EvaluatorOf : public Evaluator<ExecSpace> {
               const Jamps& jamps) const {
     const int events = static_cast<int>(momenta.extent(0));
     const int v = shape_.events_per_team;
-    TeamKernel kernel{momenta, plan_, triangle_, pairs_,         totals, jamps, {},
-                      count,   first, v,         scratch_level_, width_, fused};
+    TeamKernel kernel{momenta, plan_, entries_, denominator_,   totals, jamps, {},
+                      count,   first, v,        scratch_level_, width_, fused};
     std::copy(units_.begin() + first, units_.begin() + first + count, kernel.units);
     Policy policy(stream, count * ((events + v - 1) / v), shape_.team_size);
     policy.set_scratch_size(scratch_level_, Kokkos::PerTeam(v * Scratch::bytes + 16));
@@ -447,8 +446,8 @@ class EvaluatorOf : public Evaluator<ExecSpace> {
   }
 
   CurrentPlan<Memory> plan_;
-  Kokkos::View<ColourReal*, Memory> triangle_;
-  Kokkos::View<int*, Memory> pairs_;
+  Kokkos::View<int*, Memory> entries_;
+  double denominator_;
   double width_;
   ColourSumMethod method_;
   TeamShape shape_;
