@@ -10,11 +10,12 @@
 // vendor GEMM does the colour sum (double precision only).
 //
 // Why teams: one thread per (event, unit) needs ~10^4 events to fill an H100
-// (gg_ttggg: 32 units, each thread with 42 KB of currents in local memory);
+// (gg_ttggg: 32 units, each thread with ~50 KB of currents in local memory);
 // with a team per (event, unit) the same parallelism comes from ~100 events,
-// and the currents live in shared memory. CUDACPP instead gives one thread
-// per event and helicity (A. Valassi et al., kernel splitting paper, sec. 2),
-// and reaches its plateau at ~2000 events.
+// and the currents live in shared memory. CUDACPP gives one thread per event
+// and helicity, one stream per helicity (A. Valassi, kernel splitting paper,
+// secs. 2.2 and 3.1), and on the H100 reaches 90% of its peak at 512-4096
+// events (perf/results/me.md).
 
 #include <algorithm>
 #include <memory>
@@ -124,8 +125,8 @@ class EvaluatorOf : public Evaluator<ExecSpace> {
   using Partial = Kokkos::View<double**, Kokkos::LayoutRight, Memory>;
   using Jamps = Kokkos::View<Kokkos::complex<ColourReal>**, Kokkos::LayoutLeft, Memory>;
   // At most 128 registers per thread, so that 16 warps fit on an SM of 64K
-  // registers (the kernel needs ~130 unbounded, and then only 12 fit: 20%
-  // slower on the H100, perf/results/me.md); teams of up to 512 threads.
+  // registers: unbounded, the kernel ran 16% slower on the H100 once it had
+  // grown past ~128 (perf/results/me.md); teams of up to 512 threads.
   using Policy = Kokkos::TeamPolicy<ExecSpace, Kokkos::LaunchBounds<512, 1>>;
   using Member = typename Policy::member_type;
   using Sizes = CurrentSizes<NG>;
