@@ -13,15 +13,8 @@ sizes=${3:-125000,300000,750000}
 host_sizes=${4:-8000,16000}
 memcheck=${5:-1}
 filter='Expression*:Newton*:Thiele*:ProductTree*:Vandermonde*:Zippel*:Reconstruct*:RationalReconstruction*'
-mkdir -p "$out"
-: >"$out/summary.txt"
-step() {  # step NAME COMMAND...: run, log to OUT_DIR/NAME.log, remember failures
-  local name=$1 start=$SECONDS r; shift
-  if "$@" >"$out/$name.log" 2>&1; then r=ok; else r=FAILED; fi
-  printf '%-16s %-7s %4ss\n' "$name" "$r" "$((SECONDS - start))" >>"$out/summary.txt"
-}
-nvidia-smi --query-gpu=name,driver_version,memory.total,clocks.max.sm --format=csv,noheader \
-  >"$out/device.txt" 2>&1
+source "$(dirname "$0")/bench_steps.sh"
+begin_run
 step tests_issue5 "$bin/hepex_tests" --gtest_filter="$filter"
 step tests_all "$bin/hepex_tests"
 step bench taskset -c 0 "$bin/hepex" bench zippel --sizes "$sizes" --host-sizes "$host_sizes" \

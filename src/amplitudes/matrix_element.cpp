@@ -13,20 +13,51 @@ namespace {
 
 using Memory = MatrixElement::Memory;
 
+// Threads and events per team. On the host (Serial: one thread per team) one
+// event per team. On a GPU the choice measured on the H100 with
+// perf/run_me_shapes.sh (perf/results/me.md): one warp per unit and event for
+// gg_ttgg (a larger team idles in the short steps and holds registers that
+// other teams could use), four warps for gg_ttggg (its widest steps have 120
+// and 240 items), and several events per warp-sized team for the small
+// processes, whose steps have only a few items per event.
+detail::TeamShape team_shape(int gluons, const MatrixElementOptions& o) {
+  detail::TeamShape shape{1, 1};
+  if (has_accelerator) {
+    switch (gluons) {
+      case 2:
+      case 3:
+        shape = {32, 4};
+        break;
+      case 4:
+        shape = {32, 1};
+        break;
+      default:
+        shape = {128, 1};
+    }
+  }
+  if (o.team_size != 0) shape.team_size = o.team_size;
+  if (o.events_per_team != 0) shape.events_per_team = o.events_per_team;
+  if (shape.team_size < 1 || shape.events_per_team < 1) {
+    throw Error("team size and events per team must be at least 1 (0: automatic)");
+  }
+  return shape;
+}
+
 template <int NG>
 std::unique_ptr<detail::Evaluator<DeviceSpace>> make_evaluator(Process process,
                                                                const MatrixElementOptions& o) {
   using detail::EvaluatorOf;
+  const detail::TeamShape shape{o.team_size, o.events_per_team};
   switch (o.precision) {
     case Precision::double_precision:
-      return std::make_unique<EvaluatorOf<DeviceSpace, NG, double, double>>(process, o.width,
-                                                                            o.colour_sum);
+      return std::make_unique<EvaluatorOf<DeviceSpace, NG, double, double>>(
+          process, o.width, o.colour_sum, shape);
     case Precision::single_precision:
       return std::make_unique<EvaluatorOf<DeviceSpace, NG, float, float>>(process, o.width,
-                                                                          o.colour_sum);
+                                                                          o.colour_sum, shape);
     case Precision::mixed:
       return std::make_unique<EvaluatorOf<DeviceSpace, NG, double, float>>(process, o.width,
-                                                                           o.colour_sum);
+                                                                           o.colour_sum, shape);
   }
   throw Error("unknown precision", ErrorKind::runtime);
 }
@@ -59,9 +90,15 @@ MatrixElement::MatrixElement(Process process, MatrixElementOptions options)
     throw Error("top width " + std::to_string(options_.width) + " GeV: must be >= 0 and finite");
   }
   if (options_.streams < 1) throw Error("streams must be at least 1");
+  const auto shape = team_shape(info_.gluons, options_);
+  options_.team_size = shape.team_size;
+  options_.events_per_team = shape.events_per_team;
   evaluator_ = make_evaluator(process, options_);
-  streams_ = compat::partition_instances(DeviceSpace(),
-                                         std::min(options_.streams, info_.helicity_combinations));
+  // One instance: the default one, so that the caller's work on it (RAMBO,
+  // say) is ordered before ours; more: new instances, at most one per unit.
+  const int instances = std::min(options_.streams, 1 << info_.gluons);
+  streams_ = instances == 1 ? std::vector<DeviceSpace>{DeviceSpace()}
+                            : compat::partition_instances(DeviceSpace(), instances);
 
   MomentaView<Memory> probe("hepex::probe_momenta", probe_events, info_.particles, 4);
   rambo(DeviceSpace(), probe, probe_sqrt_s, probe_seed);
@@ -79,11 +116,11 @@ MatrixElement::~MatrixElement() = default;
 std::vector<double> MatrixElement::per_helicity(const MomentaView<Memory>& momenta) {
   const std::size_t events = momenta.extent(0);
   std::vector<double> result(info_.helicity_combinations * events);
-  Kokkos::View<double**, Kokkos::LayoutRight, Memory> partial("hepex::me_partial", 1, events);
+  Kokkos::View<double*, Memory> me("hepex::me_helicity", events);
   for (int h = 0; h < info_.helicity_combinations; ++h) {
-    evaluator_->run({streams_[0]}, momenta, {h}, partial);
+    evaluator_->run({streams_[0]}, momenta, {h}, me, 1.0);
     streams_[0].fence();
-    auto host = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), partial);
+    auto host = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), me);
     std::copy(host.data(), host.data() + events, result.begin() + h * events);
   }
   return result;
@@ -98,22 +135,8 @@ void MatrixElement::evaluate(const MomentaView<Memory>& momenta,
                 std::to_string(info_.particles) + ", 4) and me (events)");
   }
   if (events == 0) return;
-  const int units = static_cast<int>(detail::helicity_units(good_, info_.particles).size());
-  const int used = std::min(static_cast<int>(streams_.size()), units);
-  const std::vector<DeviceSpace> streams(streams_.begin(), streams_.begin() + used);
-  Kokkos::View<double**, Kokkos::LayoutRight, Memory> partial(
-      Kokkos::view_alloc(Kokkos::WithoutInitializing, "hepex::me_partial"), used, events);
-  evaluator_->run(streams, momenta, good_, partial);
-  for (const auto& s : streams) s.fence();
-  const double averaging = info_.averaging;
-  Kokkos::parallel_for(
-      "hepex::me_sum_helicities", Kokkos::RangePolicy<DeviceSpace>(0, events),
-      KOKKOS_LAMBDA(int e) {
-        double sum = 0;
-        for (int s = 0; s < used; ++s) sum += partial(s, e);
-        me(e) = sum / averaging;
-      });
-  DeviceSpace().fence();
+  evaluator_->run(streams_, momenta, good_, me, info_.averaging);
+  for (const auto& s : streams_) s.fence();
 }
 
 std::vector<double> MatrixElement::evaluate(const std::vector<double>& momenta,

@@ -113,7 +113,7 @@ void run_bench_rref(const BenchOptions& o) {
 }  // namespace
 
 void add_bench_commands(CLI::App& app) {
-  auto* bench = app.add_subcommand("bench", "benchmarks: hepex bench rref|gemm|zippel [...]");
+  auto* bench = app.add_subcommand("bench", "benchmarks: hepex bench rref|gemm|zippel|me [...]");
   bench->require_subcommand(1);
   auto o = std::make_shared<BenchOptions>();
   auto* rref = bench->add_subcommand("rref", "RREF of random n x n matrices on the device");
@@ -128,6 +128,7 @@ void add_bench_commands(CLI::App& app) {
 
   add_bench_gemm_command(*bench);
   add_bench_zippel_command(*bench);
+  add_bench_me_command(*bench);
 }
 
 }  // namespace hepex::cli

@@ -4,6 +4,8 @@
 
 #include <algorithm>
 #include <cmath>
+#include <utility>
+#include <vector>
 
 #include "amplitudes/reference_data.hpp"
 #include "hepex/amplitudes/matrix_element.hpp"
@@ -90,6 +92,29 @@ TEST_P(AmplitudeReference, BlasColourSumAgrees) {
   EXPECT_LT(max_relative_error(blas.evaluate(ref.momenta), ref.me), double_tolerance(GetParam()));
   options.precision = Precision::mixed;
   EXPECT_THROW(MatrixElement(GetParam(), options), Error);  // BLAS path: double only
+}
+
+// The team kernel's shapes and the instances the units are dealt over change
+// only the order of operations: several events per team (37 events, so the
+// last team is partly empty) and three instances agree with the default.
+TEST_P(AmplitudeReference, TeamShapesAndInstancesAgree) {
+  SCOPED_TRACE(test::seed_trace());
+  const auto& info = process_info(GetParam());
+  const auto ref = test::read_reference(info, true, events_for(GetParam(), 37));
+  MatrixElement standard(GetParam());
+  const auto want = standard.evaluate(ref.momenta);
+  for (const int events_per_team : {2, 3}) {
+    for (const int streams : {1, 3}) {
+      MatrixElementOptions options;
+      options.events_per_team = events_per_team;
+      options.streams = streams;
+      MatrixElement me(GetParam(), options);
+      EXPECT_LT(max_relative_error(me.evaluate(ref.momenta), want), 1e-14)
+          << info.name << ": " << events_per_team << " events per team, " << streams
+          << " instances";
+    }
+  }
+  EXPECT_LT(max_relative_error(want, ref.me), double_tolerance(GetParam()));
 }
 
 // MadGraph's test dumps have massless tops (p^2 = 0) with MT = 173 in spinors
@@ -190,6 +215,13 @@ TEST(AmplitudeInput, OptionsAreValidated) {
   MatrixElementOptions options;
   options.width = -1;
   EXPECT_THROW(MatrixElement(Process::gg_tt, options), Error);
+  for (const auto& [team_size, events_per_team] :
+       std::vector<std::pair<int, int>>{{-1, 0}, {0, -2}, {100000, 0}}) {
+    MatrixElementOptions shape;
+    shape.team_size = team_size;
+    shape.events_per_team = events_per_team;
+    EXPECT_THROW(MatrixElement(Process::gg_ttg, shape), Error) << team_size << ' ' << events_per_team;
+  }
 }
 
 }  // namespace

@@ -98,6 +98,12 @@ expect(1 "^hepex: --prime 'abc' is not a positive integer" bench gemm --prime ab
 expect(1 "^hepex: --json: cannot write" bench gemm --prime 65521 --sizes 16 --json /nonexistent/dir/x.json)
 expect(0 "of int64 mul.*yes" bench zippel --sizes 40 --host-sizes 33 --solves 19)
 expect(1 "^hepex: bench zippel: --sizes must be positive" bench zippel --sizes 0)
+expect(0 "gg_tt +double +kernel .* 16 .*peak and the smallest batch.*gg_tt +double +kernel"
+       bench me --processes gg_tt --precisions double --batches 8,16 --warmup 0 --repeats 1)
+expect(0 "skipped: --colour-sum blas runs in double precision only.*gg_ttg +double +blas"
+       bench me --processes gg_ttg --precisions mixed,double --colour-sums blas --batches 4 --repeats 1)
+expect(1 "^hepex: process 'gg_x'" bench me --processes gg_x)
+expect(1 "^hepex: bench me: --batches must be positive" bench me --batches 0)
 
 # Reconstruction (CLI.md "Reconstruction"): exact answers, one line per input,
 # the output parsed back to itself, and the exit codes.

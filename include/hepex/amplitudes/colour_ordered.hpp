@@ -66,11 +66,13 @@ struct Sequences {
 
 // The recursion's bookkeeping for NG gluons, on the device: sub(s, i*(NG+1)+j)
 // is the id of the contiguous piece [i, j) of sequence s (0 when empty);
-// gluon(s) is the gluon of a length-1 sequence.
+// gluon(s) is the gluon of a length-1 sequence; mask(s) the set of its
+// gluons as bits (the momentum of a current depends only on that set).
 template <class MemSpace>
 struct CurrentPlan {
   Kokkos::View<int**, Kokkos::LayoutRight, MemSpace> sub;
   Kokkos::View<int*, MemSpace> gluon;
+  Kokkos::View<int*, MemSpace> mask;
 };
 
 template <class MemSpace>
@@ -100,110 +102,142 @@ CurrentPlan<MemSpace> make_current_plan(int ng) {
   CurrentPlan<MemSpace> plan{
       Kokkos::View<int**, Kokkos::LayoutRight, MemSpace>("hepex::current_plan_sub",
                                                          sequences.size(), width * width),
-      Kokkos::View<int*, MemSpace>("hepex::current_plan_gluon", sequences.size())};
+      Kokkos::View<int*, MemSpace>("hepex::current_plan_gluon", sequences.size()),
+      Kokkos::View<int*, MemSpace>("hepex::current_plan_mask", sequences.size())};
   auto sub = Kokkos::create_mirror_view(plan.sub);
   auto gluon = Kokkos::create_mirror_view(plan.gluon);
+  auto mask = Kokkos::create_mirror_view(plan.mask);
   for (std::size_t s = 0; s < sequences.size(); ++s) {
     const auto& seq = sequences[s];
     gluon(s) = seq.empty() ? -1 : seq[0];
+    mask(s) = 0;
+    for (const int g : seq) mask(s) |= 1 << g;
     for (std::size_t i = 0; i <= seq.size(); ++i)
       for (std::size_t j = i; j <= seq.size(); ++j)
         sub(s, i * width + j) = id.at(std::vector<int>(seq.begin() + i, seq.begin() + j));
   }
   Kokkos::deep_copy(plan.sub, sub);
   Kokkos::deep_copy(plan.gluon, gluon);
+  Kokkos::deep_copy(plan.mask, mask);
   return plan;
 }
 
-// The recursion in three steps, so that the gluon currents, which do not depend
-// on the top helicities and cost most, are computed once for the four
-// top-helicity combinations of a gluon-helicity configuration.
-//
-// Step 1: the gluon currents J(s) of every ordered gluon sequence, from the
-// gluon wavefunctions gluons[g] (g = 0..NG-1 in particle order g g _ _ g g g).
-template <int NG, class T, class Plan>
-KOKKOS_INLINE_FUNCTION void gluon_currents(const Plan& plan, const Wave<T>* gluons,
-                                           Wave<T>* current) {
-  constexpr int W = NG + 1;
-  // J(s) = [sum (-i)(i GC_10) VVV1 + sum (-i GC_12) ordered VVVV] / P^2
-  const cplx<T> vvv_factor(T(gc10_re), 0);
-  const cplx<T> vvvv_factor = cplx<T>(0, -1) * cplx<T>(0, T(gc12_im));
-  for (int s = 1; s <= NG; ++s) current[s] = gluons[plan.gluon(s)];
-  for (int length = 2; length <= NG; ++length) {
-    for (int s = Sequences::offset(NG, length); s < Sequences::offset(NG, length + 1); ++s) {
-      const auto piece = [&](int i, int j) -> const Wave<T>& {
-        return current[plan.sub(s, i * W + j)];
-      };
-      Wave<T>& out = current[s];
-      for (int mu = 0; mu < 4; ++mu) {
-        out.k[mu] = piece(0, 1).k[mu] + piece(1, length).k[mu];
-        out.c[mu] = cplx<T>(0);
-      }
-      for (int c = 1; c < length; ++c)
-        add_vvv_numerator(piece(0, c), piece(c, length), vvv_factor, out.c);
-      for (int c1 = 1; c1 < length; ++c1)
-        for (int c2 = c1 + 1; c2 < length; ++c2)
-          add_vvvv_numerator(piece(0, c1), piece(c1, c2), piece(c2, length), vvvv_factor, out.c);
-      const T propagator = T(1 / square(out.k));
-      for (int mu = 0; mu < 4; ++mu) out.c[mu] *= propagator;
-    }
-  }
-}
-
-// Step 2: the fermion currents Psi(s) of the sequences shorter than NG, from
-// the gluon currents and the outgoing antitop's column spinor; `width` is the
-// top width.
-template <int NG, class T, class Plan>
-KOKKOS_INLINE_FUNCTION void fermion_currents(const Plan& plan, const Wave<T>* current,
-                                             const Wave<T>& antitop, double width, Wave<T>* psi) {
-  constexpr int W = NG + 1;
-  const cplx<T> gc11(0, T(gc11_im));
-  psi[0] = antitop;
-  for (int length = 1; length < NG; ++length) {
-    // Sequences are ordered by length, so every suffix is ready.
-    for (int s = Sequences::offset(NG, length); s < Sequences::offset(NG, length + 1); ++s) {
-      cplx<T> x[4] = {};
-      for (int c = 1; c <= length; ++c)
-        add_gamma_times(current[plan.sub(s, c)].c, psi[plan.sub(s, c * W + length)].c, x);
-      double k[4];
-      for (int mu = 0; mu < 4; ++mu) k[mu] = current[s].k[mu] + antitop.k[mu];
-      fermion_propagator(k, top_mass, width, gc11, x, psi[s].c);
-      for (int mu = 0; mu < 4; ++mu) psi[s].k[mu] = k[mu];
-    }
-  }
-}
-
-// Step 3: the NG! jamps, closing every ordering on the outgoing top's row spinor.
-template <int NG, class T, class Plan>
-KOKKOS_INLINE_FUNCTION void close_on_top(const Plan& plan, const Wave<T>* current,
-                                         const Wave<T>* psi, const Wave<T>& top, cplx<T>* jamps) {
-  constexpr int W = NG + 1;
-  constexpr int full = Sequences::offset(NG, NG);  // first sequence of all NG gluons
-  const cplx<T> gc11(0, T(gc11_im));
-  for (int s = full; s < Sequences::count(NG); ++s) {
-    cplx<T> amplitude(0);
-    for (int c = 1; c <= NG; ++c)
-      amplitude += ffv_sandwich(psi[plan.sub(s, c * W + NG)].c, top.c, current[plan.sub(s, c)].c);
-    jamps[s - full] = cplx<T>(0, -1) * gc11 * amplitude;  // FFV1_0 = -i C F2 gamma.V F1
-  }
-}
-
-// Scratch of the three steps for one event.
-template <int NG, class T>
-struct CurrentScratch {
-  Wave<T> current[Sequences::count(NG)];
-  Wave<T> psi[Sequences::offset(NG, NG)];
+// Where the recursion keeps one event's currents: plain arrays, so that the
+// same per-current steps below run on a thread's own arrays (the reference,
+// colour_ordered_jamps) and on a team's scratch memory (the engine's kernel,
+// detail/evaluator.hpp), where the threads of a team share the currents of
+// one length and compute those of the next in parallel.
+//  current[4 s + mu]   gluon current J(s), s = 1 .. count(NG) - 1
+//  momentum[4 m + mu]  outgoing momentum of the gluon subset with bits m
+//  psi[4 s + mu]       fermion current Psi(s), s = 1 .. offset(NG, NG) - 1
+// Momenta stay in double whatever T (see Wave); keeping one per gluon subset
+// instead of one per current is what lets gg_ttggg's currents fit in 48 KB.
+template <int NG>
+struct CurrentSizes {
+  static constexpr int currents = Sequences::count(NG);
+  static constexpr int subsets = 1 << NG;
+  static constexpr int fermion_currents = Sequences::offset(NG, NG);
+  static constexpr int colours = Sequences::falling(NG, NG);
 };
 
-// All three steps: the NG! jamps of one event and one helicity.
+// The gluon current J(s) of a sequence of the given length, from the currents
+// of its pieces (all shorter, so ready):
+// J(s) = [sum (-i)(i GC_10) VVV1 + sum (-i GC_12) ordered VVVV] / P^2.
 template <int NG, class T, class Plan>
-KOKKOS_INLINE_FUNCTION void colour_ordered_jamps(const Plan& plan, const Wave<T>* gluons,
-                                                 const Wave<T>& top, const Wave<T>& antitop,
-                                                 double width, cplx<T>* jamps) {
-  CurrentScratch<NG, T> scratch;
-  gluon_currents<NG>(plan, gluons, scratch.current);
-  fermion_currents<NG>(plan, scratch.current, antitop, width, scratch.psi);
-  close_on_top<NG>(plan, scratch.current, scratch.psi, top, jamps);
+KOKKOS_INLINE_FUNCTION void gluon_current(const Plan& plan, int s, int length,
+                                          const double* momentum, cplx<T>* current) {
+  constexpr int W = NG + 1;
+  const cplx<T> vvv_factor(T(gc10_re), 0);
+  const cplx<T> vvvv_factor = cplx<T>(0, -1) * cplx<T>(0, T(gc12_im));
+  const auto piece = [&](int i, int j) {
+    const int id = plan.sub(s, i * W + j);
+    Wave<T> w;
+    for (int mu = 0; mu < 4; ++mu) {
+      w.c[mu] = current[4 * id + mu];
+      w.k[mu] = momentum[4 * plan.mask(id) + mu];
+    }
+    return w;
+  };
+  cplx<T> out[4] = {};
+  for (int c = 1; c < length; ++c) add_vvv_numerator(piece(0, c), piece(c, length), vvv_factor, out);
+  for (int c1 = 1; c1 < length; ++c1)
+    for (int c2 = c1 + 1; c2 < length; ++c2)
+      add_vvvv_numerator(piece(0, c1), piece(c1, c2), piece(c2, length), vvvv_factor, out);
+  const T propagator = T(1 / square(momentum + 4 * plan.mask(s)));
+  for (int mu = 0; mu < 4; ++mu) current[4 * s + mu] = out[mu] * propagator;
+}
+
+// The fermion current Psi(s) of a sequence shorter than NG, from the gluon
+// currents, the fermion currents of its suffixes and the outgoing antitop's
+// column spinor (Psi of the empty sequence); `width` is the top width.
+template <int NG, class T, class Plan>
+KOKKOS_INLINE_FUNCTION void fermion_current(const Plan& plan, int s, int length,
+                                            const double* momentum, const cplx<T>* current,
+                                            const Wave<T>& antitop, double width, cplx<T>* psi) {
+  constexpr int W = NG + 1;
+  const cplx<T> gc11(0, T(gc11_im));
+  cplx<T> x[4] = {};
+  for (int c = 1; c <= length; ++c) {
+    const int suffix = plan.sub(s, c * W + length);
+    add_gamma_times(current + 4 * plan.sub(s, c), suffix == 0 ? antitop.c : psi + 4 * suffix, x);
+  }
+  double k[4];
+  for (int mu = 0; mu < 4; ++mu) k[mu] = momentum[4 * plan.mask(s) + mu] + antitop.k[mu];
+  fermion_propagator(k, top_mass, width, gc11, x, psi + 4 * s);
+}
+
+// The jamp of the full ordering s, closed on the outgoing top's row spinor.
+template <int NG, class T, class Plan>
+KOKKOS_INLINE_FUNCTION cplx<T> close_on_top(const Plan& plan, int s, const cplx<T>* current,
+                                            const cplx<T>* psi, const cplx<T>* antitop,
+                                            const cplx<T>* top) {
+  constexpr int W = NG + 1;
+  const cplx<T> gc11(0, T(gc11_im));
+  cplx<T> amplitude(0);
+  for (int c = 1; c <= NG; ++c) {
+    const int suffix = plan.sub(s, c * W + NG);
+    amplitude += ffv_sandwich(suffix == 0 ? antitop : psi + 4 * suffix, top,
+                              current + 4 * plan.sub(s, c));
+  }
+  return cplx<T>(0, -1) * gc11 * amplitude;  // FFV1_0 = -i C F2 gamma.V F1
+}
+
+// The momentum of the gluon subset `mask`, summed in gluon order from
+// gluon_k(g, mu), the outgoing momentum of gluon g.
+template <int NG, class GluonMomentum>
+KOKKOS_INLINE_FUNCTION void subset_momentum(int mask, const GluonMomentum& gluon_k, double* out) {
+  for (int mu = 0; mu < 4; ++mu) out[mu] = 0;
+  for (int g = 0; g < NG; ++g)
+    if ((mask >> g) & 1)
+      for (int mu = 0; mu < 4; ++mu) out[mu] += gluon_k(g, mu);
+}
+
+// The reference: all steps in one thread, in order of length, for the NG!
+// jamps of one event and one helicity (gluon wavefunctions gluons[g],
+// g = 0..NG-1 in particle order g g _ _ g g g). The engine runs the same
+// steps spread over a team (detail/evaluator.hpp).
+template <int NG, class T, class Plan>
+void colour_ordered_jamps(const Plan& plan, const Wave<T>* gluons, const Wave<T>& top,
+                          const Wave<T>& antitop, double width, cplx<T>* jamps) {
+  using Sizes = CurrentSizes<NG>;
+  std::vector<cplx<T>> current(4 * Sizes::currents), psi(4 * Sizes::fermion_currents);
+  std::vector<double> momentum(4 * Sizes::subsets);
+  for (int m = 1; m < Sizes::subsets; ++m) {
+    subset_momentum<NG>(m, [&](int g, int mu) { return gluons[g].k[mu]; }, &momentum[4 * m]);
+  }
+  for (int s = 1; s <= NG; ++s)
+    for (int mu = 0; mu < 4; ++mu) current[4 * s + mu] = gluons[plan.gluon(s)].c[mu];
+  for (int length = 2; length <= NG; ++length)
+    for (int s = Sequences::offset(NG, length); s < Sequences::offset(NG, length + 1); ++s)
+      gluon_current<NG>(plan, s, length, momentum.data(), current.data());
+  for (int length = 1; length < NG; ++length)
+    for (int s = Sequences::offset(NG, length); s < Sequences::offset(NG, length + 1); ++s)
+      fermion_current<NG>(plan, s, length, momentum.data(), current.data(), antitop, width,
+                          psi.data());
+  for (int f = 0; f < Sizes::colours; ++f) {
+    jamps[f] = close_on_top<NG>(plan, Sequences::offset(NG, NG) + f, current.data(), psi.data(),
+                                antitop.c, top.c);
+  }
 }
 
 }  // namespace hepex::amplitudes

@@ -37,54 +37,45 @@ inline ColourMatrix colour_matrix(Process process) {
   throw Error("colour_matrix: unknown process", ErrorKind::runtime);
 }
 
-// The packed upper triangle (row by row) of CF_ij / d, off-diagonal doubled.
-template <class Real, class MemSpace>
-Kokkos::View<Real*, MemSpace> packed_colour_triangle(const ColourMatrix& m) {
-  Kokkos::View<Real*, MemSpace> packed("hepex::colour_triangle", m.colours * (m.colours + 1) / 2);
+// The upper triangle of CF, off-diagonal doubled, as one 32-bit word per
+// entry: the integer 2 CF_ik (CF_ii on the diagonal) in the high 16 bits, i
+// and k in the low 16 (i << 8 | k), row by row. The engine's kernel spreads
+// the entries themselves over a team, so that neighbouring threads read
+// neighbouring words (a thread per row reads a row alone: 32 cache lines per
+// warp load), and a word per entry is a third of what a double plus an index
+// would cost: gg_ttggg's 7260 entries are re-read by every team. Needs
+// |2 CF_ik| < 2^15 and at most 256 colours: true for all four processes
+// (2 CF <= 8192, 120 colours); checked on construction. Divide by d at the end.
+template <class MemSpace>
+Kokkos::View<int*, MemSpace> packed_colour_entries(const ColourMatrix& m) {
+  Kokkos::View<int*, MemSpace> packed("hepex::colour_entries", m.colours * (m.colours + 1) / 2);
   auto host = Kokkos::create_mirror_view(packed);
   int index = 0;
-  for (int i = 0; i < m.colours; ++i)
-    for (int j = i; j < m.colours; ++j)
-      host(index++) = Real((i == j ? 1 : 2) * m.cf[i * m.colours + j]) / Real(m.denominator);
+  for (int i = 0; i < m.colours; ++i) {
+    for (int k = i; k < m.colours; ++k) {
+      const int c = (i == k ? 1 : 2) * m.cf[i * m.colours + k];
+      if (c < -32768 || c > 32767 || m.colours > 256) {
+        throw Error("colour matrix entry or size beyond the packed colour sum", ErrorKind::runtime);
+      }
+      host(index++) = int(unsigned(c) << 16 | unsigned(i << 8 | k));
+    }
+  }
   Kokkos::deep_copy(packed, host);
   return packed;
 }
 
-// me(e) (+)= sum over the `helicities` blocks of `colours` jamps in
-// jamps(e, :) of their colour sums, for every event e.
-template <class Real, class MemSpace>
-struct ColourSumKernel {
-  Kokkos::View<Kokkos::complex<Real>**, Kokkos::LayoutLeft, MemSpace> jamps;  // (event, jamp)
-  Kokkos::View<Real*, MemSpace> triangle;
-  Kokkos::View<double*, MemSpace> me;
-  int helicities;
-  int colours;
-  bool accumulate;
-
-  KOKKOS_INLINE_FUNCTION void operator()(int e) const {
-    double total = accumulate ? me(e) : 0.0;
-    for (int h = 0; h < helicities; ++h) {
-      const int first = h * colours;
-      Real sum = 0;
-      int index = 0;
-      for (int i = 0; i < colours; ++i) {
-        Real row_re = 0, row_im = 0;
-        for (int j = i; j < colours; ++j, ++index) {
-          row_re += triangle(index) * jamps(e, first + j).real();
-          row_im += triangle(index) * jamps(e, first + j).imag();
-        }
-        sum += jamps(e, first + i).real() * row_re + jamps(e, first + i).imag() * row_im;
-      }
-      total += double(sum);
-    }
-    me(e) = total;
-  }
-};
+// One packed entry's share of the quadratic form for the jamps j:
+// 2 CF_ik (x_i x_k + y_i y_k) (CF_ii on the diagonal), before dividing by d.
+template <class Real>
+KOKKOS_INLINE_FUNCTION Real colour_term(int entry, const Kokkos::complex<Real>* j) {
+  const int i = (entry >> 8) & 0xff, k = entry & 0xff;
+  return Real(entry >> 16) * (j[i].real() * j[k].real() + j[i].imag() * j[k].imag());
+}
 
 // The BLAS form of the same sum (--colour-sum blas, double precision): read
 // the jamps buffer (event, jamp) as the row-major real matrix X with one row
 // per jamp and columns (Re, Im) of every event, Z = (CF / d) X by one vendor
-// GEMM per helicity block, then me(e) (+)= sum_j X_j,2e Z_j,2e + X_j,2e+1 Z_j,2e+1.
+// GEMM per helicity block, then me(e) = sum_j X_j,2e Z_j,2e + X_j,2e+1 Z_j,2e+1.
 template <class MemSpace>
 Kokkos::View<double*, MemSpace> full_colour_matrix(const ColourMatrix& m) {
   Kokkos::View<double*, MemSpace> full("hepex::colour_matrix", m.colours * m.colours);
@@ -94,19 +85,13 @@ Kokkos::View<double*, MemSpace> full_colour_matrix(const ColourMatrix& m) {
   return full;
 }
 
-template <class MemSpace>
-struct ColourDotKernel {
-  Kokkos::View<const double**, Kokkos::LayoutRight, MemSpace, Kokkos::MemoryUnmanaged> x, z;
-  Kokkos::View<double*, MemSpace> me;
-  int rows;  // helicity blocks x colours
-  bool accumulate;
-
-  KOKKOS_INLINE_FUNCTION void operator()(int e) const {
-    double total = accumulate ? me(e) : 0.0;
-    for (int r = 0; r < rows; ++r)
-      total += x(r, 2 * e) * z(r, 2 * e) + x(r, 2 * e + 1) * z(r, 2 * e + 1);
-    me(e) = total;
-  }
-};
+// sum over the `rows` jamps j of X_j,2e Z_j,2e + X_j,2e+1 Z_j,2e+1.
+template <class Matrix>
+KOKKOS_INLINE_FUNCTION double colour_dot(const Matrix& x, const Matrix& z, int rows, int e) {
+  double total = 0;
+  for (int r = 0; r < rows; ++r)
+    total += x(r, 2 * e) * z(r, 2 * e) + x(r, 2 * e + 1) * z(r, 2 * e + 1);
+  return total;
+}
 
 }  // namespace hepex::amplitudes

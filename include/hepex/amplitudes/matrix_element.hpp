@@ -3,13 +3,14 @@
 // averaged as MadGraph does, for batches of events (engine of the amplitudes
 // family; ARCHITECTURE.md "Data flow").
 //
-// The good helicities are grouped by their gluon helicities (the gluon
-// currents, most of the work, do not depend on the top helicities). Per group,
-// on its own execution-space instance (a CUDA stream; groups are dealt
-// round-robin over at most `streams` instances): a jamp kernel writes the
-// dual amplitudes of the group's (up to four) helicities to a device buffer,
-// a colour-sum kernel adds their |M|^2 to that instance's partial sum; a last
-// kernel adds the instances' sums and divides by the averaging denominator.
+// The good helicities are grouped into units by their gluon helicities (the
+// gluon currents, most of the work, do not depend on the top helicities). One
+// kernel (detail/evaluator.hpp) gives every (unit, few events) a team of
+// threads that computes the unit's currents, jamps and colour-summed |M|^2 in
+// scratch memory; the units can be dealt in blocks over several
+// execution-space instances (CUDA streams), one launch each. The team that
+// finishes an event's last unit adds the units' sums in a fixed order and
+// divides by the averaging denominator (EventTotals).
 // Good helicities are found once, at construction, on a probe batch of RAMBO
 // events.
 
@@ -28,7 +29,14 @@ struct MatrixElementOptions {
   Precision precision = Precision::double_precision;
   ColourSumMethod colour_sum = ColourSumMethod::kernel;
   double width = top_width;  // top width in every top propagator [GeV]
-  int streams = 16;          // most execution-space instances used at once
+  // Most execution-space instances used at once. One launch over all units
+  // fills an H100 from ~100 events; more instances only add launches and
+  // fences (perf/results/me.md).
+  int streams = 1;
+  // Threads per team and events per team; 0: the measured choice for the
+  // process (team_shape, matrix_element.cpp); options() reports the values used.
+  int team_size = 0;
+  int events_per_team = 0;
 };
 
 class MatrixElement {

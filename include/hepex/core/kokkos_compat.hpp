@@ -56,6 +56,17 @@ KOKKOS_INLINE_FUNCTION To bit_cast(const From& from) {
 #endif
 }
 
+// A load that sees what other threads (other GPU blocks) stored before their
+// memory fence: Kokkos::atomic_load from 4.0 on; before, an atomic add of 0.
+template <class T>
+KOKKOS_INLINE_FUNCTION T atomic_read(T* p) {
+#if KOKKOS_VERSION >= 40000
+  return Kokkos::atomic_load(p);
+#else
+  return Kokkos::atomic_fetch_add(p, T(0));
+#endif
+}
+
 // Number of threads/lanes an execution-space instance offers: a static member
 // in 3.x, an instance member in 4.x (callable on an instance in both).
 template <class ExecSpace>
