@@ -1,5 +1,6 @@
 // `hepex me`: LO matrix elements of g g -> t tbar + n g (CLI.md "Matrix elements").
 #include <chrono>
+#include <cstdlib>
 #include <fstream>
 #include <iomanip>
 #include <iostream>
@@ -11,6 +12,8 @@
 #include "hepex/amplitudes/matrix_element.hpp"
 #include "hepex/amplitudes/rambo.hpp"
 #include "hepex/core/error.hpp"
+#include "job_options.hpp"
+#include "mpi_session.hpp"
 
 namespace hepex::cli {
 
@@ -28,6 +31,8 @@ struct MeOptions {
   std::string momenta_path;
   std::string out_path;
   std::string json_path;
+  std::size_t batches = 0;  // 0: one batch, time printed on stdout
+  JobCliOptions jobs;
 };
 
 // One event per non-empty, non-'#' line: 4 * particles numbers.
@@ -63,6 +68,126 @@ std::vector<double> read_momenta(std::istream& in, const std::string& name, int 
   return momenta;
 }
 
+// One RAMBO batch: events [batch N, (batch + 1) N) of the stream `seed`, so
+// that B batches of N are the events of one run of B N. Returns the sum of
+// their MEs (added on the host in event order: the same bits on any rank) and
+// the seconds of the evaluation alone (momenta on the device -> MEs there).
+struct BatchResult {
+  double sum = 0;
+  double seconds = 0;
+};
+
+BatchResult evaluate_batch(MatrixElement& me, const MeOptions& o, std::size_t batch) {
+  const auto& info = me.info();
+  MomentaView<MatrixElement::Memory> momenta("hepex::me_momenta", o.events, info.particles, 4);
+  rambo(DeviceSpace(), momenta, o.sqrt_s, o.seed, batch * o.events);
+  Kokkos::View<double*, MatrixElement::Memory> values("hepex::me_values", o.events);
+  DeviceSpace().fence();
+  const auto start = std::chrono::steady_clock::now();
+  me.evaluate(momenta, values);
+  BatchResult result;
+  result.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  const auto host = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), values);
+  for (std::size_t e = 0; e < o.events; ++e) result.sum += host(e);
+  return result;
+}
+
+std::string hexfloat(double x) {
+  std::ostringstream text;
+  text << std::hexfloat << x;
+  return text.str();
+}
+
+// RAMBO runs: --batches B (default 1) jobs of --events N each, spread over the
+// MPI ranks (CLI.md "Many jobs, many ranks"). A job's result is the exact sum
+// of its MEs and its evaluation time. With --batches the standard output holds
+// only what does not depend on the run (per-batch and overall mean ME), so it
+// is byte-identical for any rank count; times and throughput go to stderr and
+// --json. Without it, the single batch prints its time as before.
+void run_rambo_batches(const MeOptions& o, Process process, const MatrixElementOptions& options,
+                       std::ostream& out) {
+  const auto& comm = communicator();
+  const auto& info = process_info(process);
+  const bool batched = o.batches > 0;
+  const std::size_t batches = batched ? o.batches : 1;
+  MatrixElement me(process, options);
+  std::ostringstream identity;
+  identity << "me\n" << info.name << ' ' << o.events << ' ' << o.seed << ' ' << hexfloat(o.sqrt_s)
+           << ' ' << precision_name(options.precision) << ' ' << o.colour_sum << ' ' << batches;
+  const auto run = [&](const std::vector<std::size_t>& jobs) {
+    std::vector<std::string> results;
+    for (const std::size_t b : jobs) {
+      const BatchResult r = evaluate_batch(me, o, b);
+      results.push_back(hexfloat(r.sum) + ' ' + hexfloat(r.seconds));
+    }
+    return results;
+  };
+  const auto start = std::chrono::steady_clock::now();
+  const auto results =
+      distributed::run_jobs(comm, batches, run, job_options(o.jobs, identity.str()));
+  const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  if (comm.rank() != 0) return;
+
+  std::vector<BatchResult> batch(batches);
+  double sum = 0, evaluation_seconds = 0;
+  for (std::size_t b = 0; b < batches; ++b) {
+    std::istringstream fields(results[b]);
+    std::string a, c;
+    fields >> a >> c;
+    batch[b] = {std::strtod(a.c_str(), nullptr), std::strtod(c.c_str(), nullptr)};
+    sum += batch[b].sum;
+    evaluation_seconds += batch[b].seconds;
+  }
+  const double events = static_cast<double>(batches) * static_cast<double>(o.events);
+  const double mean = sum / events;
+  out << "process " << info.name << ", ";
+  if (batched) out << batches << " batches of ";
+  out << o.events << " RAMBO events at sqrt(s) = " << o.sqrt_s << " GeV, seed " << o.seed
+      << ", precision " << precision_name(options.precision) << ", colour sum " << o.colour_sum
+      << ", " << me.good_helicities().size() << "/" << info.helicity_combinations
+      << " good helicities, " << DeviceSpace::name() << '\n';
+  std::ostringstream times;
+  times << std::setprecision(6) << "time " << (batched ? wall : evaluation_seconds)
+        << " s, throughput " << events / (batched ? wall : evaluation_seconds) << " MEs/s";
+  if (batched) {
+    times << " (" << comm.size() << " ranks, wall clock incl. RAMBO; evaluation alone "
+          << evaluation_seconds << " s summed over batches)";
+    for (std::size_t b = 0; b < batches; ++b) {
+      out << std::setprecision(10) << "batch " << b << ": mean ME "
+          << batch[b].sum / static_cast<double>(o.events) << ' ' << info.me_units << '\n';
+    }
+    std::cerr << times.str() << '\n';
+  } else {
+    out << times.str() << '\n';
+  }
+  out << std::setprecision(10) << "mean ME " << mean << ' ' << info.me_units << '\n';
+  if (!o.json_path.empty()) {
+    std::ofstream json(o.json_path);
+    if (!json) throw Error("--json: cannot write '" + o.json_path + "'");
+    nlohmann::json means = nlohmann::json::array();
+    for (const auto& b : batch) means.push_back(b.sum / static_cast<double>(o.events));
+    json << nlohmann::json{{"command", "me"},
+                           {"process", info.name},
+                           {"events", o.events},
+                           {"batches", batches},
+                           {"ranks", comm.size()},
+                           {"sqrt_s", o.sqrt_s},
+                           {"seed", o.seed},
+                           {"precision", precision_name(options.precision)},
+                           {"colour_sum", o.colour_sum},
+                           {"good_helicities", me.good_helicities().size()},
+                           {"execution_space", DeviceSpace::name()},
+                           {"seconds", batched ? wall : evaluation_seconds},
+                           {"evaluation_seconds", evaluation_seconds},
+                           {"mes_per_second", events / (batched ? wall : evaluation_seconds)},
+                           {"mean_me", mean},
+                           {"batch_mean_me", means},
+                           {"me_units", info.me_units}}
+                .dump(2)
+         << '\n';
+  }
+}
+
 void run_me(const MeOptions& o) {
   const Process process = parse_process(o.process);
   const auto& info = process_info(process);
@@ -70,9 +195,13 @@ void run_me(const MeOptions& o) {
   options.precision = parse_precision(o.precision);
   options.colour_sum = parse_colour_sum(o.colour_sum);
   if (o.momenta_path.empty() && o.events == 0) throw Error("--events must be at least 1");
+  if (!o.momenta_path.empty() && o.batches > 0) throw Error("--batches is for RAMBO runs, not --momenta");
+  const bool rank0 = communicator().rank() == 0;
+  // Given events are one job, done by rank 0 (it alone sees stdin under mpiexec).
+  if (!o.momenta_path.empty() && !rank0) return;
 
   std::ofstream file;
-  if (!o.out_path.empty()) {
+  if (!o.out_path.empty() && rank0) {
     file.open(o.out_path);
     if (!file) throw Error("--out: cannot write '" + o.out_path + "'");
   }
@@ -103,45 +232,7 @@ void run_me(const MeOptions& o) {
     return;
   }
 
-  MatrixElement me(process, options);
-  MomentaView<MatrixElement::Memory> momenta("hepex::me_momenta", o.events, info.particles, 4);
-  rambo(DeviceSpace(), momenta, o.sqrt_s, o.seed);
-  Kokkos::View<double*, MatrixElement::Memory> values("hepex::me_values", o.events);
-  DeviceSpace().fence();
-  const auto start = std::chrono::steady_clock::now();
-  me.evaluate(momenta, values);
-  const double seconds =
-      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-  double sum = 0;
-  Kokkos::parallel_reduce(
-      "hepex::me_mean", Kokkos::RangePolicy<DeviceSpace>(0, o.events),
-      KOKKOS_LAMBDA(int e, double& acc) { acc += values(e); }, sum);
-  out << "process " << info.name << ", " << o.events << " RAMBO events at sqrt(s) = " << o.sqrt_s
-      << " GeV, seed " << o.seed << ", precision " << precision_name(options.precision)
-      << ", colour sum " << o.colour_sum << ", " << me.good_helicities().size() << "/"
-      << info.helicity_combinations << " good helicities, " << DeviceSpace::name() << '\n';
-  out << std::setprecision(6) << "time " << seconds << " s, throughput " << o.events / seconds
-      << " MEs/s\n";
-  out << std::setprecision(10) << "mean ME " << sum / o.events << ' ' << info.me_units << '\n';
-  if (!o.json_path.empty()) {
-    std::ofstream json(o.json_path);
-    if (!json) throw Error("--json: cannot write '" + o.json_path + "'");
-    json << nlohmann::json{{"command", "me"},
-                           {"process", info.name},
-                           {"events", o.events},
-                           {"sqrt_s", o.sqrt_s},
-                           {"seed", o.seed},
-                           {"precision", precision_name(options.precision)},
-                           {"colour_sum", o.colour_sum},
-                           {"good_helicities", me.good_helicities().size()},
-                           {"execution_space", DeviceSpace::name()},
-                           {"seconds", seconds},
-                           {"mes_per_second", o.events / seconds},
-                           {"mean_me", sum / o.events},
-                           {"me_units", info.me_units}}
-                .dump(2)
-         << '\n';
-  }
+  run_rambo_batches(o, process, options, out);
 }
 
 }  // namespace
@@ -158,6 +249,10 @@ void add_me_command(CLI::App& app) {
   me->add_option("--momenta", o->momenta_path, "events to evaluate, one per line ('-': stdin)");
   me->add_option("--out", o->out_path, "write to FILE instead of stdout");
   me->add_option("--json", o->json_path, "RAMBO runs: write a JSON summary to FILE");
+  me->add_option("--batches", o->batches,
+                 "RAMBO runs: B jobs of --events each (spread over MPI ranks)")
+      ->check(CLI::Range(std::size_t{1}, std::size_t{1} << 30));
+  add_job_options(*me, o->jobs, 1);
   me->callback([o] { run_me(*o); });
 }
 

@@ -31,6 +31,7 @@ struct RamboKernel {
   int outgoing;  // particles - 2
   double sqrt_s;
   std::uint64_t seed;
+  std::uint64_t first_event;
 
   KOKKOS_INLINE_FUNCTION void operator()(int e) const {
     constexpr double two_pi = 6.283185307179586;
@@ -39,7 +40,7 @@ struct RamboKernel {
     for (int i = 0; i < outgoing; ++i) {
       double r[4];
       for (int j = 0; j < 4; ++j) {
-        const auto counter = (static_cast<std::uint64_t>(e) * max_outgoing + i) * 4 + j;
+        const auto counter = ((first_event + static_cast<std::uint64_t>(e)) * max_outgoing + i) * 4 + j;
         r[j] = unit_interval(random::counter_u64(seed, counter));
       }
       const double cos_theta = 2 * r[0] - 1;
@@ -90,10 +91,12 @@ struct RamboKernel {
 }  // namespace rambo_detail
 
 // Fills momenta(event, particle, mu) for all its events (particle order g g t
-// tbar g...). sqrt_s must exceed twice the top mass.
+// tbar g...) with events first_event, first_event + 1, ... of the stream
+// `seed`: a run split into batches gives the events of the unsplit run.
+// sqrt_s must exceed twice the top mass.
 template <class ExecSpace, class MemSpace>
 void rambo(const ExecSpace& space, const MomentaView<MemSpace>& momenta, double sqrt_s,
-           std::uint64_t seed) {
+           std::uint64_t seed, std::uint64_t first_event = 0) {
   const int particles = static_cast<int>(momenta.extent(1));
   if (particles < 4 || particles - 2 > rambo_detail::max_outgoing || momenta.extent(2) != 4) {
     throw Error("rambo: momenta must be (events, 4..7 particles, 4)");
@@ -103,7 +106,8 @@ void rambo(const ExecSpace& space, const MomentaView<MemSpace>& momenta, double 
                 std::to_string(2 * top_mass) + " GeV");
   }
   Kokkos::parallel_for("hepex::rambo", Kokkos::RangePolicy<ExecSpace>(space, 0, momenta.extent(0)),
-                       rambo_detail::RamboKernel<MemSpace>{momenta, particles - 2, sqrt_s, seed});
+                       rambo_detail::RamboKernel<MemSpace>{momenta, particles - 2, sqrt_s, seed,
+                                                                           first_event});
 }
 
 }  // namespace hepex::amplitudes

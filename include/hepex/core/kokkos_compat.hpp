@@ -77,10 +77,16 @@ int concurrency(const ExecSpace& space = ExecSpace()) {
 // `n` execution-space instances that may run concurrently (CUDA streams):
 // Kokkos::Experimental::partition_space from 4.0 on; before, n handles on the
 // one default instance (work on them runs in order, which is all Serial has).
+// A host space (OpenMP) gives each instance threads of its own, so it makes
+// at most one instance per thread and hands those out again round-robin.
 template <class ExecSpace>
 std::vector<ExecSpace> partition_instances(const ExecSpace& space, int n) {
 #if KOKKOS_VERSION >= 40000
-  return Kokkos::Experimental::partition_space(space, std::vector<int>(n, 1));
+  const int distinct = n < space.concurrency() ? n : (space.concurrency() > 0 ? space.concurrency() : 1);
+  const auto made = Kokkos::Experimental::partition_space(space, std::vector<int>(distinct, 1));
+  std::vector<ExecSpace> instances;
+  for (int i = 0; i < n; ++i) instances.push_back(made[i % distinct]);
+  return instances;
 #else
   return std::vector<ExecSpace>(n, space);
 #endif

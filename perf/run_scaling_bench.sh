@@ -1,0 +1,63 @@
+#!/usr/bin/env bash
+# Weak scaling of the job commands over MPI ranks, one GPU per rank (issue 8):
+# the same work per rank at 1, 2, ... ranks, so the ideal wall time is flat.
+#   perf/run_scaling_bench.sh HEPEX OUT_DIR "RANKS" [MPIEXEC]
+# e.g. perf/run_scaling_bench.sh ./hepex out "1 2 4" "mpiexec --allow-run-as-root"
+# Per rank: me --batches 32 of 262144 gg_ttgg events, and reconstruct of 96
+# dense-ish rational functions in 4 variables. Each run's stdout must be
+# byte-identical to the 1-rank run of the same total work... except that the
+# total grows with the ranks, so the check is against a 1-rank run of the
+# largest total (done last). Efficiency = T(1 rank) / T(R ranks).
+set -uo pipefail
+hepex=${1:?usage: run_scaling_bench.sh HEPEX OUT_DIR "RANKS" [MPIEXEC]}
+out=${2:?}
+rank_counts=${3:-"1 2"}
+read -r -a mpiexec <<<"${4:-mpiexec}"
+mkdir -p "$out"
+: >"$out/summary.txt"
+batches_per_rank=32
+events=262144
+functions_per_rank=96
+
+functions() {  # functions N: N distinct rational functions, one per line
+  for ((i = 1; i <= $1; i++)); do
+    echo "(x^$((i % 5 + 3))*y + $i*z^4*w - (x + y + $i)^5 + w^2*z*$((i * 7)))/(1 + x*y*z*w + (x - $i*y)^3 + z^$((i % 4 + 2)))"
+  done
+}
+
+run() {  # run NAME RANKS COMMAND...: time one launch, keep stdout and JSON
+  local name=$1 ranks=$2
+  shift 2
+  local start end
+  start=$(date +%s.%N)
+  "${mpiexec[@]}" -n "$ranks" "$@" >"$out/$name.out" 2>"$out/$name.err"
+  local rc=$?
+  end=$(date +%s.%N)
+  printf '%-28s ranks %2d  rc %d  wall %8.3f s\n' "$name" "$ranks" "$rc" \
+    "$(echo "$end - $start" | bc -l)" | tee -a "$out/summary.txt"
+}
+
+for r in $rank_counts; do
+  run "me_r$r" "$r" "$hepex" me --process gg_ttgg --events $events \
+    --batches $((batches_per_rank * r)) --json "$out/me_r$r.json"
+  functions $((functions_per_rank * r)) >"$out/functions_r$r.txt"
+  run "reconstruct_r$r" "$r" "$hepex" reconstruct --vars x,y,z,w \
+    --file "$out/functions_r$r.txt" --chunk 4 --json "$out/reconstruct_r$r.json"
+done
+# Identical output: the largest total again on one rank.
+largest=${rank_counts##* }
+if [ "$largest" != 1 ]; then
+  run "me_r${largest}_on_1" 1 "$hepex" me --process gg_ttgg --events $events \
+    --batches $((batches_per_rank * largest))
+  run "reconstruct_r${largest}_on_1" 1 "$hepex" reconstruct --vars x,y,z,w \
+    --file "$out/functions_r$largest.txt" --chunk 4
+  for kind in me reconstruct; do
+    if cmp -s "$out/${kind}_r$largest.out" "$out/${kind}_r${largest}_on_1.out"; then
+      echo "$kind: output of $largest ranks identical to 1 rank" | tee -a "$out/summary.txt"
+    else
+      echo "$kind: OUTPUT DIFFERS between $largest ranks and 1 rank" | tee -a "$out/summary.txt"
+    fi
+  done
+fi
+grep -h "seconds\|mes_per_second" "$out"/*.json >>"$out/summary.txt"
+cat "$out/summary.txt"
