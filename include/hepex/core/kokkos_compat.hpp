@@ -82,7 +82,8 @@ int concurrency(const ExecSpace& space = ExecSpace()) {
 template <class ExecSpace>
 std::vector<ExecSpace> partition_instances(const ExecSpace& space, int n) {
 #if KOKKOS_VERSION >= 40000
-  const int distinct = n < space.concurrency() ? n : (space.concurrency() > 0 ? space.concurrency() : 1);
+  const int threads = space.concurrency() > 0 ? space.concurrency() : 1;
+  const int distinct = n < threads ? n : threads;
   const auto made = Kokkos::Experimental::partition_space(space, std::vector<int>(distinct, 1));
   std::vector<ExecSpace> instances;
   for (int i = 0; i < n; ++i) instances.push_back(made[i % distinct]);
