@@ -59,7 +59,7 @@ TEST(FastVandermonde, MatchesKnownUnknownsAndTheQuadraticSolve) {
   for (const std::uint64_t p : {hepex::field::large_primes(1).front(), std::uint64_t{1000003}}) {
     const Zp64 f(p);
     const auto systems = random_systems(
-        f, {1, 2, 3, 31, 0, 32, 33, 63, 64, 65, 127, 128, 129, 255, 256, 257, 700}, rng);
+        f, {1, 2, 3, 31, 0, 32, 33, 63, 64, 65, 127, 128, 129, 255, 256, 257, 700, 2100}, rng);
     const std::size_t n = systems.nodes.size();
     for (std::size_t S : {1u, 5u, 17u}) {
       std::vector<std::uint64_t> a(S * n);

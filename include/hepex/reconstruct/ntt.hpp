@@ -152,10 +152,12 @@ class ThreePrimeNtt {
   int max_log() const { return max_log_; }
   const ntt_detail::Garner& garner() const { return garner_; }
 
-  // Spectra for `count` segments of 2^log_n points (zeroed).
+  // Spectra for `count` segments of 2^log_n points, uninitialised: load()
+  // and multiply() write every entry.
   Spectra spectra(std::size_t count, int log_n, const char* label) const {
     check_length(log_n);
-    return Spectra(std::string(label), 3, count << log_n);
+    return Spectra(Kokkos::view_alloc(Kokkos::WithoutInitializing, std::string(label)), 3,
+                   count << log_n);
   }
 
   // data(i, s N + k) = value(s, k) mod q_i for every segment s < count and

@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "hepex/core/kokkos_compat.hpp"
+#include "hepex/core/host_cores.hpp"
 #include "hepex/field/wide_multiply.hpp"
 #include "hepex/field/zp.hpp"
 #include "hepex/reconstruct/detail/accumulate.hpp"
@@ -24,12 +25,14 @@ namespace hepex::reconstruct {
 
 namespace tree_detail {
 
-// Levels whose factors have fewer than this many coefficients multiply by
-// schoolbook: on one host core (Serial, Release) a level of products of
-// 2^l + 1 coefficients took the same time both ways near 2^l = 32
-// (ProductTree-level timings in perf/results/zippel.md), and on the H100 the
-// NTT's 2 log2(2h) + 4 launches per level only pay off above that too.
-inline constexpr std::size_t schoolbook_below = 32;
+// Levels whose factors have fewer coefficients than this multiply by
+// schoolbook. One host core (Serial, Release, a level of 2^15 leaves): factors
+// of 513 coefficients took 7.4 ms schoolbook and 9.6 ms by NTT, 1025 took
+// 12.8 ms and 7.4 ms (perf/results/zippel.md). On the H100 an estimate from
+// the schoolbook kernel's rate and the NTT's memory traffic (log2(2h) passes
+// over the level); the bench's overall times were taken with it.
+template <class ExecSpace>
+inline constexpr std::size_t schoolbook_below = runs_on_host_cores<ExecSpace> ? 1024 : 512;
 
 // Level l -> l + 1: input polynomial i (h + 1 words, h = 2^l) covers leaves
 // [i h, (i + 1) h) and has degree = how many of them are roots; output i =
@@ -130,7 +133,7 @@ class SubproductTree {
     for (int l = 0; l < height_; ++l) {
       const std::size_t h = std::size_t{1} << l;
       Words next("hepex::subproduct_tree::level", n / (2 * h) * (2 * h + 1));
-      if (h + 1 < tree_detail::schoolbook_below) {
+      if (h + 1 < tree_detail::schoolbook_below<ExecSpace>) {
         Kokkos::parallel_for("hepex::subproduct_tree::schoolbook",
                              Kokkos::RangePolicy<ExecSpace>(0, next.extent(0)),
                              tree_detail::SchoolbookPairs<Memory>{f, level, next, h, count});

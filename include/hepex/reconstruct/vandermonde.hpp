@@ -28,11 +28,11 @@
 #include <cstddef>
 #include <cstdint>
 #include <string>
-#include <type_traits>
 #include <vector>
 
 #include "hepex/core/error.hpp"
 #include "hepex/core/kokkos_compat.hpp"
+#include "hepex/core/host_cores.hpp"
 #include "hepex/core/spaces.hpp"
 #include "hepex/core/vector_view.hpp"
 #include "hepex/field/wide_multiply.hpp"
@@ -64,17 +64,17 @@ enum class VandermondeMethod { automatic, quadratic, fast };
 namespace vandermonde_detail {
 
 // With VandermondeMethod::automatic, groups of at least this many unknowns
-// take the fast solve: the measured crossovers of `hepex bench zippel
-// --method` with 17 right-hand sides (perf/results/zippel.md), on one host
-// core and on the H100.
-inline constexpr std::size_t fast_from_terms_host = 2048;
+// take the fast solve: the crossovers of setup + 17 solves measured with
+// `hepex bench zippel --method quadratic|fast` (perf/results/zippel.md). One
+// host core (Serial, Release): T = 768 took 0.03-0.04 s quadratic and 0.07 s
+// fast, T = 1024 0.074 s and 0.058 s, T = 2048 0.22 s and 0.15 s.
+inline constexpr std::size_t fast_from_terms_host = 1024;
 inline constexpr std::size_t fast_from_terms_device = 16384;
 
 template <class ExecSpace>
 bool use_fast(VandermondeMethod method, std::size_t T) {
   if (method != VandermondeMethod::automatic) return method == VandermondeMethod::fast;
-  const bool on_host = !has_accelerator || std::is_same<ExecSpace, HostSpace>::value;
-  return T >= (on_host ? fast_from_terms_host : fast_from_terms_device);
+  return T >= (runs_on_host_cores<ExecSpace> ? fast_from_terms_host : fast_from_terms_device);
 }
 
 // Columns [first, first + size) of every row of a S x n matrix.
