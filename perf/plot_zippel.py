@@ -28,16 +28,23 @@ def main():
             label="paper: FIRE on A100")
     ax.plot([t for t, _, _ in PAPER], [s for t, s, _ in PAPER], "^--", color="C7",
             label="paper: FIRE on 12-core Xeon 6126")
-    for space, colour, name in (("device", "C0", summaries[0]["device"]), ("host", "C2", "1 core")):
-        rows = sorted(((r["terms"], r) for r in all_rows if r["space"] == space),
+    spaces = (("device", summaries[0]["device"]), ("host", "1 core"))
+    colours = {("device", "quadratic"): "C0", ("device", "fast"): "C1",
+               ("host", "quadratic"): "C2", ("host", "fast"): "C4"}
+    for (space, name), method in ((s, m) for s in spaces for m in ("quadratic", "fast")):
+        # Rows from before the fast solve have no "method": they are quadratic.
+        rows = sorted(((r["terms"], r) for r in all_rows
+                       if r["space"] == space and r.get("method", "quadratic") == method),
                       key=lambda item: item[0])
         if not rows:
             continue
         terms = [t for t, _ in rows]
+        colour = colours[(space, method)]
+        label = "O(T^2)" if method == "quadratic" else "O(T log^2 T)"
         ax.plot(terms, [r["overall_seconds"] for _, r in rows], "o-", color=colour,
-                label=f"hepex overall, {name}")
+                label=f"hepex {label} overall, {name}")
         ax.plot(terms, [r["solve_seconds"] for _, r in rows], "o:", color=colour,
-                label=f"hepex solves only, {name}")
+                label=f"hepex {label} solves only, {name}")
     ax.set_xscale("log")
     ax.set_yscale("log")
     ax.set_xlabel("skeleton terms T (one T x T system, 16-17 right-hand sides)")
