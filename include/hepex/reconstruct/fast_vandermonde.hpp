@@ -35,7 +35,6 @@
 #include <utility>
 
 #include "hepex/core/kokkos_compat.hpp"
-#include "hepex/core/host_cores.hpp"
 #include "hepex/field/wide_multiply.hpp"
 #include "hepex/field/zp.hpp"
 #include "hepex/reconstruct/detail/accumulate.hpp"
@@ -50,12 +49,11 @@ namespace fast_vandermonde_detail {
 
 // Levels whose parents hold fewer coefficients than this take schoolbook
 // middle products (2^l + 1 products per coefficient, summed exactly in three
-// words). One host core (Serial, Release, 2^15 leaves, 17 right-hand sides):
-// parents of 1024 coefficients took 0.21 s schoolbook and 0.27 s by NTT, 2048
-// took 0.42 s and 0.27 s (perf/results/zippel.md). On the H100 an estimate
-// as for subproduct_tree.hpp's threshold.
-template <class ExecSpace>
-inline constexpr std::size_t schoolbook_below = runs_on_host_cores<ExecSpace> ? 2048 : 512;
+// words); measured per level with 17 right-hand sides (perf/results/zippel.md).
+// One host core (Serial, Release, 2^15 leaves): parents of 1024 coefficients
+// took 0.21 s schoolbook and 0.27 s by NTT, 2048 took 0.42 s and 0.27 s.
+// H100 (2^22 leaves): 1024 took 38 ms and 49 ms, 2048 76 ms and 51 ms.
+inline constexpr std::size_t schoolbook_below = 2048;
 
 template <class Memory>
 using Words = Kokkos::View<std::uint64_t*, Memory>;
@@ -128,7 +126,7 @@ Words<typename ExecSpace::memory_space> descend(const field::Zp64& f,
   const std::size_t n = tree.leaves();
   Words<typename ExecSpace::memory_space> next("hepex::fast_vandermonde::next", series.extent(0));
   for (int l = tree.height() - 1; l >= 0; --l) {
-    if ((std::size_t{2} << l) < schoolbook_below<ExecSpace>) {
+    if ((std::size_t{2} << l) < schoolbook_below) {
       middle_products_schoolbook<ExecSpace>(f, tree.level(l), series, next, l, n);
     } else {
       middle_products_ntt<ExecSpace>(ntt, tree.level(l), series, next, l, n);

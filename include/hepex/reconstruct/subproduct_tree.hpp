@@ -26,13 +26,12 @@ namespace hepex::reconstruct {
 namespace tree_detail {
 
 // Levels whose factors have fewer coefficients than this multiply by
-// schoolbook. One host core (Serial, Release, a level of 2^15 leaves): factors
-// of 513 coefficients took 7.4 ms schoolbook and 9.6 ms by NTT, 1025 took
-// 12.8 ms and 7.4 ms (perf/results/zippel.md). On the H100 an estimate from
-// the schoolbook kernel's rate and the NTT's memory traffic (log2(2h) passes
-// over the level); the bench's overall times were taken with it.
+// schoolbook; measured per level (perf/results/zippel.md). One host core
+// (Serial, Release, 2^15 leaves): factors of 513 coefficients took 7.4 ms
+// schoolbook and 9.6 ms by NTT, 1025 took 12.8 ms and 7.4 ms. H100 (2^22
+// leaves): 1025 coefficients 2.6 ms and 3.0 ms, 2049 5.1 ms and 3.5 ms.
 template <class ExecSpace>
-inline constexpr std::size_t schoolbook_below = runs_on_host_cores<ExecSpace> ? 1024 : 512;
+inline constexpr std::size_t schoolbook_below = runs_on_host_cores<ExecSpace> ? 1024 : 2048;
 
 // Level l -> l + 1: input polynomial i (h + 1 words, h = 2^l) covers leaves
 // [i h, (i + 1) h) and has degree = how many of them are roots; output i =

@@ -65,10 +65,12 @@ namespace vandermonde_detail {
 
 // With VandermondeMethod::automatic, groups of at least this many unknowns
 // take the fast solve: the crossovers of setup + 17 solves measured with
-// `hepex bench zippel --method quadratic|fast` (perf/results/zippel.md). One
-// host core (Serial, Release): T = 768 took 0.03-0.04 s quadratic and 0.07 s
-// fast, T = 1024 0.074 s and 0.058 s, T = 2048 0.22 s and 0.15 s.
-inline constexpr std::size_t fast_from_terms_host = 1024;
+// `hepex bench zippel --method quadratic|fast` (perf/results/zippel.md,
+// overall seconds quadratic / fast). One core of the H100's host (Serial):
+// T = 1024 0.032 / 0.048, 2048 0.126 / 0.140, 4096 0.563 / 0.412; one core of
+// the (shared) build machine: 2048 0.17-0.19 / 0.08-0.15. H100: T = 8192
+// 0.010 / 0.014, 16384 0.020 / 0.022, 32768 0.043 / 0.031, 65536 0.138 / 0.051.
+inline constexpr std::size_t fast_from_terms_host = 2048;
 inline constexpr std::size_t fast_from_terms_device = 16384;
 
 template <class ExecSpace>
