@@ -5,7 +5,8 @@ Xeon Gold 6126: the A100 time is the Xeon time over the A100 speedup).
 
 usage: plot_zippel.py OUT.png FILE...
   FILE: JSON written by `hepex bench zippel --json` (rows of all files are
-  plotted together). Needs python3-matplotlib.
+  plotted together; for a size in several files, the last one's). Needs
+  python3-matplotlib.
 """
 import json
 import sys
@@ -23,27 +24,35 @@ def main():
     out, paths = sys.argv[1], sys.argv[2:]
     summaries = [json.load(open(path)) for path in paths]
     all_rows = [r for s in summaries for r in s["rows"]]
-    fig, ax = plt.subplots(figsize=(6.4, 4.4))
+    fig, ax = plt.subplots(figsize=(10.5, 4.8))
     ax.plot([t for t, _, _ in PAPER], [s / x for t, s, x in PAPER], "s--", color="C3",
             label="paper: FIRE on A100")
     ax.plot([t for t, _, _ in PAPER], [s for t, s, _ in PAPER], "^--", color="C7",
             label="paper: FIRE on 12-core Xeon 6126")
-    for space, colour, name in (("device", "C0", summaries[0]["device"]), ("host", "C2", "1 core")):
-        rows = sorted(((r["terms"], r) for r in all_rows if r["space"] == space),
+    spaces = (("device", summaries[0]["device"]), ("host", "1 core"))
+    colours = {("device", "quadratic"): "C0", ("device", "fast"): "C1",
+               ("host", "quadratic"): "C2", ("host", "fast"): "C4"}
+    for (space, name), method in ((s, m) for s in spaces for m in ("quadratic", "fast")):
+        # Rows from before the fast solve have no "method": they are quadratic.
+        # A size measured in several files: the last file's row.
+        rows = sorted({r["terms"]: r for r in all_rows
+                       if r["space"] == space and r.get("method", "quadratic") == method}.items(),
                       key=lambda item: item[0])
         if not rows:
             continue
         terms = [t for t, _ in rows]
+        colour = colours[(space, method)]
+        label = "O(T^2)" if method == "quadratic" else "O(T log^2 T)"
         ax.plot(terms, [r["overall_seconds"] for _, r in rows], "o-", color=colour,
-                label=f"hepex overall, {name}")
+                label=f"hepex {label} overall, {name}")
         ax.plot(terms, [r["solve_seconds"] for _, r in rows], "o:", color=colour,
-                label=f"hepex solves only, {name}")
+                label=f"hepex {label} solves only, {name}")
     ax.set_xscale("log")
     ax.set_yscale("log")
     ax.set_xlabel("skeleton terms T (one T x T system, 16-17 right-hand sides)")
     ax.set_ylabel("seconds")
     ax.grid(True, which="both", alpha=0.3)
-    ax.legend(fontsize=8)
+    ax.legend(fontsize=7, loc="upper left", bbox_to_anchor=(1.01, 1.0))
     ax.set_title("Zippel step, last variable of degree 16")
     fig.tight_layout()
     fig.savefig(out, dpi=120)

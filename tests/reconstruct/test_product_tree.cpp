@@ -9,6 +9,7 @@
 
 #include <random>
 
+#include "flint_poly.hpp"
 #include "hepex/field/primes.hpp"
 #include "hepex/reconstruct/product_tree.hpp"
 #include "hepex/reconstruct/product_tree_device.hpp"
@@ -18,29 +19,7 @@ namespace {
 
 using hepex::field::Zp64;
 using namespace hepex::reconstruct;
-
-class FlintPoly {
- public:
-  explicit FlintPoly(std::uint64_t p) { nmod_poly_init(p_, p); }
-  FlintPoly(const std::vector<std::uint64_t>& c, std::uint64_t p) : FlintPoly(p) {
-    for (std::size_t k = 0; k < c.size(); ++k)
-      nmod_poly_set_coeff_ui(p_, static_cast<slong>(k), c[k]);
-  }
-  ~FlintPoly() { nmod_poly_clear(p_); }
-  FlintPoly(const FlintPoly&) = delete;
-  FlintPoly& operator=(const FlintPoly&) = delete;
-  nmod_poly_struct* get() { return p_; }
-  // Coefficients padded with zeros to `length`.
-  std::vector<std::uint64_t> coefficients(std::size_t length) const {
-    std::vector<std::uint64_t> c(length, 0);
-    for (std::size_t k = 0; k < length; ++k)
-      c[k] = nmod_poly_get_coeff_ui(p_, static_cast<slong>(k));
-    return c;
-  }
-
- private:
-  nmod_poly_t p_;
-};
+using hepex::test::FlintPoly;
 
 std::vector<Zp64> fields() { return {Zp64(hepex::field::large_primes(1).front()), Zp64(1000003)}; }
 

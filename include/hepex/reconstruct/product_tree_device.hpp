@@ -1,11 +1,8 @@
 #pragma once
-// The master polynomial prod_j (Z - m_j) on the device: a product tree over
-// the roots padded to a power of two with constant factors, each level one
-// launch with a thread per output coefficient summing its schoolbook terms
-// exactly in three words. O(T^2 / 2) multiply-adds at the top levels, but
-// on a GPU that is a fraction of a second at T = 750k, where the host's
-// Kronecker tree (product_tree.hpp) took over ten seconds on one core; the
-// host one is O(M(T log p) log T) and stays the choice without a GPU.
+// The master polynomial prod_j (Z - m_j) on the device: the root of the
+// subproduct tree (subproduct_tree.hpp), schoolbook at the low levels and
+// three-prime NTT products above, O(M(T) log T). The host's Kronecker tree
+// (product_tree.hpp, GMP) is the choice without a GPU.
 
 #include <cstddef>
 #include <cstdint>
