@@ -19,9 +19,12 @@ batches_per_rank=${BATCHES_PER_RANK:-32}
 events=${EVENTS:-262144}
 functions_per_rank=${FUNCTIONS_PER_RANK:-96}
 
-functions() {  # functions N: N distinct rational functions, one per line
-  for ((i = 1; i <= $1; i++)); do
-    echo "(x^$((i % 5 + 3))*y + $i*z^4*w - (x + y + $i)^5 + w^2*z*$((i * 7)))/(1 + x*y*z*w + (x - $i*y)^3 + z^$((i % 4 + 2)))"
+functions() {  # functions N: N distinct rational functions of equal cost, one per line
+  # (the coefficients cycle with i mod 96; the copy number only scales x*y*z*w)
+  local i c k
+  for ((i = 0; i < $1; i++)); do
+    c=$((i % 96 + 1)) k=$((i / 96 + 2))
+    echo "(x^$((c % 5 + 3))*y + $c*z^4*w - (x + y + $c)^5 + $k*x*y*z*w)/(1 + x*y*z*w + (x - $c*y)^3 + z^$((c % 4 + 2)))"
   done
 }
 
@@ -51,7 +54,8 @@ if [ "$largest" != 1 ]; then
   run "reconstruct_r${largest}_on_1" 1 "$hepex" reconstruct --vars x,y,z,w \
     --file "$out/functions_r$largest.txt" --chunk 4
   for kind in me reconstruct; do
-    if cmp -s "$out/${kind}_r$largest.out" "$out/${kind}_r${largest}_on_1.out"; then
+    if [ -s "$out/${kind}_r$largest.out" ] &&
+      cmp -s "$out/${kind}_r$largest.out" "$out/${kind}_r${largest}_on_1.out"; then
       echo "$kind: output of $largest ranks identical to 1 rank" | tee -a "$out/summary.txt"
     else
       echo "$kind: OUTPUT DIFFERS between $largest ranks and 1 rank" | tee -a "$out/summary.txt"
