@@ -30,15 +30,14 @@ int device_for_this_rank(const hepex::distributed::Communicator& comm) {
   return hepex::distributed::device_for_rank(comm, static_cast<int>(hepex::devices().size()));
 }
 
-}  // namespace
-
-int main(int argc, char* argv[]) {
-  int rank = 0;
+// Runs the command; errors are reported here, while MPI is still up: a rank
+// that finalises and exits non-zero may make the launcher kill the others
+// before rank 0 has said why.
+int run_command(int argc, char* argv[], const hepex::distributed::Communicator& comm) {
+  const int rank = comm.rank();
   try {
-    hepex::cli::MpiSession mpi(argc, argv);
-    rank = mpi.comm().rank();
-    if (!runs_on_this_rank(argc, argv, mpi.comm())) return 0;
-    hepex::Runtime runtime(argc, argv, device_for_this_rank(mpi.comm()));  // --kokkos-* options
+    if (!runs_on_this_rank(argc, argv, comm)) return 0;
+    hepex::Runtime runtime(argc, argv, device_for_this_rank(comm));  // --kokkos-* options
 
     CLI::App app{"hepex: exact and high-throughput kernels for high-energy physics"};
     app.require_subcommand(0, 1);
@@ -64,10 +63,28 @@ int main(int argc, char* argv[]) {
     return 0;
   } catch (const hepex::Error& e) {
     // Job commands fail alike on every rank (distributed/jobs.hpp): rank 0 says why.
-    if (rank == 0) std::cerr << "hepex: " << e.what() << '\n';
+    if (rank == 0) std::cerr << "hepex: " << e.what() << std::endl;
     return e.exit_code();
   } catch (const std::exception& e) {
-    std::cerr << "hepex: runtime failure: " << e.what() << '\n';
+    std::cerr << "hepex: runtime failure: " << e.what() << std::endl;
+    return 2;
+  }
+}
+
+}  // namespace
+
+int main(int argc, char* argv[]) {
+  try {
+    hepex::cli::MpiSession mpi(argc, argv);
+    const int code = run_command(argc, argv, mpi.comm());
+    std::cout.flush();
+    // Every rank's output and message are written before any rank finalises
+    // and exits. A runtime failure (exit 2) may be one rank's alone: that rank
+    // has said why and leaves without waiting for the others.
+    if (code != 2) mpi.comm().barrier();
+    return code;
+  } catch (const std::exception& e) {
+    std::cerr << "hepex: runtime failure: " << e.what() << std::endl;
     return 2;
   }
 }
