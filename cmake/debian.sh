@@ -17,7 +17,7 @@ packages=(
   cmake ninja-build g++
   libtrilinos-kokkos-dev libtrilinos-kokkos-kernels-dev libopenblas-dev
   libgmp-dev libflint-dev libopenmpi-dev openmpi-bin
-  libcli11-dev nlohmann-json3-dev
+  libcli11-dev nlohmann-json3-dev gfortran
   googletest libgtest-dev libbenchmark-dev
 )
 missing=()

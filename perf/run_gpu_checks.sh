@@ -8,17 +8,8 @@
 set -uo pipefail
 bin=${1:?usage: run_gpu_checks.sh BIN_DIR OUT_DIR}
 out=${2:?usage: run_gpu_checks.sh BIN_DIR OUT_DIR}
-mkdir -p "$out"
-status=0
-step() {  # step NAME COMMAND...: run, log to OUT_DIR/NAME.log, remember failures
-  local name=$1; shift
-  local start=$SECONDS
-  if "$@" >"$out/$name.log" 2>&1; then r=ok; else r="FAILED"; status=1; fi
-  printf '%-28s %-7s %4ss\n' "$name" "$r" "$((SECONDS - start))" >>"$out/summary.txt"
-}
-: >"$out/summary.txt"
-nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader \
-  >"$out/device.txt" 2>&1 || true
+source "$(dirname "$0")/bench_steps.sh"
+begin_run
 step version "$bin/hepex" --version
 step info "$bin/hepex" info
 step demo "$bin/hepex" demo --cases 4194304 --json "$out/demo.json"

@@ -4,7 +4,14 @@
 #include <Kokkos_Core.hpp>
 #include <iostream>
 
+#include "distributed/test_communicator.hpp"
 #include "test_seed.hpp"
+
+// The distributed tests run on the process alone here (tests/mpi: on MPI ranks).
+const hepex::distributed::Communicator& hepex::test::communicator() {
+  static const hepex::distributed::Communicator alone;
+  return alone;
+}
 
 int main(int argc, char* argv[]) {
   Kokkos::ScopeGuard kokkos(argc, argv);

@@ -7,6 +7,7 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 
+#include "bench_output.hpp"
 #include "commands.hpp"
 #include "hepex/core/error.hpp"
 #include "hepex/core/runtime.hpp"
@@ -15,7 +16,6 @@
 #include "hepex/field/zp.hpp"
 #include "hepex/linalg/random_matrix.hpp"
 #include "hepex/linalg/rref.hpp"
-#include "bench_output.hpp"
 #include "table.hpp"
 
 namespace hepex::cli {
@@ -52,9 +52,8 @@ void bench_field(const F& f, const std::string& label, const BenchOptions& o, do
                  Table& table, nlohmann::json& rows) {
   using T = typename F::value_type;
   for (std::size_t n : o.sizes) {
-    DeviceMatrix<T, DeviceMemory> a(Kokkos::view_alloc(Kokkos::WithoutInitializing,
-                                                       std::string("bench")),
-                                    n, n);
+    DeviceMatrix<T, DeviceMemory> a(
+        Kokkos::view_alloc(Kokkos::WithoutInitializing, std::string("bench")), n, n);
     double best = 1e300;
     std::size_t rank = 0;
     for (int r = 0; r < o.repeats; ++r) {
@@ -69,8 +68,12 @@ void bench_field(const F& f, const std::string& label, const BenchOptions& o, do
     const double bytes = static_cast<double>(n) * n * n * sizeof(T) / 2;
     table.add_row({std::to_string(n), label, fixed(best, 4), std::to_string(rank),
                    fixed(bytes / best / 1e9, 1), fixed(bytes / best / bandwidth, 3)});
-    rows.push_back({{"n", n}, {"field", label}, {"seconds", best}, {"rank", rank},
-                    {"bytes_model", bytes}, {"fraction_of_copy_bandwidth", bytes / best / bandwidth}});
+    rows.push_back({{"n", n},
+                    {"field", label},
+                    {"seconds", best},
+                    {"rank", rank},
+                    {"bytes_model", bytes},
+                    {"fraction_of_copy_bandwidth", bytes / best / bandwidth}});
   }
 }
 
@@ -83,9 +86,9 @@ void run_bench_rref(const BenchOptions& o) {
     field::check_prime_modulus(parse_prime_option(o.prime), 63, "--prime");
   }
   const double bandwidth = copy_bandwidth();
-  std::cout << "hepex bench rref on " << DeviceSpace::name() << " ("
-            << devices().front().name << "), copy bandwidth " << fixed(bandwidth / 1e9, 0)
-            << " GB/s (read + write), best of " << o.repeats << "\n\n";
+  std::cout << "hepex bench rref on " << DeviceSpace::name() << " (" << devices().front().name
+            << "), copy bandwidth " << fixed(bandwidth / 1e9, 0) << " GB/s (read + write), best of "
+            << o.repeats << "\n\n";
   Table table({"n", "field", "seconds", "rank", "GB/s (model)", "of copy BW"});
   nlohmann::json rows = nlohmann::json::array();
   if (!o.prime.empty()) {
@@ -101,14 +104,16 @@ void run_bench_rref(const BenchOptions& o) {
     throw Error("bench rref: --field must be 'real'");
   }
   table.print(std::cout);
-  write_json(o.json_path, {{"benchmark", "rref"}, {"device", devices().front().name},
-                           {"copy_bandwidth", bandwidth}, {"rows", rows}});
+  write_json(o.json_path, {{"benchmark", "rref"},
+                           {"device", devices().front().name},
+                           {"copy_bandwidth", bandwidth},
+                           {"rows", rows}});
 }
 
 }  // namespace
 
 void add_bench_commands(CLI::App& app) {
-  auto* bench = app.add_subcommand("bench", "benchmarks: hepex bench rref|gemm [...]");
+  auto* bench = app.add_subcommand("bench", "benchmarks: hepex bench rref|gemm|zippel|me [...]");
   bench->require_subcommand(1);
   auto o = std::make_shared<BenchOptions>();
   auto* rref = bench->add_subcommand("rref", "RREF of random n x n matrices on the device");
@@ -122,6 +127,8 @@ void add_bench_commands(CLI::App& app) {
   rref->callback([o] { run_bench_rref(*o); });
 
   add_bench_gemm_command(*bench);
+  add_bench_zippel_command(*bench);
+  add_bench_me_command(*bench);
 }
 
 }  // namespace hepex::cli

@@ -6,6 +6,7 @@
 #include <sstream>
 
 #include "commands.hpp"
+#include "hepex/amplitudes/self_check.hpp"
 #include "hepex/core/error.hpp"
 #include "hepex/core/runtime.hpp"
 #include "hepex/core/spaces.hpp"
@@ -106,6 +107,20 @@ void run_demo(const DemoOptions& options) {
                        {"failures", zippel.passed ? 0 : 1},
                        {"seconds", zippel.seconds}});
   failures += zippel.passed ? 0 : 1;
+  // Amplitudes: MEs run on the default execution space whatever --backend says.
+  const auto me = amplitudes::me_self_check(256, options.seed);
+  std::ostringstream me_parameter;
+  me_parameter << "gg_ttgg, reference event rel. err " << std::setprecision(2)
+               << me.reference_error << ", " << std::fixed << std::setprecision(0)
+               << me.events / me.seconds << " MEs/s";
+  table.add_row({"amplitudes", "|M|^2 vs MadGraph + RAMBO batch", "double",
+                 me_parameter.str(), std::to_string(me.events), me.passed ? "0" : "1",
+                 milliseconds(me.seconds)});
+  json_rows.push_back({{"family", "amplitudes"}, {"process", "gg_ttgg"}, {"events", me.events},
+                       {"reference_error", me.reference_error},
+                       {"mes_per_second", me.events / me.seconds},
+                       {"failures", me.passed ? 0 : 1}, {"seconds", me.seconds}});
+  failures += me.passed ? 0 : 1;
   table.print(std::cout);
   std::cout << '\n' << (failures == 0 ? "all checks passed" : "CHECKS FAILED") << '\n';
 

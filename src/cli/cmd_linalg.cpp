@@ -1,7 +1,10 @@
 // `hepex rref | rank | nullspace | solve`: Gaussian elimination on Matrix
 // Market files (CLI.md, "Linear algebra").
+#include <algorithm>
+#include <filesystem>
 #include <fstream>
 #include <iostream>
+#include <limits>
 #include <memory>
 #include <nlohmann/json.hpp>
 #include <optional>
@@ -13,6 +16,8 @@
 #include "hepex/io/matrix_market.hpp"
 #include "hepex/linalg/echelon.hpp"
 #include "hepex/linalg/modgemm.hpp"
+#include "job_options.hpp"
+#include "mpi_session.hpp"
 
 namespace hepex::cli {
 
@@ -28,6 +33,7 @@ struct LinalgOptions {
   std::string method = "auto";
   bool verbose = false;
   std::vector<std::string> inputs;
+  JobCliOptions jobs;  // rref with several inputs
 };
 
 // Calls action(field) with the field the options select: Zp32 for P < 2^31,
@@ -51,19 +57,42 @@ void with_field(const LinalgOptions& o, Action&& action) {
   }
 }
 
+// The device's memory when the work runs there (no input may be larger).
+std::size_t device_memory_limit(Backend backend) {
+  const auto found = devices();
+  if (backend == Backend::device && !found.empty()) return found.front().memory_bytes;
+  return std::numeric_limits<std::size_t>::max();
+}
+
 // Reads a whole input ("-" is stdin) before any device work.
 template <class F>
 Matrix<typename F::value_type> read_input(const std::string& path, const F& f, Backend backend) {
   io::ReadLimits limits;
-  limits.max_bytes = host_memory_bytes();
-  const auto found = devices();
-  if (backend == Backend::device && !found.empty()) {
-    limits.max_bytes = std::min(limits.max_bytes, found.front().memory_bytes);
-  }
+  limits.max_bytes = std::min(host_memory_bytes(), device_memory_limit(backend));
   if (path == "-") return io::read_matrix_market(std::cin, "<stdin>", f, limits);
   std::ifstream in(path);
   if (!in) throw Error(path + ": cannot open the file");
   return io::read_matrix_market(in, path, f, limits);
+}
+
+// The same from text already read (stdin under MPI: rank 0 read it).
+template <class F>
+Matrix<typename F::value_type> read_text_input(const std::string& text, const std::string& name,
+                                               const F& f, Backend backend) {
+  io::ReadLimits limits;
+  limits.max_bytes = std::min(host_memory_bytes(), device_memory_limit(backend));
+  std::istringstream in(text);
+  return io::read_matrix_market(in, name, f, limits);
+}
+
+// What identifies an input file for --checkpoint: its path, size and time of
+// last change (reading every file on one rank to hash it would cost a pass).
+std::string file_identity(const std::string& path) {
+  namespace fs = std::filesystem;
+  std::error_code error;
+  const auto size = fs::file_size(path, error);
+  const auto time = fs::last_write_time(path, error).time_since_epoch().count();
+  return path + ' ' + std::to_string(error ? 0 : size) + ' ' + std::to_string(error ? 0 : time);
 }
 
 // Writes the complete output at once: nothing partial on failure.
@@ -91,18 +120,57 @@ std::string matrix_text(const Matrix<typename F::value_type>& a, const F& f) {
   return out.str();
 }
 
+// Each input file is one job (CLI.md "Many jobs, many ranks"): its RREF as
+// Matrix Market text and its summary, as JSON {"text", "summary"}. Several
+// inputs give their outputs one after the other, in input order.
 void run_rref(const LinalgOptions& o) {
+  const auto& comm = communicator();
+  const bool several = o.inputs.size() > 1;
+  if (several && std::count(o.inputs.begin(), o.inputs.end(), "-") > 0) {
+    throw Error("stdin ('-') can only be the single input");
+  }
+  const std::string stdin_text = o.inputs[0] == "-" ? read_on_rank0("-", comm) : std::string();
+  std::ostringstream identity;
+  identity << "rref\n" << o.prime << ' ' << o.field << ' ' << o.tolerance << '\n';
+  for (const auto& path : o.inputs) identity << file_identity(path) << '\n';
+  identity << stdin_text;
   with_field(o, [&](const auto& f) {
     const Backend backend = parse_backend(o.backend);
-    auto a = read_input(o.inputs.at(0), f, backend);
     linalg::RrefOptions options;
-    if (o.verbose) options.progress = &std::cerr;
-    Kokkos::Timer timer;
-    const auto r = linalg::rref(f, a, backend, options);
-    const double seconds = timer.seconds();
-    emit(o, matrix_text(a, f));
-    write_json(o, {{"command", "rref"}, {"rows", a.rows}, {"cols", a.cols}, {"rank", r.rank},
-                   {"pivots", r.pivots}, {"backend", o.backend}, {"seconds", seconds}});
+    if (o.verbose && comm.rank() == 0) options.progress = &std::cerr;
+    const auto run = [&](const std::vector<std::size_t>& jobs) {
+      std::vector<std::string> out;
+      for (const std::size_t j : jobs) {
+        auto a = o.inputs[j] == "-" ? read_text_input(stdin_text, "<stdin>", f, backend)
+                                    : read_input(o.inputs[j], f, backend);
+        Kokkos::Timer timer;
+        const auto r = linalg::rref(f, a, backend, options);
+        const double seconds = timer.seconds();
+        const nlohmann::json summary{{"input", o.inputs[j]}, {"rows", a.rows},
+                                     {"cols", a.cols},       {"rank", r.rank},
+                                     {"pivots", r.pivots},   {"seconds", seconds}};
+        out.push_back(nlohmann::json{{"text", matrix_text(a, f)}, {"summary", summary}}.dump());
+      }
+      return out;
+    };
+    const auto results = distributed::run_jobs(comm, o.inputs.size(), run,
+                                               job_options(o.jobs, identity.str()));
+    if (comm.rank() != 0) return;
+    std::string text;
+    nlohmann::json summaries = nlohmann::json::array();
+    for (const auto& r : results) {
+      const auto job = nlohmann::json::parse(r);
+      text += job.at("text").template get<std::string>();
+      summaries.push_back(job.at("summary"));
+    }
+    emit(o, text);
+    nlohmann::json summary{{"command", "rref"}, {"backend", o.backend}, {"ranks", comm.size()}};
+    if (several) {
+      summary["matrices"] = summaries;
+    } else {
+      summary.update(summaries[0]);
+    }
+    write_json(o, summary);
   });
 }
 
@@ -196,8 +264,12 @@ CLI::App* add_linalg_subcommand(CLI::App& app, const std::string& name,
 
 void add_linalg_commands(CLI::App& app) {
   auto rref = std::make_shared<LinalgOptions>();
-  add_linalg_subcommand(app, "rref", "reduced row echelon form (Matrix Market array)", 1, rref)
-      ->callback([rref] { run_rref(*rref); });
+  auto* rref_cmd =
+      add_linalg_subcommand(app, "rref", "reduced row echelon form (Matrix Market array)", 1, rref);
+  rref_cmd->get_option("inputs")->expected(1, 1 << 20)->description(
+      "A.mtx ('-' for stdin); several: one job each, outputs in order");
+  add_job_options(*rref_cmd, rref->jobs, 1);
+  rref_cmd->callback([rref] { run_rref(*rref); });
   auto rank = std::make_shared<LinalgOptions>();
   add_linalg_subcommand(app, "rank", "rank of a matrix", 1, rank)->callback([rank] {
     run_rank(*rank);

@@ -1,14 +1,18 @@
 // `hepex reconstruct`: rational functions over Q from expressions evaluated
 // as black boxes mod 64-bit primes (CLI.md, "Reconstruction").
+#include <algorithm>
 #include <fstream>
 #include <iostream>
 #include <memory>
 #include <nlohmann/json.hpp>
+#include <sstream>
 
 #include "commands.hpp"
 #include "hepex/core/error.hpp"
 #include "hepex/io/expression.hpp"
 #include "hepex/reconstruct/rational.hpp"
+#include "job_options.hpp"
+#include "mpi_session.hpp"
 
 namespace hepex::cli {
 
@@ -23,69 +27,93 @@ struct ReconstructOptions {
   std::size_t max_degree = 200;
   std::string json_path;
   bool verbose = false;
+  JobCliOptions jobs;
 };
 
-// Parses every input before any evaluation; errors name the input and column.
-std::vector<io::Expression> read_expressions(const ReconstructOptions& o,
-                                             const std::vector<std::string>& names) {
-  std::vector<io::Expression> expressions;
-  auto parse = [&](const std::string& text, const std::string& where) {
-    try {
-      expressions.push_back(io::Expression::parse(text, names));
-    } catch (const Error& e) {
-      throw Error(where + ": " + e.what());
-    }
-  };
-  if (!o.function.empty()) {
-    parse(o.function, "--function");
-    return expressions;
-  }
-  std::ifstream file;
-  if (o.file != "-") {
-    file.open(o.file);
-    if (!file) throw Error(o.file + ": cannot open the file");
-  }
-  std::istream& in = o.file == "-" ? std::cin : file;
-  const std::string name = o.file == "-" ? "<stdin>" : o.file;
-  std::string line;
-  for (std::size_t number = 1; std::getline(in, line); ++number) {
+// The input expressions' texts: --function, or one per line of --file.
+std::vector<std::string> input_lines(const ReconstructOptions& o,
+                                     const distributed::Communicator& comm) {
+  if (!o.function.empty()) return {o.function};
+  std::istringstream in(read_on_rank0(o.file, comm));
+  std::vector<std::string> lines;
+  for (std::string line; std::getline(in, line);) {
     if (!line.empty() && line.back() == '\r') line.pop_back();
-    parse(line, name + ":" + std::to_string(number));
+    lines.push_back(line);
   }
-  if (expressions.empty()) throw Error(name + ": no expressions (one per line)");
+  if (lines.empty()) throw Error((o.file == "-" ? "<stdin>" : o.file) + ": no expressions (one per line)");
+  return lines;
+}
+
+// Parses every input before any evaluation; errors name the input and column.
+std::vector<io::Expression> parse_expressions(const ReconstructOptions& o,
+                                              const std::vector<std::string>& lines,
+                                              const std::vector<std::string>& names) {
+  const std::string name = o.file == "-" ? "<stdin>" : o.file;
+  std::vector<io::Expression> expressions;
+  for (std::size_t i = 0; i < lines.size(); ++i) {
+    try {
+      expressions.push_back(io::Expression::parse(lines[i], names));
+    } catch (const Error& e) {
+      throw Error((o.function.empty() ? name + ":" + std::to_string(i + 1) : "--function") +
+                  ": " + e.what());
+    }
+  }
   return expressions;
 }
 
+// Each expression is one job (CLI.md "Many jobs, many ranks"); a chunk of
+// them is reconstructed in one batched call. A job's result is "PRIMES\nLINE".
 void run_reconstruct(const ReconstructOptions& o) {
   if (o.function.empty() == o.file.empty()) {
     throw Error("give exactly one of --function EXPR and --file F");
   }
+  const auto& comm = communicator();
   const auto names = io::parse_variable_list(o.vars);
-  auto expressions = read_expressions(o, names);
-  const std::size_t count = expressions.size();
-  const auto box = reconstruct::expression_black_box(std::move(expressions), names.size());
+  const auto lines = input_lines(o, comm);
+  const auto expressions = parse_expressions(o, lines, names);
   reconstruct::ReconstructOptions options;
   options.max_primes = o.primes;
   options.seed = o.seed;
   options.max_degree = o.max_degree;
-  if (o.verbose) options.progress = &std::cerr;
+  if (o.verbose && comm.rank() == 0) options.progress = &std::cerr;
+  std::ostringstream identity;
+  identity << "reconstruct\n" << o.vars << '\n' << o.primes << ' ' << o.seed << ' '
+           << o.max_degree << '\n';
+  for (const auto& line : lines) identity << line << '\n';
+
+  const auto run = [&](const std::vector<std::size_t>& jobs) {
+    std::vector<io::Expression> chunk;
+    for (const std::size_t j : jobs) chunk.push_back(expressions[j]);
+    const auto box = reconstruct::expression_black_box(std::move(chunk), names.size());
+    const auto result = reconstruct::reconstruct(*box, options);
+    std::vector<std::string> out;
+    for (const auto& f : result.functions) {
+      out.push_back(std::to_string(result.primes) + "\n" + reconstruct::to_string(f, names));
+    }
+    return out;
+  };
   Kokkos::Timer timer;
-  const auto result = reconstruct::reconstruct(*box, options);
+  const auto results = distributed::run_jobs(comm, expressions.size(), run,
+                                             job_options(o.jobs, identity.str()));
   const double seconds = timer.seconds();
+  if (comm.rank() != 0) return;
+
   std::string text;
-  nlohmann::json lines = nlohmann::json::array();
-  for (const auto& f : result.functions) {
-    const std::string line = reconstruct::to_string(f, names);
-    text += line + "\n";
-    lines.push_back(line);
+  nlohmann::json lines_json = nlohmann::json::array();
+  std::size_t primes = 0;
+  for (const auto& r : results) {
+    const auto newline = r.find('\n');
+    primes = std::max<std::size_t>(primes, std::stoull(r.substr(0, newline)));
+    text += r.substr(newline + 1) + "\n";
+    lines_json.push_back(r.substr(newline + 1));
   }
   std::cout << text;
   if (!o.json_path.empty()) {
     std::ofstream out(o.json_path);
-    const nlohmann::json summary{{"command", "reconstruct"}, {"variables", names},
-                                 {"functions", count},       {"primes", result.primes},
-                                 {"seed", o.seed},           {"seconds", seconds},
-                                 {"results", lines}};
+    const nlohmann::json summary{
+        {"command", "reconstruct"}, {"variables", names}, {"functions", results.size()},
+        {"primes", primes},         {"seed", o.seed},     {"ranks", comm.size()},
+        {"seconds", seconds},       {"results", lines_json}};
     if (!out || !(out << summary.dump(2) << '\n')) {
       throw Error("--json: cannot write '" + o.json_path + "'");
     }
@@ -108,6 +136,7 @@ void add_reconstruct_command(CLI::App& app) {
       ->check(CLI::Range(std::size_t{1}, std::size_t{100000}));
   cmd->add_option("--json", o->json_path, "write a JSON summary to FILE");
   cmd->add_flag("-v,--verbose", o->verbose, "progress on stderr (variable, terms, primes)");
+  add_job_options(*cmd, o->jobs, 16);
   cmd->callback([o] { run_reconstruct(*o); });
 }
 

@@ -2,9 +2,12 @@
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <sstream>
+#include <string>
 
 #include "device_query.hpp"
+#include "hepex/config.hpp"
 #include "hepex/core/kokkos_compat.hpp"
 #include "hepex/version.hpp"
 
@@ -17,11 +20,25 @@
 
 namespace hepex {
 
-Runtime::Runtime(int& argc, char* argv[]) {
-  if (!Kokkos::is_initialized()) {
-    Kokkos::initialize(argc, argv);
-    owns_kokkos_ = true;
+Runtime::Runtime(int& argc, char* argv[], int device_id) {
+  if (Kokkos::is_initialized()) return;
+  // Kokkos takes the device from its own option: add it unless given, let
+  // Kokkos consume its options from the copy, and hand back what is left.
+  std::vector<char*> args(argv, argv + argc);
+  std::string device_option = "--kokkos-device-id=" + std::to_string(device_id);
+  const bool given = std::any_of(args.begin(), args.end(), [](const char* a) {
+    return std::string(a).rfind("--kokkos-device-id", 0) == 0;
+  });
+  if (device_id >= 0 && !given) args.push_back(device_option.data());
+  int count = static_cast<int>(args.size());
+  args.push_back(nullptr);
+  Kokkos::initialize(count, args.data());
+  argc = 0;
+  for (int i = 0; i < count; ++i) {
+    if (args[i] != device_option.data()) argv[argc++] = args[i];
   }
+  argv[argc] = nullptr;
+  owns_kokkos_ = true;
 }
 
 Runtime::~Runtime() {

@@ -117,7 +117,7 @@ class ExpressionParser {
       fail("expected an integer exponent after '^', found " + describe(text_, pos_));
     }
     const std::size_t start = pos_;
-    const mpz_class e(digits());
+    const mpz_class e(digits(), 10);
     if (e > std::numeric_limits<std::int64_t>::max()) {
       pos_ = start;
       fail("the exponent " + e.get_str() + " does not fit in 63 bits");
@@ -141,7 +141,7 @@ class ExpressionParser {
     if (pos_ >= text_.size()) fail("expected a number, a variable or '(', found the end");
     const char c = text_[pos_];
     if (is_digit(c)) {
-      result_.constants_.emplace_back(digits());
+      result_.constants_.emplace_back(digits(), 10);
       emit(Op::constant, result_.constants_.size() - 1);
     } else if (is_name_start(c)) {
       const std::size_t start = pos_;

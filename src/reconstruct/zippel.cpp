@@ -1,6 +1,7 @@
 #include "hepex/reconstruct/zippel.hpp"
 
 #include <algorithm>
+#include <optional>
 
 #include "hepex/core/random.hpp"
 #include "hepex/core/spaces.hpp"
@@ -63,6 +64,7 @@ class Stage {
         throw UnluckyChoice("zippel: two skeleton monomials take the same value");
       }
     }
+    solver_.emplace(f_, systems_);  // masters and denominators for every round
     const std::size_t total = systems_.nodes.size();
     NewtonBatch newton(f_, total);
     if (k_ > 0) {  // the coefficients so far are the values at x_k = a_k
@@ -146,7 +148,7 @@ class Stage {
       for (std::size_t g = 0; g < F; ++g)
         for (std::size_t j = systems_.offsets[g]; j < systems_.offsets[g + 1]; ++j)
           rhs[i * total + j] = out[(first[i] + j - systems_.offsets[g]) * F + g];
-    solution = solve_transposed_vandermonde<DeviceSpace>(f_, systems_, good.size(), rhs);
+    solution = solver_->solve(good.size(), rhs);
     for (std::size_t i = 0; i < good.size(); ++i) {
       std::uint64_t* a = solution.data() + i * total;
       check_probe(in, a, out.data() + first[i] * F, probes);
@@ -207,6 +209,7 @@ class Stage {
   const std::vector<std::uint64_t>& generators_;
   const std::size_t k_;
   VandermondeSystems systems_;
+  std::optional<TransposedVandermonde<DeviceSpace>> solver_;
   std::vector<std::uint64_t> used_;    // values of x_k probed so far
   std::vector<std::uint64_t> values_;  // this round's values of x_k
 };

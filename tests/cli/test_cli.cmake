@@ -23,7 +23,8 @@ expect(0 "^hepex [0-9]+\\.[0-9]+\\.[0-9]+ \\(Kokkos [0-9]+\\.[0-9]+\\.[0-9]+; ba
        --version)
 expect(0 "Kokkos: +[0-9.]+\nexecution spaces: .*devices:\n  \\[0\\] .*GiB.*MPI: .*BLAS paths: "
        info)
-expect(0 "Zp32 .*Zp64 .*Real64 .*Complex128 .*reconstruct +balanced Zippel.*all checks passed" demo --cases 5000)
+expect(0 "Zp32 .*Zp64 .*Real64 .*Complex128 .*reconstruct +balanced Zippel.*amplitudes .*gg_ttgg, reference event .*all checks passed"
+       demo --cases 5000)
 expect(0 "backend host" demo --backend host --cases 1000 --json "${json}")
 expect(1 "backend" demo --backend gpu)
 expect(1 "cases" demo --cases 0)
@@ -95,6 +96,14 @@ expect(0 "of copy BW" bench rref --prime 65521 --sizes 16 --repeats 1)
 expect(1 "^hepex: --prime modulus 15 is not a prime" bench rref --prime 15 --sizes 16)
 expect(1 "^hepex: --prime 'abc' is not a positive integer" bench gemm --prime abc --sizes 16)
 expect(1 "^hepex: --json: cannot write" bench gemm --prime 65521 --sizes 16 --json /nonexistent/dir/x.json)
+expect(0 "of int64 mul.*yes" bench zippel --sizes 40 --host-sizes 33 --solves 19)
+expect(1 "^hepex: bench zippel: --sizes must be positive" bench zippel --sizes 0)
+expect(0 "gg_tt +double +kernel .* 16 .*peak and the smallest batch.*gg_tt +double +kernel"
+       bench me --processes gg_tt --precisions double --batches 8,16 --warmup 0 --repeats 1)
+expect(0 "skipped: --colour-sum blas runs in double precision only.*gg_ttg +double +blas"
+       bench me --processes gg_ttg --precisions mixed,double --colour-sums blas --batches 4 --repeats 1)
+expect(1 "^hepex: process 'gg_x'" bench me --processes gg_x)
+expect(1 "^hepex: bench me: --batches must be positive" bench me --batches 0)
 
 # Reconstruction (CLI.md "Reconstruction"): exact answers, one line per input,
 # the output parsed back to itself, and the exit codes.
@@ -127,3 +136,43 @@ expect(1 "--vars: '' is not a variable name" reconstruct --vars "x,,y" --functio
 expect(1 "cannot open" reconstruct --vars x --file "${rdir}/missing.txt")
 expect(3 "did not converge with 1 primes.*raise --primes"
        reconstruct --vars x --function "x/3 + 5/7" --primes 1)
+# Matrix elements (CLI.md "Matrix elements"): RAMBO throughput runs, a momenta
+# file (the first two reference events of gg_ttg, ME 6.0592929364416362e-05 and
+# 2.7559994717990207e-04) and bad inputs.
+set(medir "${CMAKE_CURRENT_BINARY_DIR}/cli_me")
+file(MAKE_DIRECTORY "${medir}")
+expect(0 "process gg_tt, 64 RAMBO events.*16/16 good helicities.*throughput [0-9.e+]+ MEs/s\nmean ME [0-9.e+-]+ GeV\\^0"
+       me --process gg_tt --events 64)
+expect(0 "precision mixed.*mean ME [0-9.e+-]+ GeV\\^-4" me --process gg_ttgg --events 8 --precision mixed --seed 7)
+expect(0 "precision float" me --process gg_ttg --events 8 --precision float --sqrts 500
+       --json "${medir}/me.json")
+file(READ "${medir}/me.json" text)
+if(NOT text MATCHES "\"process\": \"gg_ttg\"" OR NOT text MATCHES "\"mes_per_second\": [0-9]")
+  message(FATAL_ERROR "me --json wrote:\n${text}")
+endif()
+expect(0 "colour sum blas.*mean ME" me --process gg_ttg --events 8 --colour-sum blas)
+expect(1 "blas needs --precision double" me --process gg_ttg --colour-sum blas --precision float)
+file(STRINGS "${CMAKE_CURRENT_LIST_DIR}/../data/madgraph/gg_ttg_onshell_ref.txt" lines REGEX "^[0-9]")
+list(GET lines 0 first)
+string(REGEX REPLACE "^[0-9]+ [0-9.e+-]+ " "" first "${first}")
+string(REGEX REPLACE " [0-9.e+-]+ [0-9.e+-]+$" "" first "${first}")
+file(WRITE "${medir}/ttg.txt" "# one event per line\n${first}\n")
+expect(0 "^[0-9.e+ -]+ 6\\.05929293644[0-9]+e-05\n$" me --process gg_ttg --momenta "${medir}/ttg.txt")
+expect(0 "" me --process gg_ttg --momenta "${medir}/ttg.txt" --out "${medir}/ttg.out")
+file(READ "${medir}/ttg.out" text)
+if(NOT text MATCHES " 6\\.05929293644[0-9]+e-05\n$")
+  message(FATAL_ERROR "me --out wrote:\n${text}")
+endif()
+file(WRITE "${medir}/short.txt" "1 2 3\n")
+file(WRITE "${medir}/word.txt" "${first} x\n")
+string(REGEX REPLACE "^[^ ]+" "751" offshell "${first}")
+file(WRITE "${medir}/offshell.txt" "${offshell}\n")
+expect(1 "short.txt:1: 3 numbers, expected 20" me --process gg_ttg --momenta "${medir}/short.txt")
+expect(1 "word.txt:1: 'x' is not a number" me --process gg_ttg --momenta "${medir}/word.txt")
+expect(1 "offshell.txt: event 0, particle 1 \\(g\\): off shell" me --process gg_ttg --momenta "${medir}/offshell.txt")
+expect(1 "cannot read" me --process gg_tt --momenta "${medir}/missing.txt")
+expect(1 "process 'gg_tttt'" me --process gg_tttt)
+expect(1 "precision 'half'" me --process gg_tt --precision half)
+expect(1 "threshold" me --process gg_tt --sqrts 300)
+expect(1 "--events must be at least 1" me --process gg_tt --events 0)
+expect(1 "" me --events 10)

@@ -54,6 +54,8 @@ TEST(Expression, EvaluatesLikeExactRationals) {
       {"x^0 + 0^0", 2},
       {"123456789012345678901234567890123456789 * x", mpq_class(big * 3)},
       {"  ( x*y ) / (x - y)  ", mpq_class(-15, 8)},
+      {"010 + 09", 19},  // decimal with leading zeros (GMP's base 0 read 010 as octal)
+      {"x^010 - x^(08)", 59049 - 6561},
   };
   std::vector<std::string> texts;
   for (const auto& c : cases) texts.push_back(c.text);

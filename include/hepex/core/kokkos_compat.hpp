@@ -4,6 +4,7 @@
 
 #include <Kokkos_Core.hpp>
 #include <cstring>
+#include <vector>
 
 #if !defined(KOKKOS_VERSION) || KOKKOS_VERSION < 30401
 #error "hepex needs Kokkos >= 3.4.01"
@@ -22,11 +23,23 @@ template <class T>
 KOKKOS_INLINE_FUNCTION T fabs(T x) { return Kokkos::fabs(x); }
 template <class T>
 KOKKOS_INLINE_FUNCTION T sqrt(T x) { return Kokkos::sqrt(x); }
+template <class T>
+KOKKOS_INLINE_FUNCTION T log(T x) { return Kokkos::log(x); }
+template <class T>
+KOKKOS_INLINE_FUNCTION T sin(T x) { return Kokkos::sin(x); }
+template <class T>
+KOKKOS_INLINE_FUNCTION T cos(T x) { return Kokkos::cos(x); }
 #else
 template <class T>
 KOKKOS_INLINE_FUNCTION T fabs(T x) { return Kokkos::Experimental::fabs(x); }
 template <class T>
 KOKKOS_INLINE_FUNCTION T sqrt(T x) { return Kokkos::Experimental::sqrt(x); }
+template <class T>
+KOKKOS_INLINE_FUNCTION T log(T x) { return Kokkos::Experimental::log(x); }
+template <class T>
+KOKKOS_INLINE_FUNCTION T sin(T x) { return Kokkos::Experimental::sin(x); }
+template <class T>
+KOKKOS_INLINE_FUNCTION T cos(T x) { return Kokkos::Experimental::cos(x); }
 #endif
 
 // Reinterprets the bits of a trivially copyable value: Kokkos::bit_cast from
@@ -43,11 +56,41 @@ KOKKOS_INLINE_FUNCTION To bit_cast(const From& from) {
 #endif
 }
 
+// A load that sees what other threads (other GPU blocks) stored before their
+// memory fence: Kokkos::atomic_load from 4.0 on; before, an atomic add of 0.
+template <class T>
+KOKKOS_INLINE_FUNCTION T atomic_read(T* p) {
+#if KOKKOS_VERSION >= 40000
+  return Kokkos::atomic_load(p);
+#else
+  return Kokkos::atomic_fetch_add(p, T(0));
+#endif
+}
+
 // Number of threads/lanes an execution-space instance offers: a static member
 // in 3.x, an instance member in 4.x (callable on an instance in both).
 template <class ExecSpace>
 int concurrency(const ExecSpace& space = ExecSpace()) {
   return space.concurrency();
+}
+
+// `n` execution-space instances that may run concurrently (CUDA streams):
+// Kokkos::Experimental::partition_space from 4.0 on; before, n handles on the
+// one default instance (work on them runs in order, which is all Serial has).
+// A host space (OpenMP) gives each instance threads of its own, so it makes
+// at most one instance per thread and hands those out again round-robin.
+template <class ExecSpace>
+std::vector<ExecSpace> partition_instances(const ExecSpace& space, int n) {
+#if KOKKOS_VERSION >= 40000
+  const int threads = space.concurrency() > 0 ? space.concurrency() : 1;
+  const int distinct = n < threads ? n : threads;
+  const auto made = Kokkos::Experimental::partition_space(space, std::vector<int>(distinct, 1));
+  std::vector<ExecSpace> instances;
+  for (int i = 0; i < n; ++i) instances.push_back(made[i % distinct]);
+  return instances;
+#else
+  return std::vector<ExecSpace>(n, space);
+#endif
 }
 
 }  // namespace hepex::compat

@@ -9,10 +9,12 @@ namespace hepex {
 
 // Initialises Kokkos for the lifetime of the object (if the caller has not
 // already done so) and finalises it on destruction. Codes that manage Kokkos
-// themselves never need it.
+// themselves never need it. `device_id` >= 0 selects the accelerator (as
+// --kokkos-device-id does; an explicit --kokkos-device-id in argv wins), e.g.
+// distributed::device_for_rank for one GPU per MPI rank.
 class Runtime {
  public:
-  Runtime(int& argc, char* argv[]);
+  Runtime(int& argc, char* argv[], int device_id = -1);
   ~Runtime();
   Runtime(const Runtime&) = delete;
   Runtime& operator=(const Runtime&) = delete;

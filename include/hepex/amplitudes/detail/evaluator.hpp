@@ -1,0 +1,472 @@
+#pragma once
+// The engine's kernel for NG gluons and one precision: one team of threads
+// per (gluon-helicity unit, few events), the Berends-Giele recursion
+// (colour_ordered.hpp) in the team's scratch memory, one length at a time
+// with the currents of a length computed in parallel, then the jamps of the
+// unit's (up to four) top-helicity combinations and their colour sum, all in
+// one kernel ("no per-diagram kernels"; the colour sum is a team reduction of
+// the triangular quadratic form, colour_sum.hpp). With --colour-sum blas the
+// team writes the jamps to device memory instead, one unit per launch, and a
+// vendor GEMM does the colour sum (double precision only).
+//
+// Why teams: one thread per (event, unit) needs ~10^4 events to fill an H100
+// (gg_ttggg: 32 units, each thread with ~50 KB of currents in local memory);
+// with a team per (event, unit) the same parallelism comes from ~100 events,
+// and the currents live in shared memory. CUDACPP gives one thread per event
+// and helicity, one stream per helicity (A. Valassi, kernel splitting paper,
+// secs. 2.2 and 3.1), and on the H100 reaches 90% of its peak at 512-4096
+// events (perf/results/me.md).
+
+#include <algorithm>
+#include <memory>
+#include <type_traits>
+#include <vector>
+
+#include "hepex/amplitudes/colour_ordered.hpp"
+#include "hepex/amplitudes/colour_sum.hpp"
+#include "hepex/amplitudes/momenta.hpp"
+#include "hepex/amplitudes/process.hpp"
+#include "hepex/core/error.hpp"
+#include "hepex/linalg/vendor_gemm.hpp"
+
+namespace hepex::amplitudes::detail {
+
+// How a kernel launch is shaped: threads per team, events per team
+// (0: chosen per process, team_shape_for).
+struct TeamShape {
+  int team_size = 0;
+  int events_per_team = 0;
+};
+
+// Runs one precision's kernels; the MatrixElement front end picks it at run time.
+template <class ExecSpace>
+class Evaluator {
+ public:
+  using Memory = typename ExecSpace::memory_space;
+  virtual ~Evaluator() = default;
+  // me(e) = (sum over the units of `helicities` (helicity_units) of their
+  // colour-summed |M|^2) / scale for every event e of `momenta`. Units are
+  // dealt in contiguous blocks over `streams`; the caller fences them.
+  virtual void run(const std::vector<ExecSpace>& streams, const MomentaView<Memory>& momenta,
+                   const std::vector<int>& helicities, const Kokkos::View<double*, Memory>& me,
+                   double scale) = 0;
+};
+
+// The helicity combinations that differ only in the top and antitop
+// helicities share their gluon currents (and, for equal antitop helicities,
+// their fermion currents): a unit of work is one gluon-helicity configuration
+// with up to four combinations, those of one antitop helicity first.
+inline constexpr int max_combinations_per_unit = 4;
+inline constexpr int max_combinations_per_antitop = 2;
+
+struct HelicityUnit {
+  int count = 0;
+  int helicity[max_combinations_per_unit] = {};
+  int first_of_second_antitop = 0;  // combinations [0, this) share the antitop of combination 0
+};
+
+// Groups `helicities` by their gluon helicities (particles 0, 1, 4, ...).
+inline std::vector<HelicityUnit> helicity_units(const std::vector<int>& helicities, int particles) {
+  const int top_bits = (1 << (particles - 3)) | (1 << (particles - 4));
+  std::vector<int> keys;
+  std::vector<HelicityUnit> units;
+  for (const int h : helicities) {
+    const int key = h & ~top_bits;
+    const auto index = std::find(keys.begin(), keys.end(), key) - keys.begin();
+    if (index == static_cast<std::ptrdiff_t>(keys.size())) {
+      keys.push_back(key);
+      units.emplace_back();
+    }
+    HelicityUnit& unit = units[index];
+    unit.helicity[unit.count++] = h;
+  }
+  const auto antitop = [&](int h) { return amplitudes::helicity(h, 3, particles); };
+  for (auto& unit : units) {
+    std::stable_sort(unit.helicity, unit.helicity + unit.count,
+                     [&](int a, int b) { return antitop(a) < antitop(b); });
+    unit.first_of_second_antitop = 1;
+    while (unit.first_of_second_antitop < unit.count &&
+           antitop(unit.helicity[unit.first_of_second_antitop]) == antitop(unit.helicity[0])) {
+      ++unit.first_of_second_antitop;
+    }
+  }
+  return units;
+}
+
+// The sum over units, in the kernels that compute them: whoever stores the
+// last unit's |M|^2 of an event (after a memory fence, counted atomically)
+// adds the event's units up in unit order, so the result does not depend on
+// which finished last, and resets the count (the threadFenceReduction pattern
+// of the CUDA samples). Saves a kernel launch and a pass over the partial sums.
+template <class Memory>
+struct EventTotals {
+  Kokkos::View<double**, Kokkos::LayoutRight, Memory> partial;  // (unit, event)
+  Kokkos::View<int*, Memory> stored;                            // units stored, per event
+  Kokkos::View<double*, Memory> me;
+  int units;
+  double scale;
+
+  // Called once per (unit, event), after partial(u, e) holds its final value.
+  KOKKOS_INLINE_FUNCTION void unit_done(int e) const {
+    Kokkos::memory_fence();
+    if (Kokkos::atomic_fetch_add(&stored(e), 1) != units - 1) return;
+    Kokkos::memory_fence();
+    double sum = 0;
+    for (int u = 0; u < units; ++u) sum += compat::atomic_read(&partial(u, e));
+    me(e) = sum / scale;
+    stored(e) = 0;
+  }
+};
+
+template <class ExecSpace, int NG, class AmpReal, class ColourReal>
+class EvaluatorOf : public Evaluator<ExecSpace> {
+ public:
+  using Memory = typename ExecSpace::memory_space;
+  using Partial = Kokkos::View<double**, Kokkos::LayoutRight, Memory>;
+  using Jamps = Kokkos::View<Kokkos::complex<ColourReal>**, Kokkos::LayoutLeft, Memory>;
+  // At most 128 registers per thread, so that 16 warps fit on an SM of 64K
+  // registers: unbounded, the kernel ran 16% slower on the H100 once it had
+  // grown past ~128 (perf/results/me.md); teams of up to 512 threads.
+  // HintLightWeight: Kokkos's CUDA backend passes the launch (functor and
+  // policy, over 512 bytes with the units) as a kernel argument instead of
+  // copying it to constant memory first (an event synchronize, a host copy to
+  // a staging buffer and an asynchronous copy to the device on every launch):
+  // 6-7 us less per evaluation on the H100 (perf/results/me.md).
+  using Policy =
+      Kokkos::TeamPolicy<ExecSpace, Kokkos::LaunchBounds<512, 1>,
+                         Kokkos::Experimental::WorkItemProperty::HintLightWeight_t>;
+  using Member = typename Policy::member_type;
+  using Sizes = CurrentSizes<NG>;
+  static constexpr int particles = NG + 2;
+  static constexpr int colours = Sizes::colours;
+  static constexpr int max_units = 1 << NG;
+
+  // One event's scratch: gluon currents, subset momenta, fermion currents,
+  // spinors of the antitop (two helicities) and top (per combination), and the
+  // jamps of one antitop helicity (two top helicities); every part a multiple
+  // of 16 bytes. gg_ttggg in double: 39,296 bytes, under the 40,936 that
+  // Kokkos 4.6 offers a team in a GPU's 48 KB of shared memory per block.
+  struct Scratch {
+    static constexpr std::size_t current = 4 * sizeof(cplx<AmpReal>) * Sizes::currents;
+    static constexpr std::size_t momentum = 4 * sizeof(double) * Sizes::subsets;
+    static constexpr std::size_t psi = 4 * sizeof(cplx<AmpReal>) * Sizes::fermion_currents;
+    static constexpr std::size_t spinors =
+        4 * sizeof(cplx<AmpReal>) * (2 + max_combinations_per_unit) + 2 * 4 * sizeof(double);
+    static constexpr std::size_t jamps =
+        sizeof(cplx<ColourReal>) * max_combinations_per_antitop * colours;
+    static constexpr std::size_t bytes = current + momentum + psi + spinors + jamps;
+  };
+
+  struct EventScratch {
+    cplx<AmpReal>* current;
+    double* momentum;
+    cplx<AmpReal>* psi;
+    cplx<AmpReal>* antitop;  // [2][4]
+    cplx<AmpReal>* top;      // [4][4]
+    double* antitop_k;       // [2][4]
+    cplx<ColourReal>* jamps;
+
+    KOKKOS_INLINE_FUNCTION explicit EventScratch(char* base) {
+      current = reinterpret_cast<cplx<AmpReal>*>(base);
+      momentum = reinterpret_cast<double*>(base + Scratch::current);
+      psi = reinterpret_cast<cplx<AmpReal>*>(base + Scratch::current + Scratch::momentum);
+      antitop = psi + 4 * Sizes::fermion_currents;
+      top = antitop + 8;
+      antitop_k = reinterpret_cast<double*>(top + 4 * max_combinations_per_unit);
+      jamps = reinterpret_cast<cplx<ColourReal>*>(antitop_k + 8);
+    }
+    KOKKOS_INLINE_FUNCTION Wave<AmpReal> antitop_wave(int a) const {
+      Wave<AmpReal> w;
+      for (int mu = 0; mu < 4; ++mu) {
+        w.c[mu] = antitop[4 * a + mu];
+        w.k[mu] = antitop_k[4 * a + mu];
+      }
+      return w;
+    }
+  };
+
+  // The units [first_unit, first_unit + unit_count) for every event: league
+  // rank r is unit r % unit_count, events (r / unit_count) * V ... + V - 1.
+  struct TeamKernel {
+    MomentaView<Memory> momenta;
+    CurrentPlan<Memory> plan;
+    Kokkos::View<int*, Memory> entries;  // packed_colour_entries
+    double denominator;                  // of the colour matrix
+    EventTotals<Memory> totals;  // fused colour sum: partial(unit, event) and me
+    Jamps jamps;                 // (event, combination * colours + flow): BLAS path, one unit
+    HelicityUnit units[max_units];
+    int unit_count;
+    int first_unit;
+    int events_per_team;
+    int scratch_level;
+    double width;
+    bool fused;
+
+    KOKKOS_INLINE_FUNCTION void operator()(const Member& team) const {
+      const int events = static_cast<int>(momenta.extent(0));
+      const int u = team.league_rank() % unit_count;
+      const int first_event = team.league_rank() / unit_count * events_per_team;
+      const int here =
+          events - first_event < events_per_team ? events - first_event : events_per_team;
+      const HelicityUnit& unit = units[u];
+      char* base = static_cast<char*>(
+          team.team_scratch(scratch_level).get_shmem_aligned(events_per_team * Scratch::bytes, 16));
+      const auto scratch = [&](int v) { return EventScratch(base + v * Scratch::bytes); };
+      // In every step, item i is sequence (or flow) i % n of event i / n.
+      const auto for_items = [&](int n, const auto& body) {
+        Kokkos::parallel_for(Kokkos::TeamThreadRange(team, here * n),
+                             [&](int i) { body(scratch(i / n), first_event + i / n, i % n); });
+        team.team_barrier();
+      };
+      const AmpReal mass = AmpReal(top_mass);
+      const int antitops = unit.first_of_second_antitop < unit.count ? 2 : 1;
+
+      // External lines: gluon wavefunctions (the length-1 currents), the
+      // momenta of the gluon subsets, the top and antitop spinors.
+      constexpr int externals = NG + Sizes::subsets + 2 + max_combinations_per_unit;
+      for_items(externals, [&](const EventScratch& s, int e, int i) {
+        const auto p = [&](int particle, int mu) { return momenta(e, particle, mu); };
+        const auto particle_momentum = [&](int particle, double* out) {
+          for (int mu = 0; mu < 4; ++mu) out[mu] = p(particle, mu);
+        };
+        double q[4];
+        if (i < NG) {
+          const int particle = i < 2 ? i : i + 2;  // g g t tbar g g g
+          particle_momentum(particle, q);
+          const auto w = vxxxxx<AmpReal>(
+              q, amplitudes::helicity(unit.helicity[0], particle, particles), i < 2 ? -1 : 1);
+          for (int mu = 0; mu < 4; ++mu) s.current[4 * (1 + i) + mu] = w.c[mu];
+        } else if (i < NG + Sizes::subsets) {
+          const auto gluon_k = [&](int g, int mu) {
+            return g < 2 ? -p(g, mu) : p(g + 2, mu);
+          };
+          subset_momentum<NG>(i - NG, gluon_k, s.momentum + 4 * (i - NG));
+        } else if (i < NG + Sizes::subsets + 2) {
+          const int a = i - NG - Sizes::subsets;
+          if (a < antitops) {
+            const int h = unit.helicity[a == 0 ? 0 : unit.first_of_second_antitop];
+            particle_momentum(3, q);
+            const auto w = ixxxxx(q, mass, amplitudes::helicity(h, 3, particles), -1);
+            for (int mu = 0; mu < 4; ++mu) {
+              s.antitop[4 * a + mu] = w.c[mu];
+              s.antitop_k[4 * a + mu] = w.k[mu];
+            }
+          }
+        } else {
+          const int k = i - NG - Sizes::subsets - 2;
+          if (k < unit.count) {
+            particle_momentum(2, q);
+            const auto w = oxxxxx(q, mass, amplitudes::helicity(unit.helicity[k], 2, particles), 1);
+            for (int mu = 0; mu < 4; ++mu) s.top[4 * k + mu] = w.c[mu];
+          }
+        }
+      });
+      // Gluon currents, by length.
+      for (int length = 2; length <= NG; ++length) {
+        const int first = Sequences::offset(NG, length);
+        for_items(Sequences::falling(NG, length), [&](const EventScratch& s, int, int i) {
+          gluon_current<NG>(plan, first + i, length, s.momentum, s.current);
+        });
+      }
+      // Per antitop helicity: fermion currents by length, then the jamps of
+      // the combinations with that antitop helicity.
+      for (int a = 0; a < antitops; ++a) {
+        for (int length = 1; length < NG; ++length) {
+          const int first = Sequences::offset(NG, length);
+          for_items(Sequences::falling(NG, length), [&](const EventScratch& s, int, int i) {
+            fermion_current<NG>(plan, first + i, length, s.momentum, s.current, s.antitop_wave(a),
+                                width, s.psi);
+          });
+        }
+        const int k0 = a == 0 ? 0 : unit.first_of_second_antitop;
+        const int k1 = a == 0 ? unit.first_of_second_antitop : unit.count;
+        for_items((k1 - k0) * colours, [&](const EventScratch& s, int e, int i) {
+          const int k = k0 + i / colours, flow = i % colours;
+          const auto amplitude =
+              close_on_top<NG>(plan, Sequences::offset(NG, NG) + flow, s.current, s.psi,
+                               s.antitop + 4 * a, s.top + 4 * k);
+          const Kokkos::complex<ColourReal> jamp(ColourReal(amplitude.real()),
+                                                 ColourReal(amplitude.imag()));
+          if (fused) {
+            s.jamps[i] = jamp;
+          } else {
+            jamps(e, k * colours + flow) = jamp;
+          }
+        });
+        if (fused) colour_sum(team, here, k1 - k0, a > 0, a == antitops - 1, scratch);
+      }
+    }
+
+    // partial(unit, e) (+)= the colour sums of the `combinations` jamps in
+    // scratch: the team's threads take the triangle's entries in turn, each
+    // entry for every combination; `last`: the unit's final contribution.
+    template <class ScratchOf>
+    KOKKOS_INLINE_FUNCTION void colour_sum(const Member& team, int here, int combinations,
+                                           bool accumulate, bool last,
+                                           const ScratchOf& scratch) const {
+      constexpr int triangle = colours * (colours + 1) / 2;
+      const int u = team.league_rank() % unit_count;
+      const int first_event = team.league_rank() / unit_count * events_per_team;
+      for (int v = 0; v < here; ++v) {
+        const EventScratch s = scratch(v);
+        double sum = 0;
+        Kokkos::parallel_reduce(
+            Kokkos::TeamThreadRange(team, triangle),
+            [&](int p, double& acc) {
+              const int entry = entries(p);
+              ColourReal term = 0;
+              for (int c = 0; c < combinations; ++c) {
+                term += colour_term(entry, s.jamps + c * colours);
+              }
+              acc += double(term);
+            },
+            sum);
+        Kokkos::single(Kokkos::PerTeam(team), [&] {
+          double& out = totals.partial(first_unit + u, first_event + v);
+          out = accumulate ? out + sum / denominator : sum / denominator;
+          if (last) totals.unit_done(first_event + v);
+        });
+      }
+    }
+  };
+
+  // The BLAS path's last step for unit u: partial(u, e) = colour_dot.
+  using Matrix = Kokkos::View<const double**, Kokkos::LayoutRight, Memory, Kokkos::MemoryUnmanaged>;
+  struct DotKernel {
+    Matrix x, z;
+    EventTotals<Memory> totals;
+    int unit;
+    int rows;
+
+    KOKKOS_INLINE_FUNCTION void operator()(int e) const {
+      totals.partial(unit, e) = colour_dot(x, z, rows, e);
+      totals.unit_done(e);
+    }
+  };
+
+  EvaluatorOf(Process process, double width, ColourSumMethod method, TeamShape shape)
+      : plan_(make_current_plan<Memory>(NG)),
+        entries_(packed_colour_entries<Memory>(colour_matrix(process))),
+        denominator_(colour_matrix(process).denominator),
+        width_(width),
+        method_(method),
+        shape_(shape) {
+    if (method_ == ColourSumMethod::blas) {
+      if (!std::is_same<ColourReal, double>::value) {
+        throw Error("--colour-sum blas needs --precision double");
+      }
+      cf_ = full_colour_matrix<Memory>(colour_matrix(process));
+    }
+    // Level 0 (GPU shared memory) where the team's scratch fits, else level 1
+    // (device memory on a GPU; on the host both are ordinary memory, and
+    // Serial offers 32 KB at level 0).
+    const std::size_t bytes = std::size_t(shape_.events_per_team) * Scratch::bytes;
+    scratch_level_ = bytes <= std::size_t(Policy::scratch_size_max(0)) ? 0 : 1;
+    const auto limit = std::size_t(Policy::scratch_size_max(1));
+    if (bytes > limit) {
+      throw Error("events per team " + std::to_string(shape_.events_per_team) + ": " +
+                  std::to_string(shape_.events_per_team * Scratch::bytes) +
+                  " bytes of team scratch, more than the " + std::to_string(limit) +
+                  " bytes the execution space offers");
+    }
+    Policy probe(1, Kokkos::AUTO);
+    const int most = probe.team_size_max(TeamKernel{}, Kokkos::ParallelForTag());
+    if (shape_.team_size > most) {
+      throw Error("team size " + std::to_string(shape_.team_size) + ": at most " +
+                  std::to_string(most) + " threads per team here");
+    }
+  }
+
+  void run(const std::vector<ExecSpace>& streams, const MomentaView<Memory>& momenta,
+           const std::vector<int>& helicities, const Kokkos::View<double*, Memory>& me,
+           double scale) override {
+    const int events = static_cast<int>(momenta.extent(0));
+    if (helicities != helicities_) {
+      helicities_ = helicities;
+      units_ = helicity_units(helicities, particles);
+    }
+    const int count = static_cast<int>(units_.size());
+    if (partial_.extent(0) != std::size_t(count) || partial_.extent(1) != std::size_t(events)) {
+      partial_ = Partial(Kokkos::view_alloc(Kokkos::WithoutInitializing, "hepex::me_partial"),
+                         count, events);
+    }
+    if (stored_.extent(0) != std::size_t(events)) {
+      stored_ = Kokkos::View<int*, Memory>("hepex::me_units_stored", events);  // zeros
+    }
+    const EventTotals<Memory> totals{partial_, stored_, me, count, scale};
+    if (method_ == ColourSumMethod::blas) {
+      for (int u = 0; u < count; ++u) blas_unit(streams[0], momenta, totals, u);
+      return;
+    }
+    // Contiguous blocks of units, one launch per instance.
+    const int instances = std::min(static_cast<int>(streams.size()), count);
+    for (int s = 0; s < instances; ++s) {
+      const int first = count * s / instances, last = count * (s + 1) / instances;
+      launch(streams[s], momenta, totals, first, last - first, true, Jamps());
+    }
+  }
+
+ private:
+  void launch(const ExecSpace& stream, const MomentaView<Memory>& momenta,
+              const EventTotals<Memory>& totals, int first, int count, bool fused,
+              const Jamps& jamps) const {
+    const int events = static_cast<int>(momenta.extent(0));
+    const int v = shape_.events_per_team;
+    TeamKernel kernel{momenta, plan_, entries_, denominator_,   totals, jamps, {},
+                      count,   first, v,        scratch_level_, width_, fused};
+    std::copy(units_.begin() + first, units_.begin() + first + count, kernel.units);
+    Policy policy(stream, count * ((events + v - 1) / v), shape_.team_size);
+    policy.set_scratch_size(scratch_level_, Kokkos::PerTeam(v * Scratch::bytes + 16));
+    Kokkos::parallel_for("hepex::me_team", policy, kernel);
+  }
+
+  // The BLAS path for unit u: its jamps to device memory (one launch), then
+  // Z = (CF / d) X by one vendor GEMM per combination and
+  // partial(u, e) = sum_j X_j,2e Z_j,2e + X_j,2e+1 Z_j,2e+1. The GEMM runs on
+  // the library's own stream, so the stream's jamps are complete before it and
+  // the GEMM is waited for after it; all units go through one buffer on the
+  // first instance, in turn.
+  void blas_unit(const ExecSpace& stream, const MomentaView<Memory>& momenta,
+                 const EventTotals<Memory>& totals, int u) {
+    const int events = static_cast<int>(momenta.extent(0));
+    constexpr int rows = max_combinations_per_unit * colours;
+    if (jamps_.extent(0) != std::size_t(events)) {
+      jamps_ = Jamps(Kokkos::view_alloc(Kokkos::WithoutInitializing, "hepex::jamps"), events, rows);
+      products_ = Partial(Kokkos::view_alloc(Kokkos::WithoutInitializing, "hepex::colour_products"),
+                          rows, 2 * events);
+    }
+    launch(stream, momenta, totals, u, 1, false, jamps_);
+    const auto* x = reinterpret_cast<const double*>(jamps_.data());  // (re, im) pairs
+    const Backend where =
+        std::is_same<ExecSpace, HostSpace>::value ? Backend::host : Backend::device;
+    stream.fence();
+    const int blocks = units_[u].count;
+    for (int b = 0; b < blocks; ++b) {
+      const std::ptrdiff_t offset = std::ptrdiff_t(b) * colours * 2 * events;
+      backend::dgemm(where, colours, 2 * events, colours, cf_.data(), colours, x + offset,
+                     2 * events, 0.0, products_.data() + offset, 2 * events);
+    }
+    Kokkos::fence();
+    Kokkos::parallel_for("hepex::me_colour_dots", Kokkos::RangePolicy<ExecSpace>(stream, 0, events),
+                         DotKernel{Matrix(x, rows, 2 * events),
+                                   Matrix(products_.data(), rows, 2 * events), totals, u,
+                                   blocks * colours});
+  }
+
+  CurrentPlan<Memory> plan_;
+  Kokkos::View<int*, Memory> entries_;
+  double denominator_;
+  double width_;
+  ColourSumMethod method_;
+  TeamShape shape_;
+  int scratch_level_ = 0;
+  Kokkos::View<double*, Memory> cf_;  // CF / d, full, for the BLAS path
+  std::vector<int> helicities_;      // of the last run, and their units
+  std::vector<HelicityUnit> units_;
+  Partial partial_;                   // (unit, event)
+  Kokkos::View<int*, Memory> stored_;  // EventTotals::stored
+  Jamps jamps_;                       // BLAS: one unit's jamps
+  Partial products_;                  // BLAS: Z = CF X
+};
+
+}  // namespace hepex::amplitudes::detail

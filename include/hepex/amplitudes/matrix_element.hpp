@@ -1,0 +1,76 @@
+#pragma once
+// |M|^2 of g g -> t tbar + n g at LO, summed over helicities and colours and
+// averaged as MadGraph does, for batches of events (engine of the amplitudes
+// family; ARCHITECTURE.md "Data flow").
+//
+// The good helicities are grouped into units by their gluon helicities (the
+// gluon currents, most of the work, do not depend on the top helicities). One
+// kernel (detail/evaluator.hpp) gives every (unit, few events) a team of
+// threads that computes the unit's currents, jamps and colour-summed |M|^2 in
+// scratch memory; the units can be dealt in blocks over several
+// execution-space instances (CUDA streams), one launch each. The team that
+// finishes an event's last unit adds the units' sums in a fixed order and
+// divides by the averaging denominator (EventTotals).
+// Good helicities are found once, at construction, on a probe batch of RAMBO
+// events.
+
+#include <memory>
+#include <vector>
+
+#include "hepex/amplitudes/detail/evaluator.hpp"
+#include "hepex/amplitudes/momenta.hpp"
+#include "hepex/amplitudes/parameters.hpp"
+#include "hepex/amplitudes/process.hpp"
+#include "hepex/core/spaces.hpp"
+
+namespace hepex::amplitudes {
+
+struct MatrixElementOptions {
+  Precision precision = Precision::double_precision;
+  ColourSumMethod colour_sum = ColourSumMethod::kernel;
+  double width = top_width;  // top width in every top propagator [GeV]
+  // Most execution-space instances used at once. One launch over all units
+  // fills an H100 from ~100 events; more instances only add launches and
+  // fences (perf/results/me.md).
+  int streams = 1;
+  // Threads per team and events per team; 0: the measured choice for the
+  // process (team_shape, matrix_element.cpp); options() reports the values used.
+  int team_size = 0;
+  int events_per_team = 0;
+};
+
+class MatrixElement {
+ public:
+  using Memory = DeviceSpace::memory_space;
+
+  explicit MatrixElement(Process process, MatrixElementOptions options = {});
+  ~MatrixElement();
+  MatrixElement(const MatrixElement&) = delete;
+  MatrixElement& operator=(const MatrixElement&) = delete;
+
+  const ProcessInfo& info() const { return info_; }
+  const MatrixElementOptions& options() const { return options_; }
+  // Helicity combinations (MadGraph order, 0-based) with a non-zero |M|^2.
+  const std::vector<int>& good_helicities() const { return good_; }
+
+  // Device API: me(e) for the events of `momenta` (event, particle, mu); the
+  // caller guarantees valid momenta (check_momenta) and me.extent(0) events.
+  void evaluate(const MomentaView<Memory>& momenta, const Kokkos::View<double*, Memory>& me);
+
+  // Host API: `momenta` event-major (see check_momenta), validated first.
+  std::vector<double> evaluate(const std::vector<double>& momenta,
+                               MomentumCheck check = MomentumCheck::on_shell);
+
+  // Per-helicity colour-summed |M|^2 (before averaging), helicity-major:
+  // result[h * events + e]; for the probe and for tests.
+  std::vector<double> per_helicity(const MomentaView<Memory>& momenta);
+
+ private:
+  const ProcessInfo& info_;
+  MatrixElementOptions options_;
+  std::unique_ptr<detail::Evaluator<DeviceSpace>> evaluator_;
+  std::vector<DeviceSpace> streams_;
+  std::vector<int> good_;
+};
+
+}  // namespace hepex::amplitudes

@@ -1,0 +1,56 @@
+#pragma once
+// The processes that share a list of independent jobs: an MPI communicator,
+// or the calling process alone (a build without MPI, or a program not started
+// by an MPI launcher). hepex never initialises MPI behind the caller's back:
+// codes with their own communicator pass it in; the `hepex` executable
+// initialises MPI itself when an MPI launcher started it.
+
+#include <string>
+#include <vector>
+
+#include "hepex/config.hpp"
+#if HEPEX_HAS_MPI
+#include <mpi.h>
+#endif
+
+namespace hepex::distributed {
+
+class Communicator {
+ public:
+  // The calling process alone: rank 0 of 1.
+  Communicator() = default;
+#if HEPEX_HAS_MPI
+  // Uses `comm` (not owned: it must outlive this object); MPI must be
+  // initialised. Collective over `comm` (it finds the ranks on this node).
+  explicit Communicator(MPI_Comm comm);
+  MPI_Comm mpi() const { return comm_; }
+#endif
+
+  int rank() const { return rank_; }
+  int size() const { return size_; }
+  // Rank among the processes of this node, and how many share the node.
+  int node_rank() const { return node_rank_; }
+  int node_size() const { return node_size_; }
+  bool alone() const { return size_ == 1; }
+
+  // Collectives (each rank must call them in the same order).
+  void barrier() const;
+  // root's bytes on every rank.
+  void broadcast(std::string& bytes, int root = 0) const;
+  // On root: every rank's bytes, in rank order. Elsewhere: empty.
+  std::vector<std::string> gather(const std::string& bytes, int root = 0) const;
+  // The largest of the ranks' values, on every rank.
+  long long max(long long value) const;
+
+ private:
+#if HEPEX_HAS_MPI
+  MPI_Comm comm_ = MPI_COMM_NULL;
+#endif
+  int rank_ = 0, size_ = 1, node_rank_ = 0, node_size_ = 1;
+};
+
+// The accelerator a rank should use: node_rank modulo the devices visible
+// (0 when there are none), so that the ranks of a node spread over its GPUs.
+int device_for_rank(const Communicator& comm, int visible_devices);
+
+}  // namespace hepex::distributed

@@ -1,0 +1,158 @@
+// The MatrixElement engine: precision dispatch, helicity streams, good
+// helicities, and the host convenience API.
+#include "hepex/amplitudes/matrix_element.hpp"
+
+#include <algorithm>
+
+#include "hepex/amplitudes/rambo.hpp"
+#include "hepex/core/error.hpp"
+
+namespace hepex::amplitudes {
+
+namespace {
+
+using Memory = MatrixElement::Memory;
+
+// Threads and events per team. On the host (Serial: one thread per team) one
+// event per team. On a GPU the choice measured on the H100 with
+// perf/run_me_shapes.sh (perf/results/me.md): one warp per unit and event for
+// gg_ttgg (a larger team idles in the short steps and holds registers that
+// other teams could use), four warps for gg_ttggg (its widest steps have 120
+// and 240 items), and several events per warp-sized team for the small
+// processes, whose steps have only a few items per event.
+detail::TeamShape team_shape(int gluons, const MatrixElementOptions& o) {
+  detail::TeamShape shape{1, 1};
+  if (has_accelerator) {
+    switch (gluons) {
+      case 2:
+      case 3:
+        shape = {32, 4};
+        break;
+      case 4:
+        shape = {32, 1};
+        break;
+      default:
+        shape = {128, 1};
+    }
+  }
+  if (o.team_size != 0) shape.team_size = o.team_size;
+  if (o.events_per_team != 0) shape.events_per_team = o.events_per_team;
+  if (shape.team_size < 1 || shape.events_per_team < 1) {
+    throw Error("team size and events per team must be at least 1 (0: automatic)");
+  }
+  return shape;
+}
+
+template <int NG>
+std::unique_ptr<detail::Evaluator<DeviceSpace>> make_evaluator(Process process,
+                                                               const MatrixElementOptions& o) {
+  using detail::EvaluatorOf;
+  const detail::TeamShape shape{o.team_size, o.events_per_team};
+  switch (o.precision) {
+    case Precision::double_precision:
+      return std::make_unique<EvaluatorOf<DeviceSpace, NG, double, double>>(
+          process, o.width, o.colour_sum, shape);
+    case Precision::single_precision:
+      return std::make_unique<EvaluatorOf<DeviceSpace, NG, float, float>>(process, o.width,
+                                                                          o.colour_sum, shape);
+    case Precision::mixed:
+      return std::make_unique<EvaluatorOf<DeviceSpace, NG, double, float>>(process, o.width,
+                                                                           o.colour_sum, shape);
+  }
+  throw Error("unknown precision", ErrorKind::runtime);
+}
+
+std::unique_ptr<detail::Evaluator<DeviceSpace>> make_evaluator(Process process,
+                                                               const MatrixElementOptions& o) {
+  switch (process) {
+    case Process::gg_tt:
+      return make_evaluator<2>(process, o);
+    case Process::gg_ttg:
+      return make_evaluator<3>(process, o);
+    case Process::gg_ttgg:
+      return make_evaluator<4>(process, o);
+    case Process::gg_ttggg:
+      return make_evaluator<5>(process, o);
+  }
+  throw Error("unknown process", ErrorKind::runtime);
+}
+
+// Events of the probe batch that decides which helicities contribute.
+constexpr int probe_events = 4;
+constexpr std::uint64_t probe_seed = 20261122;
+constexpr double probe_sqrt_s = 1500.0;
+
+}  // namespace
+
+MatrixElement::MatrixElement(Process process, MatrixElementOptions options)
+    : info_(process_info(process)), options_(options) {
+  if (!(options_.width >= 0) || !std::isfinite(options_.width)) {
+    throw Error("top width " + std::to_string(options_.width) + " GeV: must be >= 0 and finite");
+  }
+  if (options_.streams < 1) throw Error("streams must be at least 1");
+  const auto shape = team_shape(info_.gluons, options_);
+  options_.team_size = shape.team_size;
+  options_.events_per_team = shape.events_per_team;
+  evaluator_ = make_evaluator(process, options_);
+  // One instance: the default one, so that the caller's work on it (RAMBO,
+  // say) is ordered before ours; more: new instances, at most one per unit.
+  const int instances = std::min(options_.streams, 1 << info_.gluons);
+  streams_ = instances == 1 ? std::vector<DeviceSpace>{DeviceSpace()}
+                            : compat::partition_instances(DeviceSpace(), instances);
+
+  MomentaView<Memory> probe("hepex::probe_momenta", probe_events, info_.particles, 4);
+  rambo(DeviceSpace(), probe, probe_sqrt_s, probe_seed);
+  const auto me = per_helicity(probe);
+  for (int h = 0; h < info_.helicity_combinations; ++h) {
+    if (std::any_of(me.begin() + h * probe_events, me.begin() + (h + 1) * probe_events,
+                    [](double x) { return x != 0; })) {
+      good_.push_back(h);
+    }
+  }
+}
+
+MatrixElement::~MatrixElement() = default;
+
+std::vector<double> MatrixElement::per_helicity(const MomentaView<Memory>& momenta) {
+  const std::size_t events = momenta.extent(0);
+  std::vector<double> result(info_.helicity_combinations * events);
+  Kokkos::View<double*, Memory> me("hepex::me_helicity", events);
+  for (int h = 0; h < info_.helicity_combinations; ++h) {
+    evaluator_->run({streams_[0]}, momenta, {h}, me, 1.0);
+    streams_[0].fence();
+    auto host = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), me);
+    std::copy(host.data(), host.data() + events, result.begin() + h * events);
+  }
+  return result;
+}
+
+void MatrixElement::evaluate(const MomentaView<Memory>& momenta,
+                             const Kokkos::View<double*, Memory>& me) {
+  const int events = static_cast<int>(momenta.extent(0));
+  if (momenta.extent(1) != std::size_t(info_.particles) || momenta.extent(2) != 4 ||
+      me.extent(0) != momenta.extent(0)) {
+    throw Error(std::string(info_.name) + ": momenta must be (events, " +
+                std::to_string(info_.particles) + ", 4) and me (events)");
+  }
+  if (events == 0) return;
+  evaluator_->run(streams_, momenta, good_, me, info_.averaging);
+  for (const auto& s : streams_) s.fence();
+}
+
+std::vector<double> MatrixElement::evaluate(const std::vector<double>& momenta,
+                                            MomentumCheck check) {
+  check_momenta(info_, momenta.data(), momenta.size(), check);
+  const std::size_t events = momenta.size() / (4 * info_.particles);
+  MomentaView<Memory> device("hepex::momenta", events, info_.particles, 4);
+  auto host = Kokkos::create_mirror_view(device);
+  for (std::size_t e = 0; e < events; ++e)
+    for (int i = 0; i < info_.particles; ++i)
+      for (int mu = 0; mu < 4; ++mu) host(e, i, mu) = momenta[(e * info_.particles + i) * 4 + mu];
+  Kokkos::deep_copy(device, host);
+  Kokkos::View<double*, Memory> me("hepex::me", events);
+  evaluate(device, me);
+  auto me_host = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), me);
+  return std::vector<double>(me_host.data(), me_host.data() + events);
+}
+
+}  // namespace hepex::amplitudes

@@ -1,0 +1,227 @@
+// `hepex bench me`: matrix-element throughput against the batch size, per
+// process, precision and colour-sum method, as in the CUDACPP kernel-splitting
+// paper's Fig. 4 (MEs/s against the number of events per launch).
+//
+// Timed: MatrixElement::evaluate from momenta already in the execution
+// space's memory to |M|^2 there, ending with a fence (the helicity kernels,
+// the colour sum and the sum over helicities). Not timed: RAMBO, reported
+// apart, and the MatrixElement's construction (its good-helicity probe).
+// In a GPU build this is the device; in a host build (Serial) the same
+// command measures one CPU core.
+#include <algorithm>
+#include <iostream>
+#include <memory>
+#include <new>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+#include "bench_output.hpp"
+#include "commands.hpp"
+#include "hepex/amplitudes/matrix_element.hpp"
+#include "hepex/amplitudes/rambo.hpp"
+#include "hepex/core/error.hpp"
+#include "hepex/core/runtime.hpp"
+#include "table.hpp"
+
+namespace hepex::cli {
+
+namespace {
+
+using namespace hepex::amplitudes;
+
+struct MeBenchOptions {
+  std::vector<std::string> processes{"gg_ttgg", "gg_ttggg"};
+  std::vector<std::string> precisions{"double", "mixed"};
+  std::vector<std::string> colour_sums{"kernel"};
+  std::vector<std::size_t> batches;  // empty: 32, 64, ..., 2^20
+  int warmup = 2;
+  int repeats = 10;
+  double budget = 20;  // seconds per point, warm-up and repeats together
+  std::uint64_t seed = 20261122;
+  double sqrt_s = 1500;
+  int streams = 1;
+  int team_size = 0;
+  int events_per_team = 0;
+  std::string json_path;
+};
+
+std::vector<std::size_t> default_batches() {
+  std::vector<std::size_t> batches;
+  for (std::size_t n = 32; n <= (std::size_t{1} << 20); n *= 2) batches.push_back(n);
+  return batches;
+}
+
+double median(std::vector<double> x) {
+  std::sort(x.begin(), x.end());
+  const std::size_t n = x.size();
+  return n % 2 ? x[n / 2] : (x[n / 2 - 1] + x[n / 2]) / 2;
+}
+
+// One configuration's sweep: a row per batch until the next batch would
+// exceed the budget or the memory.
+void sweep(Process process, Precision precision, ColourSumMethod method, const MeBenchOptions& o,
+           Table& table, nlohmann::json& rows, nlohmann::json& peaks) {
+  const auto& info = process_info(process);
+  MatrixElementOptions options;
+  options.precision = precision;
+  options.colour_sum = method;
+  options.streams = o.streams;
+  options.team_size = o.team_size;
+  options.events_per_team = o.events_per_team;
+  MatrixElement me(process, options);
+  const char* sum_name = method == ColourSumMethod::blas ? "blas" : "kernel";
+  const std::string shape = std::to_string(me.options().team_size) + "x" +
+                            std::to_string(me.options().events_per_team);
+  double best = 0, last_seconds = 0;
+  std::size_t last_events = 0;
+  std::vector<std::pair<std::size_t, double>> rates;
+  for (const std::size_t n : o.batches) {
+    if (last_events != 0 &&
+        last_seconds * double(n) / double(last_events) * (o.warmup + o.repeats) > o.budget) {
+      break;
+    }
+    std::vector<double> seconds;
+    double rambo_seconds = 0;
+    try {
+      using Memory = MatrixElement::Memory;
+      const std::size_t particles = info.particles;
+      const MomentaView<Memory> momenta[2] = {
+          MomentaView<Memory>("hepex::bench_momenta", n, particles, 4),
+          MomentaView<Memory>("hepex::bench_momenta", n, particles, 4)};
+      Kokkos::View<double*, Memory> values("hepex::bench_me", n);
+      Kokkos::fence();
+      Kokkos::Timer timer;
+      rambo(DeviceSpace(), momenta[0], o.sqrt_s, o.seed);
+      Kokkos::fence();
+      rambo_seconds = timer.seconds();
+      rambo(DeviceSpace(), momenta[1], o.sqrt_s, o.seed + 1);
+      Kokkos::fence();
+      for (int r = 0; r < o.warmup + o.repeats; ++r) {
+        timer.reset();
+        me.evaluate(momenta[r % 2], values);  // ends with a fence
+        if (r >= o.warmup) seconds.push_back(timer.seconds());
+      }
+    } catch (const std::bad_alloc&) {
+      std::cout << info.name << ' ' << precision_name(precision) << ' ' << sum_name << ": " << n
+                << " events do not fit in memory; the sweep stops there\n";
+      break;
+    }
+    const double t = median(seconds);
+    const double rate = double(n) / t;
+    best = std::max(best, rate);
+    rates.emplace_back(n, rate);
+    last_seconds = t;
+    last_events = n;
+    const auto [fastest, slowest] = std::minmax_element(seconds.begin(), seconds.end());
+    table.add_row({info.name, precision_name(precision), sum_name, shape, std::to_string(n),
+                   fixed(t * 1e6, 1), fixed(rate, 0), fixed(double(n) / *slowest, 0),
+                   fixed(double(n) / *fastest, 0), fixed(rambo_seconds * 1e6, 1)});
+    rows.push_back({{"process", info.name},
+                    {"precision", precision_name(precision)},
+                    {"colour_sum", sum_name},
+                    {"team_size", me.options().team_size},
+                    {"events_per_team", me.options().events_per_team},
+                    {"streams", o.streams},
+                    {"events", n},
+                    {"median_seconds", t},
+                    {"seconds", seconds},
+                    {"mes_per_second", rate},
+                    {"rambo_seconds", rambo_seconds}});
+  }
+  if (rates.empty()) return;
+  // The smallest batch that reaches 90% of the sweep's peak.
+  const auto at90 = std::find_if(rates.begin(), rates.end(),
+                                 [&](const auto& r) { return r.second >= 0.9 * best; });
+  peaks.push_back({{"process", info.name},
+                   {"precision", precision_name(precision)},
+                   {"colour_sum", sum_name},
+                   {"peak_mes_per_second", best},
+                   {"events_at_90_percent", at90->first}});
+}
+
+void run_bench_me(MeBenchOptions o) {
+  check_writable(o.json_path);
+  if (o.batches.empty()) o.batches = default_batches();
+  for (const std::size_t n : o.batches) {
+    if (n == 0) throw Error("bench me: --batches must be positive");
+  }
+  std::vector<Process> processes;
+  std::vector<Precision> precisions;
+  std::vector<ColourSumMethod> methods;
+  for (const auto& name : o.processes) processes.push_back(parse_process(name));
+  for (const auto& name : o.precisions) precisions.push_back(parse_precision(name));
+  for (const auto& name : o.colour_sums) methods.push_back(parse_colour_sum(name));
+  std::cout << "hepex bench me on " << DeviceSpace::name() << " (" << devices().front().name
+            << "), RAMBO events at sqrt(s) = " << o.sqrt_s << " GeV\n"
+            << "timed: MatrixElement::evaluate, momenta in " << DeviceSpace::name()
+            << " memory -> |M|^2 there, fence included; RAMBO and setup not timed\n"
+            << "MEs/s = events / median of " << o.repeats << " runs after " << o.warmup
+            << " warm-ups (two momenta sets in turn); team = threads x events per team, "
+            << o.streams << " instance(s)\n\n";
+  Table table({"process", "precision", "colour sum", "team", "events", "median us", "MEs/s",
+               "min MEs/s", "max MEs/s", "RAMBO us"});
+  nlohmann::json rows = nlohmann::json::array(), peaks = nlohmann::json::array();
+  for (const auto process : processes) {
+    for (const auto precision : precisions) {
+      for (const auto method : methods) {
+        if (method == ColourSumMethod::blas && precision != Precision::double_precision) {
+          std::cout << "skipped: --colour-sum blas runs in double precision only ("
+                    << precision_name(precision) << ")\n";
+          continue;
+        }
+        sweep(process, precision, method, o, table, rows, peaks);
+      }
+    }
+  }
+  table.print(std::cout);
+  std::cout << "\npeak and the smallest batch reaching 90% of it:\n";
+  Table summary({"process", "precision", "colour sum", "peak MEs/s", "90% at events"});
+  for (const auto& p : peaks) {
+    summary.add_row({p["process"].get<std::string>(), p["precision"].get<std::string>(),
+                     p["colour_sum"].get<std::string>(),
+                     fixed(p["peak_mes_per_second"].get<double>(), 0),
+                     std::to_string(p["events_at_90_percent"].get<std::size_t>())});
+  }
+  summary.print(std::cout);
+  write_json(o.json_path, {{"benchmark", "me"},
+                           {"device", devices().front().name},
+                           {"execution_space", DeviceSpace::name()},
+                           {"version", version_line()},
+                           {"timed", "MatrixElement::evaluate: device momenta -> device MEs, "
+                                     "fence included; RAMBO excluded (rambo_seconds)"},
+                           {"sqrt_s", o.sqrt_s},
+                           {"warmup", o.warmup},
+                           {"repeats", o.repeats},
+                           {"rows", rows},
+                           {"peaks", peaks}});
+}
+
+}  // namespace
+
+void add_bench_me_command(CLI::App& bench) {
+  auto o = std::make_shared<MeBenchOptions>();
+  auto* me = bench.add_subcommand("me", "matrix-element throughput against the batch size");
+  me->add_option("--processes", o->processes, "gg_tt, gg_ttg, gg_ttgg, gg_ttggg")->delimiter(',');
+  me->add_option("--precisions", o->precisions, "double, mixed, float")->delimiter(',');
+  me->add_option("--colour-sums", o->colour_sums, "kernel, blas (double only)")->delimiter(',');
+  me->add_option("--batches", o->batches, "events per evaluation (default 32, 64, ..., 2^20)")
+      ->delimiter(',');
+  me->add_option("--warmup", o->warmup, "untimed runs per batch")->check(CLI::Range(0, 100));
+  me->add_option("--repeats", o->repeats, "timed runs per batch (the median is reported)")
+      ->check(CLI::Range(1, 1000));
+  me->add_option("--budget", o->budget,
+                 "seconds per batch: a sweep stops before a batch predicted to take longer")
+      ->check(CLI::PositiveNumber);
+  me->add_option("--seed", o->seed, "RAMBO random seed");
+  me->add_option("--sqrts", o->sqrt_s, "collision energy sqrt(s) [GeV]");
+  me->add_option("--streams", o->streams, "execution-space instances the units are dealt over")
+      ->check(CLI::Range(1, 64));
+  me->add_option("--team-size", o->team_size, "threads per team (0: the measured default)");
+  me->add_option("--events-per-team", o->events_per_team,
+                 "events per team (0: the measured default)");
+  me->add_option("--json", o->json_path, "write the results to FILE");
+  me->callback([o] { run_bench_me(*o); });
+}
+
+}  // namespace hepex::cli

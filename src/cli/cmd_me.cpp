@@ -1,0 +1,259 @@
+// `hepex me`: LO matrix elements of g g -> t tbar + n g (CLI.md "Matrix elements").
+#include <chrono>
+#include <cstdlib>
+#include <fstream>
+#include <iomanip>
+#include <iostream>
+#include <limits>
+#include <nlohmann/json.hpp>
+#include <sstream>
+
+#include "commands.hpp"
+#include "hepex/amplitudes/matrix_element.hpp"
+#include "hepex/amplitudes/rambo.hpp"
+#include "hepex/core/error.hpp"
+#include "job_options.hpp"
+#include "mpi_session.hpp"
+
+namespace hepex::cli {
+
+namespace {
+
+using namespace hepex::amplitudes;
+
+struct MeOptions {
+  std::string process;
+  std::size_t events = 16384;
+  std::uint64_t seed = 20261122;
+  double sqrt_s = 1500.0;
+  std::string precision = "double";
+  std::string colour_sum = "kernel";
+  std::string momenta_path;
+  std::string out_path;
+  std::string json_path;
+  std::size_t batches = 0;  // 0: one batch, time printed on stdout
+  JobCliOptions jobs;
+};
+
+// One event per non-empty, non-'#' line: 4 * particles numbers.
+std::vector<double> read_momenta(std::istream& in, const std::string& name, int particles) {
+  std::vector<double> momenta;
+  std::string line;
+  for (std::size_t number = 1; std::getline(in, line); ++number) {
+    if (line.find_first_not_of(" \t\r") == std::string::npos || line[0] == '#') continue;
+    std::istringstream fields(line);
+    std::string field;
+    int count = 0;
+    while (fields >> field) {
+      std::size_t used = 0;
+      double value = 0;
+      try {
+        value = std::stod(field, &used);
+      } catch (const std::exception&) {
+        used = 0;
+      }
+      if (used != field.size()) {
+        throw Error(name + ":" + std::to_string(number) + ": '" + field + "' is not a number");
+      }
+      momenta.push_back(value);
+      ++count;
+    }
+    if (count != 4 * particles) {
+      throw Error(name + ":" + std::to_string(number) + ": " + std::to_string(count) +
+                  " numbers, expected " + std::to_string(4 * particles) + " (E px py pz for " +
+                  std::to_string(particles) + " particles)");
+    }
+  }
+  if (momenta.empty()) throw Error(name + ": no events");
+  return momenta;
+}
+
+// One RAMBO batch: events [batch N, (batch + 1) N) of the stream `seed`, so
+// that B batches of N are the events of one run of B N. Returns the sum of
+// their MEs (added on the host in event order: the same bits on any rank) and
+// the seconds of the evaluation alone (momenta on the device -> MEs there).
+struct BatchResult {
+  double sum = 0;
+  double seconds = 0;
+};
+
+BatchResult evaluate_batch(MatrixElement& me, const MeOptions& o, std::size_t batch) {
+  const auto& info = me.info();
+  MomentaView<MatrixElement::Memory> momenta("hepex::me_momenta", o.events, info.particles, 4);
+  rambo(DeviceSpace(), momenta, o.sqrt_s, o.seed, batch * o.events);
+  Kokkos::View<double*, MatrixElement::Memory> values("hepex::me_values", o.events);
+  DeviceSpace().fence();
+  const auto start = std::chrono::steady_clock::now();
+  me.evaluate(momenta, values);
+  BatchResult result;
+  result.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  const auto host = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), values);
+  for (std::size_t e = 0; e < o.events; ++e) result.sum += host(e);
+  return result;
+}
+
+std::string hexfloat(double x) {
+  std::ostringstream text;
+  text << std::hexfloat << x;
+  return text.str();
+}
+
+// RAMBO runs: --batches B (default 1) jobs of --events N each, spread over the
+// MPI ranks (CLI.md "Many jobs, many ranks"). A job's result is the exact sum
+// of its MEs and its evaluation time. With --batches the standard output holds
+// only what does not depend on the run (per-batch and overall mean ME), so it
+// is byte-identical for any rank count; times and throughput go to stderr and
+// --json. Without it, the single batch prints its time as before.
+void run_rambo_batches(const MeOptions& o, Process process, const MatrixElementOptions& options,
+                       std::ostream& out) {
+  const auto& comm = communicator();
+  const auto& info = process_info(process);
+  const bool batched = o.batches > 0;
+  const std::size_t batches = batched ? o.batches : 1;
+  MatrixElement me(process, options);
+  std::ostringstream identity;
+  identity << "me\n" << info.name << ' ' << o.events << ' ' << o.seed << ' ' << hexfloat(o.sqrt_s)
+           << ' ' << precision_name(options.precision) << ' ' << o.colour_sum << ' ' << batches;
+  const auto run = [&](const std::vector<std::size_t>& jobs) {
+    std::vector<std::string> results;
+    for (const std::size_t b : jobs) {
+      const BatchResult r = evaluate_batch(me, o, b);
+      results.push_back(hexfloat(r.sum) + ' ' + hexfloat(r.seconds));
+    }
+    return results;
+  };
+  const auto start = std::chrono::steady_clock::now();
+  const auto results =
+      distributed::run_jobs(comm, batches, run, job_options(o.jobs, identity.str()));
+  const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  if (comm.rank() != 0) return;
+
+  std::vector<BatchResult> batch(batches);
+  double sum = 0, evaluation_seconds = 0;
+  for (std::size_t b = 0; b < batches; ++b) {
+    std::istringstream fields(results[b]);
+    std::string a, c;
+    fields >> a >> c;
+    batch[b] = {std::strtod(a.c_str(), nullptr), std::strtod(c.c_str(), nullptr)};
+    sum += batch[b].sum;
+    evaluation_seconds += batch[b].seconds;
+  }
+  const double events = static_cast<double>(batches) * static_cast<double>(o.events);
+  const double mean = sum / events;
+  out << "process " << info.name << ", ";
+  if (batched) out << batches << " batches of ";
+  out << o.events << " RAMBO events at sqrt(s) = " << o.sqrt_s << " GeV, seed " << o.seed
+      << ", precision " << precision_name(options.precision) << ", colour sum " << o.colour_sum
+      << ", " << me.good_helicities().size() << "/" << info.helicity_combinations
+      << " good helicities, " << DeviceSpace::name() << '\n';
+  std::ostringstream times;
+  times << std::setprecision(6) << "time " << (batched ? wall : evaluation_seconds)
+        << " s, throughput " << events / (batched ? wall : evaluation_seconds) << " MEs/s";
+  if (batched) {
+    times << " (" << comm.size() << " ranks, wall clock incl. RAMBO; evaluation alone "
+          << evaluation_seconds << " s summed over batches)";
+    for (std::size_t b = 0; b < batches; ++b) {
+      out << std::setprecision(10) << "batch " << b << ": mean ME "
+          << batch[b].sum / static_cast<double>(o.events) << ' ' << info.me_units << '\n';
+    }
+    std::cerr << times.str() << '\n';
+  } else {
+    out << times.str() << '\n';
+  }
+  out << std::setprecision(10) << "mean ME " << mean << ' ' << info.me_units << '\n';
+  if (!o.json_path.empty()) {
+    std::ofstream json(o.json_path);
+    if (!json) throw Error("--json: cannot write '" + o.json_path + "'");
+    nlohmann::json means = nlohmann::json::array();
+    for (const auto& b : batch) means.push_back(b.sum / static_cast<double>(o.events));
+    json << nlohmann::json{{"command", "me"},
+                           {"process", info.name},
+                           {"events", o.events},
+                           {"batches", batches},
+                           {"ranks", comm.size()},
+                           {"sqrt_s", o.sqrt_s},
+                           {"seed", o.seed},
+                           {"precision", precision_name(options.precision)},
+                           {"colour_sum", o.colour_sum},
+                           {"good_helicities", me.good_helicities().size()},
+                           {"execution_space", DeviceSpace::name()},
+                           {"seconds", batched ? wall : evaluation_seconds},
+                           {"evaluation_seconds", evaluation_seconds},
+                           {"mes_per_second", events / (batched ? wall : evaluation_seconds)},
+                           {"mean_me", mean},
+                           {"batch_mean_me", means},
+                           {"me_units", info.me_units}}
+                .dump(2)
+         << '\n';
+  }
+}
+
+void run_me(const MeOptions& o) {
+  const Process process = parse_process(o.process);
+  const auto& info = process_info(process);
+  MatrixElementOptions options;
+  options.precision = parse_precision(o.precision);
+  options.colour_sum = parse_colour_sum(o.colour_sum);
+  if (o.momenta_path.empty() && o.events == 0) throw Error("--events must be at least 1");
+  if (!o.momenta_path.empty() && o.batches > 0) throw Error("--batches is for RAMBO runs, not --momenta");
+  const bool rank0 = communicator().rank() == 0;
+  // Given events are one job, done by rank 0 (it alone sees stdin under mpiexec).
+  if (!o.momenta_path.empty() && !rank0) return;
+
+  std::ofstream file;
+  if (!o.out_path.empty() && rank0) {
+    file.open(o.out_path);
+    if (!file) throw Error("--out: cannot write '" + o.out_path + "'");
+  }
+  std::ostream& out = o.out_path.empty() ? std::cout : file;
+
+  if (!o.momenta_path.empty()) {
+    std::vector<double> momenta;
+    if (o.momenta_path == "-") {
+      momenta = read_momenta(std::cin, "stdin", info.particles);
+    } else {
+      std::ifstream in(o.momenta_path);
+      if (!in) throw Error("--momenta: cannot read '" + o.momenta_path + "'");
+      momenta = read_momenta(in, o.momenta_path, info.particles);
+    }
+    try {
+      check_momenta(info, momenta.data(), momenta.size());
+    } catch (const Error& e) {
+      throw Error(o.momenta_path + ": " + e.what());
+    }
+    MatrixElement me(process, options);
+    const auto values = me.evaluate(momenta);
+    const std::size_t per_event = 4 * info.particles;
+    out << std::setprecision(std::numeric_limits<double>::max_digits10);
+    for (std::size_t e = 0; e < values.size(); ++e) {
+      for (std::size_t k = 0; k < per_event; ++k) out << momenta[e * per_event + k] << ' ';
+      out << values[e] << '\n';
+    }
+    return;
+  }
+
+  run_rambo_batches(o, process, options, out);
+}
+
+}  // namespace
+
+void add_me_command(CLI::App& app) {
+  auto o = std::make_shared<MeOptions>();
+  auto* me = app.add_subcommand("me", "LO matrix elements of g g -> t tbar + 0..3 gluons");
+  me->add_option("--process", o->process, "gg_tt, gg_ttg, gg_ttgg or gg_ttggg")->required();
+  me->add_option("--events", o->events, "number of RAMBO events (without --momenta)");
+  me->add_option("--seed", o->seed, "RAMBO random seed");
+  me->add_option("--sqrts", o->sqrt_s, "collision energy sqrt(s) [GeV]");
+  me->add_option("--precision", o->precision, "double, float or mixed");
+  me->add_option("--colour-sum", o->colour_sum, "kernel or blas");
+  me->add_option("--momenta", o->momenta_path, "events to evaluate, one per line ('-': stdin)");
+  me->add_option("--out", o->out_path, "write to FILE instead of stdout");
+  me->add_option("--json", o->json_path, "RAMBO runs: write a JSON summary to FILE");
+  me->add_option("--batches", o->batches,
+                 "RAMBO runs: B jobs of --events each (spread over MPI ranks)")
+      ->check(CLI::Range(std::size_t{1}, std::size_t{1} << 30));
+  add_job_options(*me, o->jobs, 1);
+  me->callback([o] { run_me(*o); });
+}
+
+}  // namespace hepex::cli

@@ -1,0 +1,48 @@
+#include "job_options.hpp"
+
+#include <fstream>
+#include <iostream>
+#include <iterator>
+
+#include "hepex/core/error.hpp"
+
+namespace hepex::cli {
+
+void add_job_options(CLI::App& cmd, JobCliOptions& o, std::size_t chunk) {
+  o.chunk = chunk;
+  cmd.add_option("--checkpoint", o.checkpoint,
+                 "store each finished job in DIR; a rerun with the same DIR skips them");
+  cmd.add_option("--schedule", o.schedule,
+                 "MPI ranks: static (contiguous blocks) or dynamic (next chunk on demand)")
+      ->check(CLI::IsMember({"static", "dynamic"}));
+  cmd.add_option("--chunk", o.chunk, "jobs run together on a rank")
+      ->check(CLI::Range(std::size_t{1}, std::size_t{1} << 20));
+}
+
+distributed::JobOptions job_options(const JobCliOptions& o, std::string identity) {
+  distributed::JobOptions options;
+  options.schedule = distributed::parse_schedule(o.schedule);
+  options.chunk = o.chunk;
+  options.checkpoint = o.checkpoint;
+  options.identity = std::move(identity);
+  return options;
+}
+
+std::string read_on_rank0(const std::string& path, const distributed::Communicator& comm) {
+  std::string message;  // 'T' + text, or 'E' + error
+  if (comm.rank() == 0) {
+    std::ifstream file;
+    if (path != "-") file.open(path, std::ios::binary);
+    if (path != "-" && !file) {
+      message = "E" + path + ": cannot open the file";
+    } else {
+      std::istream& in = path == "-" ? std::cin : file;
+      message = "T" + std::string(std::istreambuf_iterator<char>(in), {});
+    }
+  }
+  comm.broadcast(message);
+  if (message.empty() || message[0] == 'E') throw Error(message.empty() ? path : message.substr(1));
+  return message.substr(1);
+}
+
+}  // namespace hepex::cli

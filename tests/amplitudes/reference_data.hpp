@@ -1,0 +1,61 @@
+#pragma once
+// Readers for the MadGraph reference files in tests/data/madgraph (README.md
+// there): P_onshell_ref.txt, P_ref.txt, P_colormatrix.txt, P_helicities.txt.
+
+#include <fstream>
+#include <sstream>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "hepex/amplitudes/process.hpp"
+
+namespace hepex::test {
+
+inline std::string madgraph_file(const std::string& name) {
+  return std::string(HEPEX_TEST_DATA_DIR) + "/madgraph/" + name;
+}
+
+// The numeric rows of a whitespace-separated file, '#' lines skipped.
+inline std::vector<std::vector<double>> read_rows(const std::string& path) {
+  std::ifstream in(path);
+  if (!in) throw std::runtime_error("cannot read " + path);
+  std::vector<std::vector<double>> rows;
+  std::string line;
+  while (std::getline(in, line)) {
+    if (line.empty() || line[0] == '#') continue;
+    std::istringstream fields(line);
+    std::vector<double> row;
+    double x;
+    while (fields >> x) row.push_back(x);
+    rows.push_back(row);
+  }
+  return rows;
+}
+
+struct ReferenceEvents {
+  std::vector<double> momenta;        // event-major, 4 * particles per event
+  std::vector<double> me;             // the ME column (top width 1.4915 GeV)
+  std::vector<double> me_zero_width;  // ME_WT0 (on-shell files only)
+  std::size_t size() const { return me.size(); }
+};
+
+// `on_shell`: P_onshell_ref.txt (ievt sqrt_s p... ME ME_WT0), else P_ref.txt
+// (ievt batch ievt_in_batch p... ME SelHel). At most `limit` events.
+inline ReferenceEvents read_reference(const amplitudes::ProcessInfo& info, bool on_shell,
+                                      std::size_t limit = ~std::size_t(0)) {
+  const auto rows = read_rows(
+      madgraph_file(std::string(info.name) + (on_shell ? "_onshell_ref.txt" : "_ref.txt")));
+  const std::size_t skip = on_shell ? 2 : 3, values = 4 * info.particles;
+  ReferenceEvents events;
+  for (const auto& row : rows) {
+    if (events.size() == limit) break;
+    if (row.size() != skip + values + 2) throw std::runtime_error("bad reference row");
+    events.momenta.insert(events.momenta.end(), row.begin() + skip, row.begin() + skip + values);
+    events.me.push_back(row[skip + values]);
+    if (on_shell) events.me_zero_width.push_back(row[skip + values + 1]);
+  }
+  return events;
+}
+
+}  // namespace hepex::test

@@ -1,0 +1,182 @@
+// Colour matrices, helicity order, gauge invariance of the jamps and RAMBO.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <numeric>
+
+#include "amplitudes/reference_data.hpp"
+#include "hepex/amplitudes/colour_ordered.hpp"
+#include "hepex/amplitudes/colour_sum.hpp"
+#include "hepex/amplitudes/rambo.hpp"
+#include "test_seed.hpp"
+
+namespace hepex::amplitudes {
+namespace {
+
+const Process all_processes[] = {Process::gg_tt, Process::gg_ttg, Process::gg_ttgg,
+                                 Process::gg_ttggg};
+
+// sum over colours of (T^{a_s1} ... T^{a_sn})_{ij} conj((T^{a_t1} ... T^{a_tn})_{ij})
+// = sum_a Tr(T^{s1}..T^{sn} T^{tn}..T^{t1}), computed independently of
+// MadGraph by contracting every pair of equal adjoint indices with
+// sum_a T^a_ij T^a_kl = (delta_il delta_kj - delta_ij delta_kl / 3) / 2 and
+// summing the 3^(2n) fundamental indices of the trace.
+double trace_basis_product(const std::vector<int>& s, const std::vector<int>& t) {
+  const int n = static_cast<int>(s.size()), length = 2 * n;
+  std::vector<int> word(s);  // the trace's adjoint labels, position by position
+  word.insert(word.end(), t.rbegin(), t.rend());
+  std::vector<std::pair<int, int>> pairs;  // positions carrying the same gluon
+  for (int a = 0; a < n; ++a) {
+    const int first = static_cast<int>(std::find(word.begin(), word.end(), a) - word.begin());
+    const int second =
+        static_cast<int>(std::find(word.begin() + first + 1, word.end(), a) - word.begin());
+    pairs.emplace_back(first, second);
+  }
+  std::vector<int> index(length, 0);
+  double sum = 0;
+  while (true) {
+    double term = 1;
+    for (const auto& [p, q] : pairs) {
+      const int i = index[p], j = index[(p + 1) % length], k = index[q],
+                l = index[(q + 1) % length];
+      term *= 0.5 * ((i == l && k == j) - (i == j && k == l) / 3.0);
+      if (term == 0) break;
+    }
+    sum += term;
+    int pos = 0;
+    while (pos < length && ++index[pos] == 3) index[pos++] = 0;
+    if (pos == length) break;
+  }
+  return sum;
+}
+
+TEST(AmplitudeColour, EmbeddedMatricesMatchTheDataAndTheTraceBasis) {
+  SCOPED_TRACE(test::seed_trace());
+  for (const Process process : all_processes) {
+    const auto& info = process_info(process);
+    const ColourMatrix m = colour_matrix(process);
+    ASSERT_EQ(m.colours, info.colour_flows) << info.name;
+    const auto rows =
+        test::read_rows(test::madgraph_file(std::string(info.name) + "_colormatrix.txt"));
+    ASSERT_EQ(rows.size(), std::size_t(m.colours + 1));
+    for (int i = 0; i < m.colours; ++i) {
+      EXPECT_EQ(rows[0][i], m.denominator);
+      for (int j = 0; j < m.colours; ++j) {
+        EXPECT_EQ(rows[i + 1][j], m.cf[i * m.colours + j]);
+        EXPECT_EQ(m.cf[i * m.colours + j], m.cf[j * m.colours + i]) << "not symmetric";
+      }
+    }
+    // Colour flow k = k-th ordering of the gluons in lexicographic order.
+    std::vector<std::vector<int>> orderings;
+    std::vector<int> order(info.gluons);
+    std::iota(order.begin(), order.end(), 0);
+    do orderings.push_back(order);
+    while (std::next_permutation(order.begin(), order.end()));
+    // The product only depends on the relative order, C(s, t) = C(id, s^-1 t):
+    // compute one row and check all entries against it.
+    std::vector<double> row(orderings.size());
+    for (std::size_t k = 0; k < orderings.size(); ++k)
+      row[k] = trace_basis_product(orderings[0], orderings[k]);
+    for (int i = 0; i < m.colours; ++i) {
+      for (int j = 0; j < m.colours; ++j) {
+        std::vector<int> relative(info.gluons);  // position of t's gluons in s
+        for (int a = 0; a < info.gluons; ++a)
+          relative[a] = static_cast<int>(
+              std::find(orderings[i].begin(), orderings[i].end(), orderings[j][a]) -
+              orderings[i].begin());
+        const auto k = std::find(orderings.begin(), orderings.end(), relative) - orderings.begin();
+        EXPECT_NEAR(row[k], double(m.cf[i * m.colours + j]) / m.denominator, 1e-12)
+            << info.name << " entry " << i << ", " << j;
+      }
+    }
+  }
+}
+
+TEST(AmplitudeColour, HelicityOrderIsMadGraphs) {
+  SCOPED_TRACE(test::seed_trace());
+  for (const Process process : all_processes) {
+    const auto& info = process_info(process);
+    const auto rows =
+        test::read_rows(test::madgraph_file(std::string(info.name) + "_helicities.txt"));
+    ASSERT_EQ(rows.size(), std::size_t(info.helicity_combinations));
+    for (int h = 0; h < info.helicity_combinations; ++h) {
+      EXPECT_EQ(rows[h][0], h);
+      for (int i = 0; i < info.particles; ++i)
+        EXPECT_EQ(rows[h][i + 1], helicity(h, i, info.particles)) << info.name << " " << h;
+    }
+  }
+}
+
+// Replacing a gluon's polarisation vector by its momentum makes every
+// colour-ordered amplitude vanish (width 0: the width breaks gauge invariance).
+template <int NG>
+void check_gauge_invariance(Process process) {
+  const auto& info = process_info(process);
+  const auto ref = test::read_reference(info, true, 4);
+  const auto plan = make_current_plan<Kokkos::HostSpace>(NG);
+  constexpr int colours = Sequences::falling(NG, NG);
+  double worst = 0;
+  for (std::size_t e = 0; e < ref.size(); ++e) {
+    const double* p = &ref.momenta[e * 4 * info.particles];
+    // Some helicities vanish (to rounding) for some events: the scale is the
+    // largest jamp of the event over all helicities.
+    double scale = 0, largest_gauge_term = 0;
+    for (int h = 0; h < info.helicity_combinations; ++h) {
+      Wave<double> gluons[NG];
+      for (int g = 0; g < NG; ++g) {
+        const int particle = g < 2 ? g : g + 2;
+        gluons[g] =
+            vxxxxx<double>(p + 4 * particle, helicity(h, particle, info.particles), g < 2 ? -1 : 1);
+      }
+      const auto top = oxxxxx(p + 8, top_mass, helicity(h, 2, info.particles), 1);
+      const auto antitop = ixxxxx(p + 12, top_mass, helicity(h, 3, info.particles), -1);
+      cplx<double> jamps[colours];
+      colour_ordered_jamps<NG>(plan, gluons, top, antitop, 0.0, jamps);
+      for (const auto& j : jamps) scale = std::max(scale, Kokkos::abs(j));
+      for (int g = 0; g < NG; ++g) {
+        Wave<double> gauge[NG];
+        std::copy(gluons, gluons + NG, gauge);
+        for (int mu = 0; mu < 4; ++mu) gauge[g].c[mu] = gluons[g].k[mu] / gluons[g].k[0];
+        cplx<double> zero[colours];
+        colour_ordered_jamps<NG>(plan, gauge, top, antitop, 0.0, zero);
+        for (const auto& j : zero)
+          largest_gauge_term = std::max(largest_gauge_term, Kokkos::abs(j));
+      }
+    }
+    worst = std::max(worst, largest_gauge_term / scale);
+  }
+  EXPECT_LT(worst, 1e-12) << info.name;
+  std::cout << "[ " << info.name << " ] gauge check: max |jamp(eps -> k)| / max |jamp| = " << worst
+            << '\n';
+}
+
+TEST(AmplitudeGauge, GluonPolarisationReplacedByItsMomentumGivesZero) {
+  SCOPED_TRACE(test::seed_trace());
+  check_gauge_invariance<2>(Process::gg_tt);
+  check_gauge_invariance<3>(Process::gg_ttg);
+  check_gauge_invariance<4>(Process::gg_ttgg);
+  check_gauge_invariance<5>(Process::gg_ttggg);
+}
+
+TEST(AmplitudeRambo, EventsAreOnShellConservingAndReproducible) {
+  SCOPED_TRACE(test::seed_trace());
+  for (const Process process : all_processes) {
+    const auto& info = process_info(process);
+    MomentaView<Kokkos::HostSpace> a("a", 100, info.particles, 4), b("b", 100, info.particles, 4);
+    rambo(Kokkos::DefaultHostExecutionSpace(), a, 1500.0, test::seed());
+    rambo(Kokkos::DefaultHostExecutionSpace(), b, 1500.0, test::seed());
+    std::vector<double> flat;
+    for (int e = 0; e < 100; ++e)
+      for (int i = 0; i < info.particles; ++i)
+        for (int mu = 0; mu < 4; ++mu) {
+          flat.push_back(a(e, i, mu));
+          EXPECT_EQ(a(e, i, mu), b(e, i, mu));
+        }
+    EXPECT_NO_THROW(check_momenta(info, flat.data(), flat.size()));
+    EXPECT_THROW(rambo(Kokkos::DefaultHostExecutionSpace(), a, 300.0, 1), Error);
+  }
+}
+
+}  // namespace
+}  // namespace hepex::amplitudes

@@ -1,0 +1,200 @@
+// run_jobs over the test communicator: results in job order whatever the
+// ranks, schedule and chunking; every job run exactly once; the lowest failed
+// job's error on every rank; checkpoints skip finished jobs.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <filesystem>
+#include <random>
+#include <set>
+#include <sstream>
+
+#include "distributed/test_communicator.hpp"
+#include "hepex/core/error.hpp"
+#include "hepex/distributed/jobs.hpp"
+#include "test_seed.hpp"
+
+namespace {
+
+using hepex::distributed::JobOptions;
+using hepex::distributed::Schedule;
+using hepex::test::communicator;
+
+// A result that depends on the job alone (with bytes a text format could trip on).
+std::string expected_result(std::size_t job) {
+  std::string bytes = "job " + std::to_string(job) + "\n";
+  for (std::size_t i = 0; i < job % 5; ++i) bytes += char(i);  // includes '\0'
+  return bytes;
+}
+
+// The jobs every rank ran, on rank 0 (all ranks must call it).
+std::multiset<std::size_t> jobs_run_everywhere(const std::vector<std::size_t>& mine) {
+  std::ostringstream text;
+  for (const auto j : mine) text << j << ' ';
+  std::multiset<std::size_t> all;
+  for (const auto& part : communicator().gather(text.str())) {
+    std::istringstream in(part);
+    for (std::size_t j; in >> j;) all.insert(j);
+  }
+  return all;
+}
+
+TEST(Jobs, ResultsInJobOrderWhateverTheScheduleAndChunks) {
+  std::mt19937_64 rng(hepex::test::seed());
+  for (int trial = 0; trial < 40; ++trial) {
+    const std::size_t count = rng() % 60;
+    JobOptions options;
+    options.schedule = trial % 2 ? Schedule::dynamic : Schedule::static_blocks;
+    options.chunk = 1 + rng() % 7;
+    SCOPED_TRACE(hepex::test::seed_trace() + " trial " + std::to_string(trial) + " count " +
+                 std::to_string(count) + " chunk " + std::to_string(options.chunk));
+    std::vector<std::size_t> ran;
+    const auto results = hepex::distributed::run_jobs(
+        communicator(), count,
+        [&](const std::vector<std::size_t>& jobs) {
+          EXPECT_LE(jobs.size(), options.chunk);
+          EXPECT_TRUE(std::is_sorted(jobs.begin(), jobs.end()));
+          std::vector<std::string> out;
+          for (const auto j : jobs) {
+            ran.push_back(j);
+            out.push_back(expected_result(j));
+          }
+          return out;
+        },
+        options);
+    const auto all = jobs_run_everywhere(ran);
+    if (communicator().rank() != 0) {
+      EXPECT_TRUE(results.empty());
+      continue;
+    }
+    ASSERT_EQ(results.size(), count);
+    for (std::size_t j = 0; j < count; ++j) {
+      EXPECT_EQ(results[j], expected_result(j));
+      EXPECT_EQ(all.count(j), 1u) << "job " << j;
+    }
+    EXPECT_EQ(all.size(), count);
+  }
+}
+
+TEST(Jobs, LowestFailedJobIsReportedOnEveryRank) {
+  std::mt19937_64 rng(hepex::test::seed() + 1);
+  for (int trial = 0; trial < 20; ++trial) {
+    const std::size_t count = 1 + rng() % 40;
+    std::set<std::size_t> failing;
+    for (int k = 0; k < 3; ++k) failing.insert(rng() % count);
+    JobOptions options;
+    options.schedule = trial % 2 ? Schedule::dynamic : Schedule::static_blocks;
+    options.chunk = 1 + rng() % 3;
+    SCOPED_TRACE(hepex::test::seed_trace() + " trial " + std::to_string(trial));
+    const std::size_t first = *failing.begin();
+    try {
+      hepex::distributed::run_jobs(
+          communicator(), count,
+          [&](const std::vector<std::size_t>& jobs) {
+            std::vector<std::string> out;
+            for (const auto j : jobs) {
+              if (failing.count(j)) {
+                throw hepex::Error("job " + std::to_string(j) + " failed",
+                                   j % 2 ? hepex::ErrorKind::negative_answer
+                                         : hepex::ErrorKind::runtime);
+              }
+              out.push_back(expected_result(j));
+            }
+            return out;
+          },
+          options);
+      ADD_FAILURE() << "no error";
+    } catch (const hepex::Error& e) {
+      EXPECT_EQ(std::string(e.what()), "job " + std::to_string(first) + " failed");
+      EXPECT_EQ(e.kind(), first % 2 ? hepex::ErrorKind::negative_answer
+                                    : hepex::ErrorKind::runtime);
+    }
+  }
+}
+
+TEST(Jobs, CheckpointSkipsFinishedJobsAndRefusesAnotherJobList) {
+  const std::string dir = hepex::test::shared_scratch_name("jobs-checkpoint");
+  const std::size_t count = 23;
+  const std::size_t stop_at = 9;  // the first run "dies" at this job
+  for (const Schedule schedule : {Schedule::static_blocks, Schedule::dynamic}) {
+    if (communicator().rank() == 0) std::filesystem::remove_all(dir);
+    communicator().barrier();
+    JobOptions options;
+    options.schedule = schedule;
+    options.checkpoint = dir;
+    options.identity = "the job list";
+    std::vector<std::size_t> first_run;
+    EXPECT_THROW(hepex::distributed::run_jobs(
+                     communicator(), count,
+                     [&](const std::vector<std::size_t>& jobs) {
+                       if (jobs.front() == stop_at) throw hepex::Error("killed");
+                       first_run.push_back(jobs.front());
+                       return std::vector<std::string>{expected_result(jobs.front())};
+                     },
+                     options),
+                 hepex::Error);
+    const auto done_before = jobs_run_everywhere(first_run);
+    std::vector<std::size_t> second_run;
+    const auto results = hepex::distributed::run_jobs(
+        communicator(), count,
+        [&](const std::vector<std::size_t>& jobs) {
+          second_run.push_back(jobs.front());
+          return std::vector<std::string>{expected_result(jobs.front())};
+        },
+        options);
+    const auto done_after = jobs_run_everywhere(second_run);
+    if (communicator().rank() == 0) {
+      ASSERT_EQ(results.size(), count);
+      for (std::size_t j = 0; j < count; ++j) {
+        EXPECT_EQ(results[j], expected_result(j));
+        EXPECT_EQ(done_before.count(j) + done_after.count(j), 1u) << "job " << j;
+      }
+    }
+    options.identity = "another job list";
+    EXPECT_THROW(hepex::distributed::run_jobs(
+                     communicator(), count,
+                     [](const std::vector<std::size_t>&) -> std::vector<std::string> {
+                       throw std::logic_error("must not run");
+                     },
+                     options),
+                 hepex::Error);
+  }
+  communicator().barrier();
+  if (communicator().rank() == 0) std::filesystem::remove_all(dir);
+}
+
+TEST(Jobs, CollectivesAgreeAcrossRanks) {
+  const auto& comm = communicator();
+  std::string text = comm.rank() == 0 ? std::string("from rank 0\0!", 13) : std::string();
+  comm.broadcast(text);
+  EXPECT_EQ(text, std::string("from rank 0\0!", 13));
+  const auto parts = comm.gather(std::string(static_cast<std::size_t>(comm.rank()), 'x'));
+  if (comm.rank() == 0) {
+    ASSERT_EQ(parts.size(), static_cast<std::size_t>(comm.size()));
+    for (int r = 0; r < comm.size(); ++r) EXPECT_EQ(parts[r], std::string(r, 'x'));
+  } else {
+    EXPECT_TRUE(parts.empty());
+  }
+  EXPECT_EQ(comm.max(comm.rank() * 10 - 3), (comm.size() - 1) * 10 - 3);
+  EXPECT_GE(comm.node_rank(), 0);
+  EXPECT_LT(comm.node_rank(), comm.node_size());
+  EXPECT_EQ(hepex::distributed::device_for_rank(comm, 0), 0);
+  EXPECT_EQ(hepex::distributed::device_for_rank(comm, 1), 0);
+  EXPECT_EQ(hepex::distributed::device_for_rank(comm, 64), comm.node_rank() % 64);
+}
+
+TEST(Jobs, BadOptionsAreRefused) {
+  JobOptions options;
+  options.chunk = 0;
+  EXPECT_THROW(hepex::distributed::run_jobs(
+                   communicator(), 3,
+                   [](const std::vector<std::size_t>& j) {
+                     return std::vector<std::string>(j.size());
+                   },
+                   options),
+               hepex::Error);
+  EXPECT_THROW(hepex::distributed::parse_schedule("round-robin"), hepex::Error);
+  EXPECT_EQ(hepex::distributed::parse_schedule("dynamic"), Schedule::dynamic);
+}
+
+}  // namespace

@@ -1,0 +1,122 @@
+#!/usr/bin/env bash
+# The job commands of the CLI under MPI (CLI.md "Many jobs, many ranks"):
+# output byte-identical to a single-rank run for reconstruct --file, rref with
+# several files and me --batches, with both schedules; a run killed midway and
+# restarted from its checkpoint ends with the uninterrupted output and does not
+# redo finished jobs; malformed job lists give exit 1 and no output.
+#   test_cli_mpi.sh HEPEX "MPIEXEC -n 2 [FLAGS]" WORK_DIR
+# With an empty launcher ("") the same checks run on one process (a build
+# without MPI: HEPEX_ENABLE_MPI=OFF).
+set -uo pipefail
+hepex=$1
+read -r -a mpiexec <<<"$2"
+dir=$3
+ranks=$([[ ${#mpiexec[@]} -eq 0 ]] && echo 1 || echo 2)
+rm -rf "$dir" && mkdir -p "$dir" && cd "$dir" || exit 1
+
+fail() {
+  echo "FAIL: $*" >&2
+  exit 1
+}
+same() {  # same FILE1 FILE2 WHAT
+  cmp -s "$1" "$2" || {
+    diff "$1" "$2" | head -20 >&2
+    fail "$3: output differs from the single-rank run"
+  }
+  echo "ok: $3"
+}
+
+# --- reconstruct --file: one job per line
+cat >functions.txt <<'END'
+x^2 + 3*y - z/7
+(x + 1)/(y - 2)
+1/3*x*y^3*z^2 - 5
+(x^2 - y^2)/(x + y)
+(2*x*y + z^3)/(x - 3*z + 1)
+17
+x^5*y - 4/9*z^2
+(1 + x + y + z)^3
+y/(x^2 + z^2 + 1)
+(x - y)^2*(y - z)/(3 + x)
+END
+"$hepex" reconstruct --vars x,y,z --file functions.txt >reconstruct.one || fail "reconstruct, one rank"
+[[ $(wc -l <reconstruct.one) -eq 10 ]] || fail "reconstruct: expected 10 lines"
+for schedule in static dynamic; do
+  for chunk in 1 3; do
+    "${mpiexec[@]}" "$hepex" reconstruct --vars x,y,z --file functions.txt --schedule $schedule \
+      --chunk $chunk >reconstruct.two || fail "reconstruct under mpiexec ($schedule, chunk $chunk)"
+    same reconstruct.one reconstruct.two "reconstruct --file, $ranks ranks, $schedule, chunk $chunk"
+  done
+done
+"${mpiexec[@]}" "$hepex" reconstruct --vars x,y,z --file - <functions.txt >reconstruct.stdin ||
+  fail "reconstruct --file - under mpiexec"
+same reconstruct.one reconstruct.stdin "reconstruct --file - (stdin reaches rank 0 alone)"
+
+# --- rref with several matrices: one job per file
+for k in 0 1 2 3 4 5 6; do
+  awk -v seed=$((k + 11)) 'BEGIN {
+    srand(seed); m = 5 + int(rand() * 30); n = 5 + int(rand() * 30)
+    print "%%MatrixMarket matrix array integer general"; print m, n
+    for (i = 0; i < m * n; i++) print int(rand() * 2001) - 1000 }' >m$k.mtx
+done
+"$hepex" rref --prime 2147483647 m0.mtx m1.mtx m2.mtx m3.mtx m4.mtx m5.mtx m6.mtx >rref.one ||
+  fail "rref, one rank"
+for k in 0 1 2 3 4 5 6; do "$hepex" rref --prime 2147483647 m$k.mtx; done >rref.each
+same rref.each rref.one "rref with several files = each file alone, in order"
+for schedule in static dynamic; do
+  "${mpiexec[@]}" "$hepex" rref --prime 2147483647 --schedule $schedule m0.mtx m1.mtx m2.mtx \
+    m3.mtx m4.mtx m5.mtx m6.mtx >rref.two || fail "rref under mpiexec ($schedule)"
+  same rref.one rref.two "rref with 7 files, $ranks ranks, $schedule"
+done
+
+# --- me --batches: one job per batch; batches are slices of one RAMBO stream
+"$hepex" me --process gg_ttg --events 500 --batches 6 >me.one 2>/dev/null || fail "me, one rank"
+"$hepex" me --process gg_ttg --events 3000 >me.whole || fail "me, one batch"
+[[ $(tail -1 me.one) == $(tail -1 me.whole) ]] || fail "me: 6 batches of 500 differ from 3000 events"
+for schedule in static dynamic; do
+  "${mpiexec[@]}" "$hepex" me --process gg_ttg --events 500 --batches 6 --schedule $schedule \
+    >me.two 2>me.err || fail "me under mpiexec ($schedule)"
+  same me.one me.two "me --batches 6, $ranks ranks, $schedule"
+  grep -q "$ranks ranks" me.err || fail "me: the throughput summary does not name $ranks ranks"
+done
+
+# --- malformed job lists: exit 1, a message naming the place, nothing on stdout
+printf 'x + 1\nx + * 2\n' >bad.txt
+"${mpiexec[@]}" "$hepex" reconstruct --vars x --file bad.txt >bad.out 2>bad.err
+[[ $? -eq 1 ]] || fail "malformed expression under mpiexec: expected exit 1"
+grep -q "bad.txt:2" bad.err || fail "malformed expression: message does not name bad.txt:2"
+[[ ! -s bad.out ]] || fail "malformed expression: partial output"
+"${mpiexec[@]}" "$hepex" rref --prime 7 m0.mtx missing.mtx >bad.out 2>bad.err
+[[ $? -eq 1 ]] || fail "missing matrix under mpiexec: expected exit 1"
+grep -q "missing.mtx" bad.err || fail "missing matrix: message does not name the file"
+[[ ! -s bad.out ]] || fail "missing matrix: partial output"
+"$hepex" me --process gg_ttg --batches 0 >/dev/null 2>&1 && fail "me --batches 0 accepted"
+echo "ok: malformed job lists"
+
+# --- checkpoint: kill a run midway, restart it, compare
+args=(me --process gg_ttgg --events 400 --batches 24 --checkpoint ck)
+"$hepex" me --process gg_ttgg --events 400 --batches 24 >me_ck.reference 2>/dev/null ||
+  fail "me reference run"
+setsid "${mpiexec[@]}" "$hepex" "${args[@]}" >/dev/null 2>&1 &
+launcher=$!
+for _ in $(seq 1200); do
+  finished=$(find ck -name 'job-*' ! -name '*.tmp-*' 2>/dev/null | wc -l)
+  ((finished >= 2)) && break
+  sleep 0.05
+done
+kill -9 -- -"$launcher" 2>/dev/null
+wait "$launcher" 2>/dev/null
+sleep 0.5
+stat -c '%n %i %Y' ck/job-* 2>/dev/null | grep -v '\.tmp-' | sort >before_restart
+done_before=$(wc -l <before_restart)
+((done_before >= 1)) || fail "checkpoint: no job had finished when the run was killed"
+((done_before < 24)) || echo "note: every job had finished before the kill"
+"${mpiexec[@]}" "$hepex" "${args[@]}" >me_ck.resumed 2>/dev/null || fail "restarted run"
+same me_ck.reference me_ck.resumed "me --batches 24 killed after $done_before jobs and restarted"
+stat -c '%n %i %Y' $(cut -d' ' -f1 before_restart) | sort >after_restart
+cmp -s before_restart after_restart || fail "checkpoint: the restart rewrote finished jobs"
+echo "ok: finished jobs were not redone"
+"$hepex" me --process gg_ttgg --events 401 --batches 24 --checkpoint ck >/dev/null 2>bad.err
+[[ $? -eq 1 ]] && grep -q "different job list" bad.err || fail "checkpoint of another job list accepted"
+echo "ok: a checkpoint of another job list is refused"
+echo "all job-command checks passed ($ranks ranks)"
