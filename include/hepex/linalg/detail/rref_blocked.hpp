@@ -25,8 +25,13 @@
 //     such (exact over Z/p anyway; it removes rounding noise for floats).
 // At the end the pivot rows are gathered in pivot order (free rows are then
 // zero). The host reads back the free-row count and the panel's rank and
-// pivots: one synchronisation per panel, none per column.
+// pivots: one synchronisation per panel, none per column. The scratch
+// matrices live in workspaces that only grow, one per recursion depth (a
+// panel's reduction runs while its caller's matrices are live): allocating
+// them per panel cost a device synchronisation per allocation on a GPU and
+// a page fault per page on the host.
 
+#include <deque>
 #include <vector>
 
 #include "hepex/core/error.hpp"
@@ -51,7 +56,8 @@ class BlockedRref {
   // columns, or the unblocked kernel when block <= leaf or a is at most
   // `block` wide. On return row_of(r) (extent rows) is the input row that
   // became pivot row r, for r < rank.
-  RrefResult reduce(const Mat& a, const Ints& row_of, int block, std::ostream* progress) {
+  RrefResult reduce(const Mat& a, const Ints& row_of, int block, std::ostream* progress,
+                    int depth = 0) {
     if (block <= leaf_ || static_cast<int>(a.extent(1)) <= block) {
       Kokkos::parallel_for(
           "hepex::rref::rows_in_order",
@@ -59,14 +65,16 @@ class BlockedRref {
           KOKKOS_LAMBDA(const int i) { row_of(i) = i; });
       return rref_unblocked(space_, f_, a, row_of, progress);
     }
-    return blocked(a, row_of, block, progress);
+    return blocked(a, row_of, block, progress, depth);
   }
 
   // The blocked path of reduce (the steps above). Public, like the next
   // function: nvcc refuses device lambdas in private member functions.
-  RrefResult blocked(const Mat& a, const Ints& row_of, int block, std::ostream* progress) {
+  RrefResult blocked(const Mat& a, const Ints& row_of, int block, std::ostream* progress,
+                     int depth) {
     const int m = static_cast<int>(a.extent(0)), n = static_cast<int>(a.extent(1));
     const F f = f_;
+    auto& scratch = scratch_at(depth);
     Ints pivot_of_row("hepex::rref::pivot_of_row", m), free_rows("hepex::rref::free_rows", m);
     Kokkos::deep_copy(space_, pivot_of_row, -1);
     RrefResult result;
@@ -85,14 +93,14 @@ class BlockedRref {
             }
           },
           count);
-      Mat s(Kokkos::view_alloc(Kokkos::WithoutInitializing, "hepex::rref::panel"), count, w);
+      const Mat s = scratch.template matrix<T>(panel_slot, count, w);
       for_each_entry(
           "hepex::rref::gather_panel", space_, count, w,
           KOKKOS_LAMBDA(const std::int64_t i, const std::int64_t j) {
             s(i, j) = a(free_rows(i), c + j);
           });
       Ints source("hepex::rref::panel_rows", count);
-      const RrefResult panel = reduce(s, source, block / 2, nullptr);
+      const RrefResult panel = reduce(s, source, block / 2, nullptr, depth + 1);
       const int k = static_cast<int>(panel.rank);
       if (k > 0) {
         // The pivots' rows I and columns J; each row of I becomes pivot rank + t.
@@ -106,13 +114,12 @@ class BlockedRref {
               rows(t) = free_rows(source(t));
               pivot_of_row(rows(t)) = rank + t;
             });
-        const Mat inverse = inverse_of_pivot_block(a, rows, columns, k, block / 2);
+        const Mat inverse = inverse_of_pivot_block(a, rows, columns, k, block / 2, depth);
         // 2. R = M^-1 A[I, c:n]; X = A[:, c:n] + (-A[:, J], rows I zeroed) R.
-        Mat x_rows(Kokkos::view_alloc(Kokkos::WithoutInitializing, "hepex::rref::pivot_block"), k,
-                   width),
-            r(Kokkos::view_alloc(Kokkos::WithoutInitializing, "hepex::rref::new_rows"), k, width),
-            factors(Kokkos::view_alloc(Kokkos::WithoutInitializing, "hepex::rref::factors"), m, k),
-            x(Kokkos::view_alloc(Kokkos::WithoutInitializing, "hepex::rref::trailing"), m, width);
+        const Mat x_rows = scratch.template matrix<T>(pivot_rows_slot, k, width),
+                  r = scratch.template matrix<T>(new_rows_slot, k, width),
+                  factors = scratch.template matrix<T>(factors_slot, m, k),
+                  x = scratch.template matrix<T>(trailing_slot, m, width);
         for_each_entry(
             "hepex::rref::gather_pivot_rows", space_, k, width,
             KOKKOS_LAMBDA(const std::int64_t t, const std::int64_t j) {
@@ -163,7 +170,7 @@ class BlockedRref {
           if (pivot_of_row(i) >= 0) row_of(pivot_of_row(i)) = i;
         });
     const int rank = static_cast<int>(result.rank);
-    Mat ordered(Kokkos::view_alloc(Kokkos::WithoutInitializing, "hepex::rref::ordered"), m, n);
+    const Mat ordered = scratch.template matrix<T>(trailing_slot, m, n);
     for_each_entry(
         "hepex::rref::order_rows", space_, m, n,
         KOKKOS_LAMBDA(const std::int64_t i, const std::int64_t j) {
@@ -177,24 +184,23 @@ class BlockedRref {
   // M^-1 for M = A[rows, columns] (k x k, invertible): the right half of the
   // RREF of [M | 1_k].
   Mat inverse_of_pivot_block(const Mat& a, const Ints& rows, const Ints& columns, int k,
-                             int block) {
+                             int block, int depth) {
     const F f = f_;
-    Mat augmented(Kokkos::view_alloc(Kokkos::WithoutInitializing, "hepex::rref::pivot_block"), k,
-                  2 * k);
+    auto& scratch = scratch_at(depth);
+    const Mat augmented = scratch.template matrix<T>(augmented_slot, k, 2 * k);
     for_each_entry(
         "hepex::rref::gather_pivot_block", space_, k, 2 * k,
         KOKKOS_LAMBDA(const std::int64_t t, const std::int64_t u) {
           augmented(t, u) = u < k ? a(rows(t), columns(u)) : (u - k == t ? f.one() : f.zero());
         });
     const RrefResult r =
-        reduce(augmented, Ints("hepex::rref::pivot_block_rows", k), block, nullptr);
+        reduce(augmented, Ints("hepex::rref::pivot_block_rows", k), block, nullptr, depth + 1);
     if (r.rank != static_cast<std::size_t>(k) || r.pivots.back() != k - 1) {
       throw Error(
           "rref (blocked): a panel's pivot block is singular (floating-point pivots "
           "too small for the tolerance?); use RrefOptions::block_columns = -1");
     }
-    Mat inverse(Kokkos::view_alloc(Kokkos::WithoutInitializing, "hepex::rref::pivot_inverse"), k,
-                k);
+    const Mat inverse = scratch.template matrix<T>(inverse_slot, k, k);
     for_each_entry(
         "hepex::rref::pivot_inverse", space_, k, k,
         KOKKOS_LAMBDA(const std::int64_t t, const std::int64_t u) {
@@ -206,10 +212,29 @@ class BlockedRref {
   using ConstMat = ConstDeviceMatrix<T, Memory>;
 
  private:
+  // Scratch slots of one depth; the final row ordering reuses the trailing
+  // block's slot.
+  enum Slot {
+    panel_slot,
+    augmented_slot,
+    inverse_slot,
+    pivot_rows_slot,
+    new_rows_slot,
+    factors_slot,
+    trailing_slot
+  };
+  static_assert(trailing_slot < GemmWorkspace<Memory>::slots);
+
+  GemmWorkspace<Memory>& scratch_at(int depth) {
+    while (static_cast<int>(scratch_.size()) <= depth) scratch_.emplace_back();
+    return scratch_[static_cast<std::size_t>(depth)];
+  }
+
   ExecSpace space_;
   F f_;
   int leaf_;
   GemmWorkspace<Memory> workspace_;
+  std::deque<GemmWorkspace<Memory>> scratch_;  // per depth; a deque keeps references valid
 };
 
 }  // namespace hepex::linalg::detail
