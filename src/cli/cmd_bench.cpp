@@ -29,6 +29,7 @@ namespace {
 struct BenchOptions {
   std::vector<std::size_t> sizes{1024, 2048, 4096};
   std::vector<int> blocks{0};  // RrefOptions::block_columns: 0 automatic, -1 unblocked
+  int leaf = linalg::RrefOptions().leaf_columns;
   std::string prime;
   std::string field;
   int repeats = 3;
@@ -101,6 +102,7 @@ void bench_field(const F& f, const std::string& label, const BenchOptions& o, do
           Kokkos::view_alloc(Kokkos::WithoutInitializing, std::string("bench")), n, n);
       linalg::RrefOptions options;
       options.block_columns = block;
+      options.leaf_columns = o.leaf;
       double best = 1e300;
       linalg::RrefResult result;
       for (int r = 0; r < o.repeats; ++r) {
@@ -117,6 +119,7 @@ void bench_field(const F& f, const std::string& label, const BenchOptions& o, do
                          {"field", label},
                          {"algorithm", result.blocked ? "blocked" : "unblocked"},
                          {"block_columns", block},
+                         {"leaf_columns", o.leaf},
                          {"seconds", best},
                          {"rank", result.rank},
                          {"bytes_model", bytes},
@@ -124,7 +127,7 @@ void bench_field(const F& f, const std::string& label, const BenchOptions& o, do
       std::string of_rate = "-";
       if constexpr (F::is_exact) {  // Z/p: modgemm
         if (result.blocked) {
-          const int b = block > 0 ? block : linalg::automatic_block_columns;
+          const int b = block > 0 ? block : linalg::automatic_blocking<DeviceSpace>().block;
           const double rate = trailing_product_rate(f, n, static_cast<std::size_t>(b), o.seed);
           const double fraction = blocked_product_ops(n, b) / rate / best;
           row["trailing_product_rate"] = rate;
@@ -189,6 +192,10 @@ void add_bench_commands(CLI::App& app) {
                    "algorithms: panel widths of the blocked one, 0 automatic, -1 unblocked")
       ->delimiter(',')
       ->check(CLI::Range(-1, 1 << 20));
+  rref->add_option("--leaf", o->leaf,
+                   "panels of at most this many columns are reduced by the unblocked kernel "
+                   "(0: the automatic choice's)")
+      ->check(CLI::Range(0, 1 << 20));
   rref->add_option("--seed", o->seed, "random seed");
   rref->add_option("--json", o->json_path, "write the results to FILE");
   rref->callback([o] { run_bench_rref(*o); });

@@ -245,23 +245,27 @@ TEST(Rref, BlockedReal64MatchesReference) {
   hepex::test::floating_cases<hepex::field::Real64>(1e-8, options);
 }
 TEST(Rref, AutomaticChoiceMatchesFlint) {
-  // 300 x 300 takes the blocked path by default; 40 x 300 the unblocked one.
+  // From automatic_blocking().from rows and columns on, the blocked path;
+  // below, the unblocked one. Rank 40, so that FLINT is quick at these sizes.
   SCOPED_TRACE(hepex::test::seed_trace());
   std::mt19937_64 rng(hepex::test::seed());
   const std::uint64_t p = 2147483647;
-  for (const auto& [m, rank] :
-       std::vector<std::pair<std::size_t, std::size_t>>{{300, 300}, {300, 150}}) {
-    const auto a =
-        hepex::test::flint_mul(hepex::test::random_matrix<std::uint32_t>(m, rank, p, rng),
-                               hepex::test::random_matrix<std::uint32_t>(rank, 300, p, rng), p);
-    hepex::Matrix<std::uint32_t> got = a;
-    EXPECT_TRUE(hepex::linalg::rref(hepex::field::Zp32(p), got, hepex::Backend::host).blocked);
-    hepex::test::FlintMatrix oracle(a, p);
-    EXPECT_EQ(nmod_mat_rref(oracle.get()), static_cast<slong>(rank));
-    EXPECT_TRUE(got == oracle.to_matrix<std::uint32_t>()) << hepex::test::seed_trace();
-  }
-  hepex::Matrix<std::uint32_t> wide = hepex::test::random_matrix<std::uint32_t>(40, 300, p, rng);
-  EXPECT_FALSE(hepex::linalg::rref(hepex::field::Zp32(p), wide, hepex::Backend::host).blocked);
+  const auto check = [&](hepex::Backend backend, std::size_t from) {
+    for (const std::size_t m : {from, from - 1}) {
+      const auto a =
+          hepex::test::flint_mul(hepex::test::random_matrix<std::uint32_t>(m, 40, p, rng),
+                                 hepex::test::random_matrix<std::uint32_t>(40, from, p, rng), p);
+      hepex::Matrix<std::uint32_t> got = a;
+      const auto result = hepex::linalg::rref(hepex::field::Zp32(p), got, backend);
+      EXPECT_EQ(result.blocked, m == from) << m << " x " << from;
+      hepex::test::FlintMatrix oracle(a, p);
+      EXPECT_EQ(nmod_mat_rref(oracle.get()), 40);
+      EXPECT_EQ(result.rank, 40U);
+      EXPECT_TRUE(got == oracle.to_matrix<std::uint32_t>()) << m << " x " << from;
+    }
+  };
+  check(hepex::Backend::host, hepex::linalg::automatic_blocking<hepex::HostSpace>().from);
+  check(hepex::Backend::device, hepex::linalg::automatic_blocking<hepex::DeviceSpace>().from);
 }
 TEST(Rref, Complex128MatchesReferenceWithBadlyScaledRows) {
   hepex::test::floating_cases<hepex::field::Complex128>(1e-8);

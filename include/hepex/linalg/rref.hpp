@@ -21,13 +21,24 @@
 
 namespace hepex::linalg {
 
-// Automatic choice: the blocked algorithm from this many rows and columns on,
-// with panels of automatic_block_columns. Not tuned yet: on one CPU core the
-// blocked path overtakes the unblocked one only from n of about 2500 to 3000
-// for p < 2^23 and not up to n = 4000 for p = 2^31 - 1
-// (perf/results/rref_cpu.md).
-constexpr int automatic_blocked_from = 256;
-constexpr int automatic_block_columns = 256;
+// Automatic choice of the algorithm: the blocked one from `from` rows and
+// columns on, with panels of `block` columns reduced recursively down to
+// `leaf` columns. Measured crossovers: on one CPU core (perf/results/rref_cpu.md)
+// the blocked path is 1.35x faster than the unblocked one at n = 3000 for
+// p < 2^23 and even for p = 2^31 - 1; on the H100 (perf/results/rref.md) it
+// is 4.6x faster at n = 16384 with panels of 512 reduced by the unblocked
+// kernel, and slower at n = 4096: every pair of panel columns costs a
+// latency-bound pass over the panel.
+struct AutomaticBlocking {
+  int from, block, leaf;
+};
+template <class ExecSpace>
+constexpr AutomaticBlocking automatic_blocking() {
+  if (Kokkos::SpaceAccessibility<Kokkos::HostSpace, typename ExecSpace::memory_space>::accessible) {
+    return {3000, 256, 64};
+  }
+  return {8192, 512, 256};
+}
 
 // Reduces `a` in place to its RREF (zero rows at the bottom) on `space`.
 template <class ExecSpace, class F>
@@ -48,15 +59,17 @@ RrefResult rref(const ExecSpace& space, const F& field,
         "hepex::rref::rescale_rows",
         Kokkos::TeamPolicy<ExecSpace, typename Kernels::RescaleRows>(space, rows, Kokkos::AUTO), k);
   }
+  constexpr AutomaticBlocking automatic = automatic_blocking<ExecSpace>();
   int block = options.block_columns;
   if (block == 0) {
-    block = detail::HasBlockProduct<F>::value && std::min(rows, cols) >= automatic_blocked_from
-                ? automatic_block_columns
+    block = detail::HasBlockProduct<F>::value && std::min(rows, cols) >= automatic.from
+                ? automatic.block
                 : -1;
   }
+  const int leaf = options.leaf_columns > 0 ? options.leaf_columns : automatic.leaf;
   if constexpr (detail::HasBlockProduct<F>::value) {
     if (block > 0) {
-      detail::BlockedRref<ExecSpace, F> blocked(space, field, options.leaf_columns);
+      detail::BlockedRref<ExecSpace, F> blocked(space, field, leaf);
       return blocked.reduce(a, typename Kernels::pivots_type("hepex::rref::row_of", rows), block,
                             options.progress);
     }

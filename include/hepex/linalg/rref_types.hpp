@@ -12,15 +12,16 @@ struct RrefOptions {
   // device fence per report (about every 2% of the columns, or once per
   // panel in the blocked algorithm), none when null.
   std::ostream* progress = nullptr;
-  // The blocked algorithm's panel width: 0 chooses by size (unblocked below
-  // automatic_blocked_from rows or columns, and for fields without a fast
-  // product: Real32, complex), -1 forces the unblocked algorithm, b > 0
-  // forces panels of b columns (tests use small b to exercise the blocked
-  // path on small matrices).
+  // The blocked algorithm's panel width: 0 chooses by size and backend
+  // (automatic_blocking in rref.hpp; unblocked for small matrices and for
+  // fields without a fast product: Real32, complex), -1 forces the unblocked
+  // algorithm, b > 0 forces panels of b columns (tests use small b to
+  // exercise the blocked path on small matrices).
   int block_columns = 0;
   // Panels of at most this many columns are reduced by the unblocked kernel;
   // wider ones recursively by the blocked algorithm with half the width.
-  int leaf_columns = 64;
+  // 0: the automatic choice's.
+  int leaf_columns = 0;
 };
 
 struct RrefResult {
