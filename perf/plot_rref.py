@@ -2,9 +2,10 @@
 """Plot RREF time against n with cubic fits (as Linac's Fig. 3).
 
 usage: plot_rref.py OUT.png SERIES...
-  SERIES is LABEL=FILE (split at the last "="), FILE being a JSON file written by `hepex bench rref
-  --json` or hepex_bench_rref_flint, or a text file of `... n=N ... seconds=T`
-  lines (Linac's driver output). Needs python3-matplotlib (Debian).
+  SERIES is LABEL=FILE[@BLOCK] (split at the last "="), FILE being a JSON file written by
+  `hepex bench rref --json` (@BLOCK: only its rows of that --blocks value, e.g. @-1 the
+  unblocked algorithm, @0 the automatic choice) or hepex_bench_rref_flint, or a text file of
+  `... n=N ... seconds=T` lines (Linac's driver output). Needs python3-matplotlib (Debian).
 Prints the fit t(n) = c0 + c3 n^3 (least squares) for every series.
 """
 import json
@@ -18,11 +19,13 @@ import matplotlib.pyplot as plt  # noqa: E402
 import numpy as np  # noqa: E402
 
 
-def load(path):
+def load(spec):
+    path, _, block = spec.partition("@")
     text = open(path).read()
     try:
         rows = json.loads(text)["rows"]
-        return [(r["n"], r["seconds"]) for r in rows]
+        return [(r["n"], r["seconds"]) for r in rows
+                if not block or r.get("block_columns") == int(block)]
     except (json.JSONDecodeError, KeyError):
         points = []
         for line in text.splitlines():
@@ -37,8 +40,8 @@ def main():
     out, series = sys.argv[1], sys.argv[2:]
     fig, ax = plt.subplots(figsize=(7, 4.5))
     for item in series:
-        label, path = item.rsplit("=", 1)
-        points = sorted(load(path))
+        label, spec = item.rsplit("=", 1)
+        points = sorted(load(spec))
         if not points:
             continue
         n = np.array([p[0] for p in points], dtype=float)

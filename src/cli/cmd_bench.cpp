@@ -1,6 +1,9 @@
-// `hepex bench rref`: RREF timings on the device for a list of sizes, with the
-// device's copy bandwidth measured in the same run (Linac's kernel is
-// bandwidth bound, so every time is also reported as a fraction of it).
+// `hepex bench rref`: RREF timings on the device for a list of sizes and
+// algorithms, with the device's copy bandwidth measured in the same run
+// (Linac's unblocked kernel is bandwidth bound, so every time is also
+// reported as a fraction of it) and, for the blocked algorithm, the modular
+// product rate of its trailing-update shape (the rate its time should follow).
+#include <algorithm>
 #include <fstream>
 #include <iomanip>
 #include <iostream>
@@ -14,6 +17,7 @@
 #include "hepex/field/primes.hpp"
 #include "hepex/field/real.hpp"
 #include "hepex/field/zp.hpp"
+#include "hepex/linalg/modgemm.hpp"
 #include "hepex/linalg/random_matrix.hpp"
 #include "hepex/linalg/rref.hpp"
 #include "table.hpp"
@@ -24,6 +28,8 @@ namespace {
 
 struct BenchOptions {
   std::vector<std::size_t> sizes{1024, 2048, 4096};
+  std::vector<int> blocks{0};  // RrefOptions::block_columns: 0 automatic, -1 unblocked
+  int leaf = linalg::RrefOptions().leaf_columns;
   std::string prime;
   std::string field;
   int repeats = 3;
@@ -47,33 +53,92 @@ double copy_bandwidth() {
   return best;
 }
 
+std::string algorithm_name(int block) {
+  if (block < 0) return "unblocked";
+  return block == 0 ? "automatic" : "blocked " + std::to_string(block);
+}
+
+// The blocked Gauss-Jordan's products on a full-rank n x n matrix with panels
+// of b columns (detail/rref_blocked.hpp, step 2): for the panel at column c,
+// M^-1 X_I (b x b x (n - c)) and the update of all rows (n x b x (n - c)).
+double blocked_product_ops(double n, double b) {
+  double ops = 0;
+  for (double c = 0; c < n; c += b) ops += 2 * (n + b) * std::min(b, n - c) * (n - c);
+  return ops;
+}
+
+// Modular products per second (2MKN / time) of the trailing update's shape,
+// n x b x n accumulated, best of 3: the rate the blocked algorithm's time
+// should follow.
+template <class Word>
+double trailing_product_rate(const field::Zp<Word>& f, std::size_t n, std::size_t b,
+                             std::uint64_t seed) {
+  DeviceMatrix<Word, DeviceMemory> a("bench::factors", n, b), r("bench::rows", b, n),
+      c("bench::trailing", n, n);
+  linalg::fill_random(DeviceSpace(), f, a, seed);
+  linalg::fill_random(DeviceSpace(), f, r, seed + 1);
+  linalg::fill_random(DeviceSpace(), f, c, seed + 2);
+  linalg::GemmWorkspace<DeviceMemory> workspace;
+  double best = 1e300;
+  for (int rep = 0; rep < 4; ++rep) {
+    Kokkos::fence();
+    Kokkos::Timer timer;
+    linalg::modgemm(DeviceSpace(), f, ConstDeviceMatrix<Word, DeviceMemory>(a),
+                    ConstDeviceMatrix<Word, DeviceMemory>(r), c, linalg::GemmMethod::automatic,
+                    true, &workspace);
+    Kokkos::fence();
+    if (rep > 0) best = std::min(best, timer.seconds());  // the first call converts and allocates
+  }
+  return 2.0 * static_cast<double>(n) * static_cast<double>(b) * static_cast<double>(n) / best;
+}
+
 template <class F>
 void bench_field(const F& f, const std::string& label, const BenchOptions& o, double bandwidth,
                  Table& table, nlohmann::json& rows) {
   using T = typename F::value_type;
   for (std::size_t n : o.sizes) {
-    DeviceMatrix<T, DeviceMemory> a(
-        Kokkos::view_alloc(Kokkos::WithoutInitializing, std::string("bench")), n, n);
-    double best = 1e300;
-    std::size_t rank = 0;
-    for (int r = 0; r < o.repeats; ++r) {
-      linalg::fill_random(DeviceSpace(), f, a, o.seed + static_cast<std::uint64_t>(r));
-      Kokkos::fence();
-      Kokkos::Timer timer;
-      rank = linalg::rref(DeviceSpace(), f, a).rank;  // ends with a device->host copy
-      best = std::min(best, timer.seconds());
+    for (const int block : o.blocks) {
+      DeviceMatrix<T, DeviceMemory> a(
+          Kokkos::view_alloc(Kokkos::WithoutInitializing, std::string("bench")), n, n);
+      linalg::RrefOptions options;
+      options.block_columns = block;
+      options.leaf_columns = o.leaf;
+      double best = 1e300;
+      linalg::RrefResult result;
+      for (int r = 0; r < o.repeats; ++r) {
+        linalg::fill_random(DeviceSpace(), f, a, o.seed + static_cast<std::uint64_t>(r));
+        Kokkos::fence();
+        Kokkos::Timer timer;
+        result = linalg::rref(DeviceSpace(), f, a, options);  // ends with a device->host copy
+        best = std::min(best, timer.seconds());
+      }
+      // Gauss-Jordan with two columns per pass reads and writes columns k..n
+      // of every row once per pair of steps: about n^3 * sizeof(T) / 2 bytes.
+      const double bytes = static_cast<double>(n) * n * n * sizeof(T) / 2;
+      nlohmann::json row{{"n", n},
+                         {"field", label},
+                         {"algorithm", result.blocked ? "blocked" : "unblocked"},
+                         {"block_columns", block},
+                         {"leaf_columns", o.leaf},
+                         {"seconds", best},
+                         {"rank", result.rank},
+                         {"bytes_model", bytes},
+                         {"fraction_of_copy_bandwidth", bytes / best / bandwidth}};
+      std::string of_rate = "-";
+      if constexpr (F::is_exact) {  // Z/p: modgemm
+        if (result.blocked) {
+          const int b = block > 0 ? block : linalg::automatic_blocking<DeviceSpace>().block;
+          const double rate = trailing_product_rate(f, n, static_cast<std::size_t>(b), o.seed);
+          const double fraction = blocked_product_ops(n, b) / rate / best;
+          row["trailing_product_rate"] = rate;
+          row["fraction_of_product_rate"] = fraction;
+          of_rate = fixed(fraction, 2) + " of " + fixed(rate / 1e12, 1) + "T";
+        }
+      }
+      table.add_row({std::to_string(n), label, algorithm_name(block), fixed(best, 4),
+                     std::to_string(result.rank), fixed(bytes / best / bandwidth, 3), of_rate});
+      rows.push_back(row);
     }
-    // Gauss-Jordan with two columns per pass reads and writes columns k..n of
-    // every row once per pair of steps: about n^3 * sizeof(T) / 2 bytes.
-    const double bytes = static_cast<double>(n) * n * n * sizeof(T) / 2;
-    table.add_row({std::to_string(n), label, fixed(best, 4), std::to_string(rank),
-                   fixed(bytes / best / 1e9, 1), fixed(bytes / best / bandwidth, 3)});
-    rows.push_back({{"n", n},
-                    {"field", label},
-                    {"seconds", best},
-                    {"rank", rank},
-                    {"bytes_model", bytes},
-                    {"fraction_of_copy_bandwidth", bytes / best / bandwidth}});
   }
 }
 
@@ -89,7 +154,8 @@ void run_bench_rref(const BenchOptions& o) {
   std::cout << "hepex bench rref on " << DeviceSpace::name() << " (" << devices().front().name
             << "), copy bandwidth " << fixed(bandwidth / 1e9, 0) << " GB/s (read + write), best of "
             << o.repeats << "\n\n";
-  Table table({"n", "field", "seconds", "rank", "GB/s (model)", "of copy BW"});
+  Table table({"n", "field", "algorithm", "seconds", "rank", "of copy BW (unblocked model)",
+               "of modgemm rate"});
   nlohmann::json rows = nlohmann::json::array();
   if (!o.prime.empty()) {
     const std::uint64_t p = parse_prime_option(o.prime);
@@ -122,6 +188,14 @@ void add_bench_commands(CLI::App& app) {
   rref->add_option("--field", o->field, "real (float64)");
   rref->add_option("--repeats", o->repeats, "runs per size (best is reported)")
       ->check(CLI::Range(1, 100));
+  rref->add_option("--blocks", o->blocks,
+                   "algorithms: panel widths of the blocked one, 0 automatic, -1 unblocked")
+      ->delimiter(',')
+      ->check(CLI::Range(-1, 1 << 20));
+  rref->add_option("--leaf", o->leaf,
+                   "panels of at most this many columns are reduced by the unblocked kernel "
+                   "(0: the automatic choice's)")
+      ->check(CLI::Range(0, 1 << 20));
   rref->add_option("--seed", o->seed, "random seed");
   rref->add_option("--json", o->json_path, "write the results to FILE");
   rref->callback([o] { run_bench_rref(*o); });

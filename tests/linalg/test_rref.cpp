@@ -41,16 +41,20 @@ std::vector<int> leading_columns(const Matrix<Word>& r) {
 
 template <class Word>
 void expect_matches_flint(const Matrix<Word>& a, std::uint64_t p, Backend backend,
-                          const std::string& what) {
+                          const std::string& what, const linalg::RrefOptions& options = {}) {
   FlintMatrix oracle(a, p);
   const slong flint_rank = nmod_mat_rref(oracle.get());
   const Matrix<Word> want = oracle.template to_matrix<Word>();
 
   Matrix<Word> got = a;
-  const linalg::RrefResult r = linalg::rref(field::Zp<Word>(p), got, backend);
+  const linalg::RrefResult r = linalg::rref(field::Zp<Word>(p), got, backend, options);
   std::ostringstream where;
   where << what << ": " << a.rows << "x" << a.cols << " mod " << p << " on "
-        << backend_name(backend) << " (" << seed_trace() << ")";
+        << backend_name(backend) << ", block " << options.block_columns << " leaf "
+        << options.leaf_columns << " (" << seed_trace() << ")";
+  ASSERT_EQ(r.blocked, options.block_columns > options.leaf_columns &&
+                           static_cast<int>(a.cols) > options.block_columns)
+      << where.str();
   ASSERT_EQ(r.rank, static_cast<std::size_t>(flint_rank)) << where.str();
   ASSERT_EQ(r.pivots, leading_columns(want)) << where.str();
   ASSERT_TRUE(got == want) << where.str();
@@ -68,14 +72,54 @@ void random_cases_against_flint(std::uint64_t p) {
       // Rank r < min(m, n) as an (m x r)(r x n) product.
       const std::size_t r = std::min(m, n) / 2;
       if (r > 0) {
-        const auto low = flint_mul(random_matrix<Word>(m, r, p, rng),
-                                   random_matrix<Word>(r, n, p, rng), p);
+        const auto low =
+            flint_mul(random_matrix<Word>(m, r, p, rng), random_matrix<Word>(r, n, p, rng), p);
         expect_matches_flint(low, p, backend, "rank " + std::to_string(r));
       }
       expect_matches_flint(Matrix<Word>(m, n, 0), p, backend, "all zero");
       Matrix<Word> identity(m, n, 0);
       for (std::size_t i = 0; i < std::min(m, n); ++i) identity(i, i) = 1;
       expect_matches_flint(identity, p, backend, "identity");
+    }
+  }
+}
+
+// The blocked algorithm at small sizes (panels of 4 to 16 columns, recursing
+// down to 1- or 2-column leaves): shapes straddling the panel boundaries,
+// tall and wide, low rank (products (m x r)(r x n)), sparse panels where
+// pivots vanish inside a panel, all-zero panels and zero columns.
+template <class Word>
+void blocked_cases_against_flint(std::uint64_t p) {
+  SCOPED_TRACE(seed_trace());
+  std::mt19937_64 rng(seed() ^ (p * 3));
+  const std::vector<std::pair<std::size_t, std::size_t>> shapes = {
+      {9, 9}, {16, 17}, {17, 16}, {33, 31}, {24, 70}, {70, 24}, {64, 64}, {5, 40}};
+  for (const auto& [block, leaf] : std::vector<std::pair<int, int>>{{4, 1}, {8, 2}, {16, 4}}) {
+    linalg::RrefOptions options;
+    options.block_columns = block;
+    options.leaf_columns = leaf;
+    for (const Backend backend : {Backend::device, Backend::host}) {
+      for (const auto& [m, n] : shapes) {
+        if (static_cast<int>(n) <= block) continue;
+        expect_matches_flint(random_matrix<Word>(m, n, p, rng), p, backend, "full rank", options);
+        expect_matches_flint(random_matrix<Word>(m, n, p, rng, 90), p, backend, "90% zeros",
+                             options);
+        for (const std::size_t r : {std::size_t{1}, std::size_t{3}, std::min(m, n) / 2}) {
+          auto low =
+              flint_mul(random_matrix<Word>(m, r, p, rng), random_matrix<Word>(r, n, p, rng), p);
+          expect_matches_flint(low, p, backend, "rank " + std::to_string(r), options);
+          // Zero the second panel and every third column: all-zero panels.
+          for (std::size_t i = 0; i < m; ++i) {
+            for (std::size_t j = 0; j < n; ++j) {
+              if (j % 3 == 2 || (j >= std::size_t(block) && j < std::size_t(2 * block)))
+                low(i, j) = 0;
+            }
+          }
+          expect_matches_flint(low, p, backend, "zero panel, rank <= " + std::to_string(r),
+                               options);
+        }
+        expect_matches_flint(Matrix<Word>(m, n, 0), p, backend, "all zero", options);
+      }
     }
   }
 }
@@ -117,7 +161,7 @@ Matrix<std::complex<long double>> reference_rref(const Matrix<T>& a, long double
 }
 
 template <class F>
-void floating_cases(double tolerance) {
+void floating_cases(double tolerance, const linalg::RrefOptions& options = {}) {
   using T = typename F::value_type;
   std::mt19937_64 rng(seed());
   std::uniform_real_distribution<double> uniform(-1, 1);
@@ -145,7 +189,7 @@ void floating_cases(double tolerance) {
     const auto want = reference_rref(a, 1e-9L);
     for (Backend backend : {Backend::device, Backend::host}) {
       Matrix<T> got = a;
-      const auto result = linalg::rref(F(1e-9), got, backend);
+      const auto result = linalg::rref(F(1e-9), got, backend, options);
       EXPECT_EQ(result.rank, rank) << m << "x" << n << " on " << backend_name(backend);
       double worst = 0;
       for (std::size_t i = 0; i < m; ++i) {
@@ -184,6 +228,44 @@ TEST(Rref, Zp64MatchesFlintFor63BitPrime) {
 }
 TEST(Rref, Real64MatchesReferenceWithBadlyScaledRows) {
   hepex::test::floating_cases<hepex::field::Real64>(1e-8);
+}
+TEST(Rref, BlockedZp32MatchesFlint) {
+  hepex::test::blocked_cases_against_flint<std::uint32_t>(65521);
+  hepex::test::blocked_cases_against_flint<std::uint32_t>(2147483647);
+}
+TEST(Rref, BlockedZp64MatchesFlint) {
+  hepex::test::blocked_cases_against_flint<std::uint64_t>(
+      hepex::field::large_primes(1, 1ull << 62).front());
+  hepex::test::blocked_cases_against_flint<std::uint64_t>(hepex::field::large_primes(1).front());
+}
+TEST(Rref, BlockedReal64MatchesReference) {
+  hepex::linalg::RrefOptions options;
+  options.block_columns = 8;
+  options.leaf_columns = 2;
+  hepex::test::floating_cases<hepex::field::Real64>(1e-8, options);
+}
+TEST(Rref, AutomaticChoiceMatchesFlint) {
+  // From automatic_blocking().from rows and columns on, the blocked path;
+  // below, the unblocked one. Rank 40, so that FLINT is quick at these sizes.
+  SCOPED_TRACE(hepex::test::seed_trace());
+  std::mt19937_64 rng(hepex::test::seed());
+  const std::uint64_t p = 2147483647;
+  const auto check = [&](hepex::Backend backend, std::size_t from) {
+    for (const std::size_t m : {from, from - 1}) {
+      const auto a =
+          hepex::test::flint_mul(hepex::test::random_matrix<std::uint32_t>(m, 40, p, rng),
+                                 hepex::test::random_matrix<std::uint32_t>(40, from, p, rng), p);
+      hepex::Matrix<std::uint32_t> got = a;
+      const auto result = hepex::linalg::rref(hepex::field::Zp32(p), got, backend);
+      EXPECT_EQ(result.blocked, m == from) << m << " x " << from;
+      hepex::test::FlintMatrix oracle(a, p);
+      EXPECT_EQ(nmod_mat_rref(oracle.get()), 40);
+      EXPECT_EQ(result.rank, 40U);
+      EXPECT_TRUE(got == oracle.to_matrix<std::uint32_t>()) << m << " x " << from;
+    }
+  };
+  check(hepex::Backend::host, hepex::linalg::automatic_blocking<hepex::HostSpace>().from);
+  check(hepex::Backend::device, hepex::linalg::automatic_blocking<hepex::DeviceSpace>().from);
 }
 TEST(Rref, Complex128MatchesReferenceWithBadlyScaledRows) {
   hepex::test::floating_cases<hepex::field::Complex128>(1e-8);

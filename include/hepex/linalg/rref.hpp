@@ -1,34 +1,44 @@
 #pragma once
 // Reduced row echelon form on the device, for every hepex field (Zp32, Zp64,
-// Real64/32, Complex128/64), any shape and rank. The unblocked algorithm of
-// Linac (section 3.2): per column, select a pivot (partial pivoting: the first
-// non-zero entry over Z/p, the largest magnitude over floating point), swap
-// it into place, scale it to 1, eliminate the column from every other row.
-// The matrix stays on the device, and the host launches the column loop
-// without reading anything back until the end. Floating-point rows are
-// rescaled to unit maximum first; the field's tolerance decides what is zero.
+// Real64/32, Complex128/64), any shape and rank. Two algorithms, chosen by
+// size (RrefOptions): the unblocked one of Linac (section 3.2; per column,
+// select a pivot: the first non-zero entry over Z/p, the largest magnitude
+// over floating point; swap it into place, scale it to 1, eliminate the
+// column from every other row: detail/rref_unblocked.hpp), and a blocked
+// Gauss-Jordan whose work is matrix products (modgemm over Z/p, DGEMM over
+// Real64: detail/rref_blocked.hpp). The matrix stays on the device; the
+// unblocked loop never reads anything back, the blocked one once per panel.
+// Floating-point rows are rescaled to unit maximum first; the field's
+// tolerance decides what is zero.
 
-#include <iomanip>
-#include <ostream>
-#include <vector>
+#include <algorithm>
 
 #include "hepex/core/error.hpp"
 #include "hepex/core/matrix.hpp"
 #include "hepex/core/spaces.hpp"
-#include "hepex/linalg/detail/rref_kernels.hpp"
+#include "hepex/linalg/detail/rref_blocked.hpp"
+#include "hepex/linalg/rref_types.hpp"
 
 namespace hepex::linalg {
 
-struct RrefOptions {
-  // Progress on this stream (column, share of the work, rate, ETA); costs one
-  // device fence per report (about every 2% of the columns), none when null.
-  std::ostream* progress = nullptr;
+// Automatic choice of the algorithm: the blocked one from `from` rows and
+// columns on, with panels of `block` columns reduced recursively down to
+// `leaf` columns. Measured crossovers: on one CPU core (perf/results/rref_cpu.md)
+// the blocked path is 1.35x faster than the unblocked one at n = 3000 for
+// p < 2^23 and even for p = 2^31 - 1; on the H100 (perf/results/rref.md) it
+// is 4.6x faster at n = 16384 with panels of 512 reduced by the unblocked
+// kernel, and slower at n = 4096: every pair of panel columns costs a
+// latency-bound pass over the panel.
+struct AutomaticBlocking {
+  int from, block, leaf;
 };
-
-struct RrefResult {
-  std::size_t rank = 0;
-  std::vector<int> pivots;  // pivot columns, increasing; pivots[r] is row r's pivot
-};
+template <class ExecSpace>
+constexpr AutomaticBlocking automatic_blocking() {
+  if (Kokkos::SpaceAccessibility<Kokkos::HostSpace, typename ExecSpace::memory_space>::accessible) {
+    return {3000, 256, 64};
+  }
+  return {8192, 512, 256};
+}
 
 // Reduces `a` in place to its RREF (zero rows at the bottom) on `space`.
 template <class ExecSpace, class F>
@@ -41,81 +51,32 @@ RrefResult rref(const ExecSpace& space, const F& field,
   if (a.extent(0) > 0x7fffffff || a.extent(1) > 0x7fffffff) {
     throw Error("rref: matrices are limited to 2^31 - 1 rows and columns");
   }
-  RrefResult result;
-  if (rows == 0 || cols == 0) return result;
+  if (rows == 0 || cols == 0) return RrefResult{};
 
-  Kernels k{field,
-            a,
-            typename Kernels::state_type("hepex::rref::state"),
-            typename Kernels::pivots_type("hepex::rref::pivots", std::min(rows, cols)),
-            rows,
-            cols};
   if constexpr (!F::is_exact) {
-    Kokkos::parallel_for("hepex::rref::rescale_rows",
-                         Kokkos::TeamPolicy<ExecSpace, typename Kernels::RescaleRows>(
-                             space, rows, Kokkos::AUTO),
-                         k);
+    Kernels k{field, a, {}, {}, rows, cols, {}};
+    Kokkos::parallel_for(
+        "hepex::rref::rescale_rows",
+        Kokkos::TeamPolicy<ExecSpace, typename Kernels::RescaleRows>(space, rows, Kokkos::AUTO), k);
   }
-  const Kokkos::TeamPolicy<ExecSpace, typename Kernels::SelectPivot> select(space, 1,
-                                                                              Kokkos::AUTO);
-  const Kokkos::TeamPolicy<ExecSpace, typename Kernels::Eliminate> eliminate(space, rows,
-                                                                             Kokkos::AUTO);
-  Kokkos::Timer timer;
-  int reported = 0;
-  // Columns k and k+1 per pass (see detail/rref_kernels.hpp).
-  for (int column = 0; column < cols; column += 2) {
-    k.column = column;
-    k.has_second = column + 1 < cols;
-    k.slot = 0;
-    Kokkos::parallel_for("hepex::rref::select_pivot", select, k);
-    Kokkos::parallel_for("hepex::rref::swap_rows",
-                         Kokkos::RangePolicy<ExecSpace, typename Kernels::SwapRows>(
-                             space, column, cols),
-                         k);
-    if (k.has_second) {
-      Kokkos::parallel_for("hepex::rref::look_ahead",
-                           Kokkos::RangePolicy<ExecSpace, typename Kernels::LookAhead>(
-                               space, 0, rows),
-                           k);
-    }
-    k.slot = 1;
-    Kokkos::parallel_for("hepex::rref::select_pivot", select, k);
-    if (k.has_second) {
-      Kokkos::parallel_for("hepex::rref::swap_rows",
-                           Kokkos::RangePolicy<ExecSpace, typename Kernels::SwapRows>(
-                               space, column, cols),
-                           k);
-      Kokkos::parallel_for("hepex::rref::compute_q",
-                           Kokkos::RangePolicy<ExecSpace, typename Kernels::ComputeQ>(
-                               space, column + 1, cols),
-                           k);
-    }
-    Kokkos::parallel_for("hepex::rref::eliminate", eliminate, k);
-    if (k.has_second) {
-      Kokkos::parallel_for("hepex::rref::finish_p",
-                           Kokkos::RangePolicy<ExecSpace, typename Kernels::FinishP>(
-                               space, column + 1, cols),
-                           k);
-    }
-    if (options.progress != nullptr && (column + 2) * 50 / cols > reported) {
-      reported = (column + 2) * 50 / cols;
-      space.fence();
-      const double s = timer.seconds();
-      const int done = std::min(column + 2, cols);
-      // Step k touches columns k..n of every row: the work done after c of n
-      // columns is the fraction 1 - ((n - c) / n)^2 of the whole.
-      const double left = double(cols - done) / cols, fraction = 1 - left * left;
-      *options.progress << "rref: column " << done << " of " << cols << " (" << std::fixed
-                        << std::setprecision(1) << 100 * fraction << "% of the work), "
-                        << done / s << " columns/s, elapsed " << s << " s, ETA "
-                        << s * (1 - fraction) / fraction << " s\n";
-    }
+  constexpr AutomaticBlocking automatic = automatic_blocking<ExecSpace>();
+  int block = options.block_columns;
+  if (block == 0) {
+    block = detail::HasBlockProduct<F>::value && std::min(rows, cols) >= automatic.from
+                ? automatic.block
+                : -1;
   }
-  auto state = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), k.state);
-  result.rank = static_cast<std::size_t>(state().next_row);
-  auto pivots = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), k.pivots);
-  result.pivots.assign(pivots.data(), pivots.data() + result.rank);
-  return result;
+  const int leaf = options.leaf_columns > 0 ? options.leaf_columns : automatic.leaf;
+  if constexpr (detail::HasBlockProduct<F>::value) {
+    if (block > 0) {
+      detail::BlockedRref<ExecSpace, F> blocked(space, field, leaf);
+      return blocked.reduce(a, typename Kernels::pivots_type("hepex::rref::row_of", rows), block,
+                            options.progress);
+    }
+  } else if (block > 0) {
+    throw Error("rref: the blocked algorithm needs Z/p or Real64; use block_columns <= 0");
+  }
+  return detail::rref_unblocked(space, field, a, typename Kernels::pivots_type(), options.progress);
 }
 
 // Host convenience: reduces a host matrix in place on the chosen backend.

@@ -38,8 +38,8 @@ struct RrefState {
 // non-zero entry, i.e. the first non-zero row wins; floats: |a| rounded to
 // float, whose bit pattern orders like the value), low word = m - 1 - row.
 template <class F>
-KOKKOS_INLINE_FUNCTION std::uint64_t pivot_key(const F& f, const typename F::value_type& a,
-                                               int row, int rows) {
+KOKKOS_INLINE_FUNCTION std::uint64_t pivot_key(const F& f, const typename F::value_type& a, int row,
+                                               int rows) {
   std::uint32_t magnitude;
   if constexpr (F::is_exact) {
     magnitude = f.is_zero(a) ? 0u : 1u;
@@ -47,8 +47,7 @@ KOKKOS_INLINE_FUNCTION std::uint64_t pivot_key(const F& f, const typename F::val
     const float m = static_cast<float>(F::magnitude(a));
     magnitude = compat::bit_cast<std::uint32_t>(m);
   }
-  return (static_cast<std::uint64_t>(magnitude) << 32) |
-         static_cast<std::uint32_t>(rows - 1 - row);
+  return (static_cast<std::uint64_t>(magnitude) << 32) | static_cast<std::uint32_t>(rows - 1 - row);
 }
 
 template <class F, class ExecSpace>
@@ -67,6 +66,9 @@ struct RrefKernels {
   state_type state;
   pivots_type pivots;  // pivots(r) = column of the r-th pivot
   int rows, cols;
+  // Optional (extent 0: not kept): row_of(i) = the input row now at row i,
+  // swapped with the rows; the blocked algorithm reads its pivots' sources.
+  pivots_type row_of;
   int column = 0;           // k, the first column of the pair (set per launch)
   bool has_second = false;  // whether column k+1 exists
   int slot = 0;             // 0: column k, 1: column k+1 (set per launch)
@@ -114,6 +116,11 @@ struct RrefKernels {
     const int to = s.pivot_row[slot], from = s.source_row[slot];
     const T moving = a(from, j);
     if (from != to) a(from, j) = a(to, j);
+    if (j == column && from != to && row_of.extent(0) != 0) {
+      const int input = row_of(from);
+      row_of(from) = row_of(to);
+      row_of(to) = input;
+    }
     if (slot == 0) {
       a(to, j) = j == column ? f.one() : f.mul(moving, s.inverse[0]);
     } else {

@@ -1,0 +1,47 @@
+#pragma once
+// The matrix product of the blocked rref's updates, C = A B or C += A B in the
+// field: modgemm over Z/p (exact for every p < 2^63), the vendor DGEMM over
+// Real64. Other fields have none, and rref keeps them on the unblocked path.
+
+#include <type_traits>
+
+#include "hepex/field/real.hpp"
+#include "hepex/linalg/modgemm.hpp"
+#include "hepex/linalg/vendor_gemm.hpp"
+
+namespace hepex::linalg::detail {
+
+template <class F>
+struct HasBlockProduct : std::false_type {};
+template <class Word>
+struct HasBlockProduct<field::Zp<Word>> : std::true_type {};
+template <>
+struct HasBlockProduct<field::Real64> : std::true_type {};
+
+template <class ExecSpace, class Word>
+void block_product(const ExecSpace& space, const field::Zp<Word>& f,
+                   const ConstDeviceMatrix<Word, typename ExecSpace::memory_space>& a,
+                   const ConstDeviceMatrix<Word, typename ExecSpace::memory_space>& b,
+                   const DeviceMatrix<Word, typename ExecSpace::memory_space>& c, bool accumulate,
+                   GemmWorkspace<typename ExecSpace::memory_space>& workspace) {
+  modgemm(space, f, a, b, c, GemmMethod::automatic, accumulate, &workspace);
+}
+
+template <class ExecSpace>
+void block_product(const ExecSpace& space, const field::Real64&,
+                   const ConstDeviceMatrix<double, typename ExecSpace::memory_space>& a,
+                   const ConstDeviceMatrix<double, typename ExecSpace::memory_space>& b,
+                   const DeviceMatrix<double, typename ExecSpace::memory_space>& c, bool accumulate,
+                   GemmWorkspace<typename ExecSpace::memory_space>&) {
+  const Backend where =
+      Kokkos::SpaceAccessibility<Kokkos::HostSpace, typename ExecSpace::memory_space>::accessible
+          ? Backend::host
+          : Backend::device;
+  const int m = static_cast<int>(a.extent(0)), k = static_cast<int>(a.extent(1)),
+            n = static_cast<int>(b.extent(1));
+  space.fence();  // the operands were written by kernels on `space`
+  backend::dgemm(where, m, n, k, a.data(), k, b.data(), n, accumulate ? 1.0 : 0.0, c.data(), n);
+  space.fence();
+}
+
+}  // namespace hepex::linalg::detail

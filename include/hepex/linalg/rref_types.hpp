@@ -1,0 +1,33 @@
+#pragma once
+// The options and the result of rref (rref.hpp), shared by its unblocked and
+// blocked algorithms (detail/rref_unblocked.hpp, detail/rref_blocked.hpp).
+
+#include <ostream>
+#include <vector>
+
+namespace hepex::linalg {
+
+struct RrefOptions {
+  // Progress on this stream (column, share of the work, rate, ETA); costs one
+  // device fence per report (about every 2% of the columns, or once per
+  // panel in the blocked algorithm), none when null.
+  std::ostream* progress = nullptr;
+  // The blocked algorithm's panel width: 0 chooses by size and backend
+  // (automatic_blocking in rref.hpp; unblocked for small matrices and for
+  // fields without a fast product: Real32, complex), -1 forces the unblocked
+  // algorithm, b > 0 forces panels of b columns (tests use small b to
+  // exercise the blocked path on small matrices).
+  int block_columns = 0;
+  // Panels of at most this many columns are reduced by the unblocked kernel;
+  // wider ones recursively by the blocked algorithm with half the width.
+  // 0: the automatic choice's.
+  int leaf_columns = 0;
+};
+
+struct RrefResult {
+  std::size_t rank = 0;
+  std::vector<int> pivots;  // pivot columns, increasing; pivots[r] is row r's pivot
+  bool blocked = false;     // which algorithm ran
+};
+
+}  // namespace hepex::linalg
