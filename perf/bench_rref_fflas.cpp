@@ -89,7 +89,9 @@ int run(std::uint64_t p, const std::vector<long>& sizes, long unblocked_max,
       return best;
     };
     std::size_t rank_blocked = 0, rank_unblocked = 0, rank_fflas = 0;
-    const double t_blocked = time_hepex(0, rank_blocked);
+    // The blocked algorithm with the automatic choice's panels, at every size.
+    const double t_blocked =
+        time_hepex(hepex::linalg::automatic_blocking<HostSpace>().block, rank_blocked);
     Kokkos::deep_copy(blocked_result, m);
     double t_unblocked = -1;
     if (size <= unblocked_max) {
