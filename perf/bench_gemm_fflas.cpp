@@ -31,6 +31,7 @@
 #include <type_traits>
 #include <vector>
 
+#include "best_seconds.hpp"
 #include "hepex/core/error.hpp"
 #include "hepex/core/kokkos_compat.hpp"
 #include "hepex/core/matrix.hpp"
@@ -50,19 +51,6 @@ char* openblas_get_corename(void);
 namespace {
 
 constexpr int repeats = 3;
-
-// Best wall time of `repeats` calls of `run`.
-template <class Run>
-double best_seconds(Run&& run) {
-  double best = 1e300;
-  for (int r = 0; r < repeats; ++r) {
-    const auto start = std::chrono::steady_clock::now();
-    run();
-    best = std::min(
-        best, std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
-  }
-  return best;
-}
 
 std::string json_string(const std::string& s) {
   std::string out = "\"";
@@ -104,7 +92,7 @@ double time_fflas(const Field& F, std::uint64_t p, std::size_t n,
     F.init(A[i], a[i]);
     F.init(B[i], b[i]);
   }
-  const double seconds = best_seconds([&] {
+  const double seconds = hepex::perf::best_seconds(repeats, [&] {
     FFLAS::fgemm(F, FFLAS::FflasNoTrans, FFLAS::FflasNoTrans, n, n, n, F.one, A, n, B, n, F.zero, C,
                  n, FFLAS::ParSeqHelper::Sequential());
   });
@@ -159,7 +147,7 @@ int run(const Field& F, const hepex::field::Zp<Word>& f, const std::vector<long>
       using Memory = hepex::HostSpace::memory_space;
       hepex::Matrix<Word> c(n, n);
       hepex::linalg::GemmWorkspace<Memory> workspace;
-      const double t = best_seconds([&] {
+      const double t = hepex::perf::best_seconds(repeats, [&] {
         hepex::linalg::modgemm(
             hepex::HostSpace(), f, hepex::ConstDeviceMatrix<Word, Memory>(ha.data.data(), n, n),
             hepex::ConstDeviceMatrix<Word, Memory>(hb.data.data(), n, n),

@@ -22,6 +22,7 @@
 #include <string>
 #include <vector>
 
+#include "best_seconds.hpp"
 #include "hepex/core/kokkos_compat.hpp"
 #include "hepex/core/matrix.hpp"
 #include "hepex/core/random.hpp"
@@ -35,18 +36,6 @@ namespace {
 
 constexpr int repeats = 2;
 
-template <class Run>
-double best_seconds(Run&& run) {
-  double best = 1e300;
-  for (int r = 0; r < repeats; ++r) {
-    const auto start = std::chrono::steady_clock::now();
-    run();
-    best = std::min(
-        best, std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
-  }
-  return best;
-}
-
 // FFLAS-FFPACK's RREF of `a` (residues) over the field F: best time, rank.
 template <class Field>
 double time_fflas(std::uint64_t p, std::size_t n, const std::vector<std::uint64_t>& a,
@@ -54,7 +43,7 @@ double time_fflas(std::uint64_t p, std::size_t n, const std::vector<std::uint64_
   const Field F(static_cast<typename Field::Element>(p));
   auto* A = FFLAS::fflas_new(F, n, n);
   std::vector<std::size_t> P(n), Q(n);
-  return best_seconds([&] {
+  return hepex::perf::best_seconds(repeats, [&] {
     for (std::size_t i = 0; i < n * n; ++i) F.init(A[i], a[i]);
     rank = FFPACK::ReducedRowEchelonForm(F, n, n, A, n, P.data(), Q.data());
   });
