@@ -58,14 +58,21 @@ class BlockedRref {
   // became pivot row r, for r < rank.
   RrefResult reduce(const Mat& a, const Ints& row_of, int block, std::ostream* progress,
                     int depth = 0) {
-    if (block <= leaf_ || static_cast<int>(a.extent(1)) <= block) {
-      Kokkos::parallel_for(
-          "hepex::rref::rows_in_order",
-          Kokkos::RangePolicy<ExecSpace>(space_, 0, static_cast<int>(a.extent(0))),
-          KOKKOS_LAMBDA(const int i) { row_of(i) = i; });
+    if (unblocked(block, static_cast<int>(a.extent(1)))) {
+      rows_in_order(row_of);
       return rref_unblocked(space_, f_, a, row_of, progress);
     }
     return blocked(a, row_of, block, progress, depth);
+  }
+
+  // Whether reduce takes the unblocked kernel for this width and block.
+  bool unblocked(int block, int columns) const { return block <= leaf_ || columns <= block; }
+
+  void rows_in_order(const Ints& row_of) const {
+    Kokkos::parallel_for(
+        "hepex::rref::rows_in_order",
+        Kokkos::RangePolicy<ExecSpace>(space_, 0, static_cast<int>(row_of.extent(0))),
+        KOKKOS_LAMBDA(const int i) { row_of(i) = i; });
   }
 
   // The blocked path of reduce (the steps above). Public, like the next
@@ -93,14 +100,25 @@ class BlockedRref {
             }
           },
           count);
-      const Mat s = scratch.template matrix<T>(panel_slot, count, w);
+      // A panel that goes straight to the unblocked kernel carries a zero
+      // block Y of its width, which ends holding M^-1 (rref_kernels.hpp);
+      // a panel reduced recursively has M^-1 computed afterwards.
+      const bool with_inverse = unblocked(block / 2, w);
+      const int panel_width = with_inverse ? 2 * w : w;
+      const Mat s = scratch.template matrix<T>(panel_slot, count, panel_width);
       for_each_entry(
-          "hepex::rref::gather_panel", space_, count, w,
+          "hepex::rref::gather_panel", space_, count, panel_width,
           KOKKOS_LAMBDA(const std::int64_t i, const std::int64_t j) {
-            s(i, j) = a(free_rows(i), c + j);
+            s(i, j) = j < w ? a(free_rows(i), c + j) : f.zero();
           });
       Ints source("hepex::rref::panel_rows", count);
-      const RrefResult panel = reduce(s, source, block / 2, nullptr, depth + 1);
+      RrefResult panel;
+      if (with_inverse) {
+        rows_in_order(source);
+        panel = rref_unblocked(space_, f_, s, source, nullptr, w, w);
+      } else {
+        panel = reduce(s, source, block / 2, nullptr, depth + 1);
+      }
       const int k = static_cast<int>(panel.rank);
       if (k > 0) {
         // The pivots' rows I and columns J; each row of I becomes pivot rank + t.
@@ -114,7 +132,8 @@ class BlockedRref {
               rows(t) = free_rows(source(t));
               pivot_of_row(rows(t)) = rank + t;
             });
-        const Mat inverse = inverse_of_pivot_block(a, rows, columns, k, depth);
+        const Mat inverse = with_inverse ? inverse_beside_panel(s, k, w, depth)
+                                         : inverse_of_pivot_block(a, rows, columns, k, depth);
         // 2. R = M^-1 A[I, c:n]; X = A[:, c:n] + (-A[:, J], rows I zeroed) R.
         const Mat x_rows = scratch.template matrix<T>(pivot_rows_slot, k, width),
                   r = scratch.template matrix<T>(new_rows_slot, k, width),
@@ -179,6 +198,15 @@ class BlockedRref {
     Kokkos::deep_copy(space_, a, ordered);
     space_.fence();
     return result;
+  }
+
+  // M^-1 from the panel reduced with its Y block: Y's first k rows and columns.
+  Mat inverse_beside_panel(const Mat& s, int k, int w, int depth) {
+    const Mat inverse = scratch_at(depth).template matrix<T>(inverse_slot, k, k);
+    for_each_entry(
+        "hepex::rref::inverse_beside_panel", space_, k, k,
+        KOKKOS_LAMBDA(const std::int64_t t, const std::int64_t u) { inverse(t, u) = s(t, w + u); });
+    return inverse;
   }
 
   // M^-1 for M = A[rows, columns] (k x k, invertible): the right half of the

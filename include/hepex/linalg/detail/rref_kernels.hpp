@@ -15,6 +15,16 @@
 //   row_i <- row_i - f * P - g * Q                 (one fused pass)
 //   P     <- P - P(k+1) * Q                        (P reduced by Q)
 // which equals two successive Gauss-Jordan steps.
+//
+// The blocked algorithm (rref_blocked.hpp) reduces a panel S with a zero
+// block Y to its right: pivots are searched in S's columns only
+// (pivot_columns), and the r-th pivot row gets a 1 in Y's column r when it
+// is chosen (marker_column). That is the same as reducing [S | E] with E
+// holding those 1s from the start: until row r is a pivot no row operation
+// has used it as a source, so its entry in Y's column r is still 1 and every
+// other row's is 0. Hence Y ends as the reduction's transform restricted to
+// the pivot rows: Y[0:k, 0:k] = M^-1 for M = S[pivot rows, pivot columns],
+// both in pivot order.
 
 #include <cstdint>
 
@@ -69,6 +79,10 @@ struct RrefKernels {
   // Optional (extent 0: not kept): row_of(i) = the input row now at row i,
   // swapped with the rows; the blocked algorithm reads its pivots' sources.
   pivots_type row_of;
+  // Pivots are searched in columns [0, pivot_columns); the columns after them
+  // only follow the row operations.
+  int pivot_columns = 0;
+  int marker_column = -1;   // >= 0: the r-th pivot row gets a 1 in column marker_column + r
   int column = 0;           // k, the first column of the pair (set per launch)
   bool has_second = false;  // whether column k+1 exists
   int slot = 0;             // 0: column k, 1: column k+1 (set per launch)
@@ -114,7 +128,7 @@ struct RrefKernels {
     const RrefState<T>& s = state();
     if (!s.found[slot]) return;
     const int to = s.pivot_row[slot], from = s.source_row[slot];
-    const T moving = a(from, j);
+    const T moving = marker_column >= 0 && j == marker_column + to ? f.one() : a(from, j);
     if (from != to) a(from, j) = a(to, j);
     if (j == column && from != to && row_of.extent(0) != 0) {
       const int input = row_of(from);

@@ -14,12 +14,16 @@ namespace hepex::linalg::detail {
 
 // Reduces `a` (rows, cols >= 1) in place to its RREF. With row_of of extent
 // rows holding 0, 1, ..., rows - 1, on return row_of(r) is the input row that
-// became pivot row r (r < rank).
+// became pivot row r (r < rank). With pivot_columns >= 0, pivots are searched
+// in the first pivot_columns columns only, and with marker_column >= 0 the
+// r-th pivot row gets a 1 in column marker_column + r when it is chosen
+// (RrefKernels: the blocked algorithm's panels).
 template <class ExecSpace, class F>
 RrefResult rref_unblocked(
     const ExecSpace& space, const F& field,
     const DeviceMatrix<typename F::value_type, typename ExecSpace::memory_space>& a,
-    const Kokkos::View<int*, typename ExecSpace::memory_space>& row_of, std::ostream* progress) {
+    const Kokkos::View<int*, typename ExecSpace::memory_space>& row_of, std::ostream* progress,
+    int pivot_columns = -1, int marker_column = -1) {
   using Kernels = RrefKernels<F, ExecSpace>;
   const int rows = static_cast<int>(a.extent(0));
   const int cols = static_cast<int>(a.extent(1));
@@ -29,16 +33,18 @@ RrefResult rref_unblocked(
             typename Kernels::pivots_type("hepex::rref::pivots", std::min(rows, cols)),
             rows,
             cols,
-            row_of};
+            row_of,
+            pivot_columns >= 0 ? pivot_columns : cols,
+            marker_column};
   const Kokkos::TeamPolicy<ExecSpace, typename Kernels::SelectPivot> select(space, 1, Kokkos::AUTO);
   const Kokkos::TeamPolicy<ExecSpace, typename Kernels::Eliminate> eliminate(space, rows,
                                                                              Kokkos::AUTO);
   Kokkos::Timer timer;
   int reported = 0;
   // Columns k and k+1 per pass (see detail/rref_kernels.hpp).
-  for (int column = 0; column < cols; column += 2) {
+  for (int column = 0; column < k.pivot_columns; column += 2) {
     k.column = column;
-    k.has_second = column + 1 < cols;
+    k.has_second = column + 1 < k.pivot_columns;
     k.slot = 0;
     Kokkos::parallel_for("hepex::rref::select_pivot", select, k);
     Kokkos::parallel_for(
