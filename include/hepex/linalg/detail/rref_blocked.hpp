@@ -17,8 +17,10 @@
 //       rows I:      X_I <- M^-1 X_I                         (new pivot rows)
 //       other rows:  X_i <- X_i - A[i, J] M^-1 X_I            (one product)
 //     For a free row i the panel part becomes 0: it lies in the span of X_I
-//     there, and its J-coordinates fix the combination. M^-1 comes from the
-//     RREF of [M | 1_k]. Both updates are block products (block_product.hpp):
+//     there, and its J-coordinates fix the combination. M^-1 comes with the
+//     panel's reduction when the unblocked kernel reduces it (a zero block
+//     beside the panel, rref_kernels.hpp), else from the RREF of [M | 1_k].
+//     Both updates are block products (block_product.hpp):
 //     R = M^-1 X_I (k x k x (n-c)) and X += (-A[:, J] with rows I zeroed) R
 //     (m x k x (n-c)), which is where almost all of the work goes.
 //  3. Entries the algebra makes exactly 0 or 1 in the panel are written as
