@@ -24,9 +24,9 @@ namespace hepex::linalg {
 // Automatic choice of the algorithm: the blocked one from `from` rows and
 // columns on, with panels of `block` columns reduced recursively down to
 // `leaf` columns. Measured crossovers: on one CPU core (perf/results/rref_cpu.md)
-// the blocked path is 1.35x faster than the unblocked one at n = 3000 for
-// p < 2^23 and even for p = 2^31 - 1; on the H100 (perf/results/rref.md) it
-// is 4.6x faster at n = 16384 with panels of 512 reduced by the unblocked
+// the blocked path is 1.65x faster than the unblocked one at n = 3000 for
+// p < 2^23 and 1.07x for p = 2^31 - 1; on the H100 (perf/results/rref.md) it
+// is 6.4x faster at n = 16384 with panels of 512 reduced by the unblocked
 // kernel, and slower at n = 4096: every pair of panel columns costs a
 // latency-bound pass over the panel.
 struct AutomaticBlocking {
