@@ -58,12 +58,17 @@ std::string algorithm_name(int block) {
   return block == 0 ? "automatic" : "blocked " + std::to_string(block);
 }
 
-// The blocked Gauss-Jordan's products on a full-rank n x n matrix with panels
-// of b columns (detail/rref_blocked.hpp, step 2): for the panel at column c,
-// M^-1 X_I (b x b x (n - c)) and the update of all rows (n x b x (n - c)).
+// The blocked algorithm's products on a full-rank n x n matrix with panels of
+// b columns (detail/rref_blocked.hpp, step 2): for the panel at column c,
+// right of it (r = n - c - b columns) R = M^-1 X_I (b x b x r) and the update
+// of the r rows still free (r x b x r); the back substitution has no
+// non-pivot column to work on.
 double blocked_product_ops(double n, double b) {
   double ops = 0;
-  for (double c = 0; c < n; c += b) ops += 2 * (n + b) * std::min(b, n - c) * (n - c);
+  for (double c = 0; c < n; c += b) {
+    const double w = std::min(b, n - c), right = n - c - w;
+    ops += 2 * (w + right) * w * right;
+  }
   return ops;
 }
 

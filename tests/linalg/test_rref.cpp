@@ -51,7 +51,8 @@ void expect_matches_flint(const Matrix<Word>& a, std::uint64_t p, Backend backen
   std::ostringstream where;
   where << what << ": " << a.rows << "x" << a.cols << " mod " << p << " on "
         << backend_name(backend) << ", block " << options.block_columns << " leaf "
-        << options.leaf_columns << " (" << seed_trace() << ")";
+        << options.leaf_columns << " inverse " << static_cast<int>(options.panel_inverse)
+        << " chunk " << options.trailing_chunk << " (" << seed_trace() << ")";
   ASSERT_EQ(r.blocked, options.block_columns > options.leaf_columns &&
                            static_cast<int>(a.cols) > options.block_columns)
       << where.str();
@@ -94,10 +95,26 @@ void blocked_cases_against_flint(std::uint64_t p) {
   std::mt19937_64 rng(seed() ^ (p * 3));
   const std::vector<std::pair<std::size_t, std::size_t>> shapes = {
       {9, 9}, {16, 17}, {17, 16}, {33, 31}, {24, 70}, {70, 24}, {64, 64}, {5, 40}};
-  for (const auto& [block, leaf] : std::vector<std::pair<int, int>>{{4, 1}, {8, 2}, {16, 4}}) {
+  // Panels of `block` down to `leaf` columns, each way to the pivot block's
+  // inverse, trailing updates in chunks of 3, 5, 7 columns or all at once.
+  using Inverse = linalg::RrefOptions::PanelInverse;
+  struct Config {
+    int block, leaf;
+    Inverse inverse;
+    int chunk;
+  };
+  for (const auto& [block, leaf, inverse, chunk] :
+       std::vector<Config>{{4, 1, Inverse::beside, -1},
+                           {4, 1, Inverse::separate, 3},
+                           {8, 2, Inverse::beside, 5},
+                           {8, 2, Inverse::separate, -1},
+                           {16, 4, Inverse::beside, 7},
+                           {16, 4, Inverse::separate, -1}}) {
     linalg::RrefOptions options;
     options.block_columns = block;
     options.leaf_columns = leaf;
+    options.panel_inverse = inverse;
+    options.trailing_chunk = chunk;
     for (const Backend backend : {Backend::device, Backend::host}) {
       for (const auto& [m, n] : shapes) {
         if (static_cast<int>(n) <= block) continue;
@@ -242,7 +259,12 @@ TEST(Rref, BlockedReal64MatchesReference) {
   hepex::linalg::RrefOptions options;
   options.block_columns = 8;
   options.leaf_columns = 2;
-  hepex::test::floating_cases<hepex::field::Real64>(1e-8, options);
+  for (const auto inverse : {hepex::linalg::RrefOptions::PanelInverse::beside,
+                             hepex::linalg::RrefOptions::PanelInverse::separate}) {
+    options.panel_inverse = inverse;
+    options.trailing_chunk = inverse == hepex::linalg::RrefOptions::PanelInverse::beside ? 5 : -1;
+    hepex::test::floating_cases<hepex::field::Real64>(1e-8, options);
+  }
 }
 TEST(Rref, AutomaticChoiceMatchesFlint) {
   // From automatic_blocking().from rows and columns on, the blocked path;

@@ -1,6 +1,7 @@
 #pragma once
 // Scratch memory for modgemm, reused across calls: the converted operands
-// (doubles, int8 residues) and the partial products. Pass one workspace to a
+// (doubles, int8 residues) and the partial products. Host buffers ask for
+// huge pages (core/huge_pages.hpp). Pass one workspace to a
 // series of products (Krylov steps, benchmarks) so that the scratch matrices
 // are allocated (and, on the host, first touched) once, not on every call.
 // One workspace per thread of execution: calls sharing it must not overlap.
@@ -16,6 +17,7 @@
 #include <cstdint>
 #include <string>
 
+#include "hepex/core/huge_pages.hpp"
 #include "hepex/core/matrix.hpp"
 
 namespace hepex::linalg {
@@ -36,6 +38,9 @@ class GemmWorkspace {
       buffer = Buffer(Kokkos::view_alloc(Kokkos::WithoutInitializing,
                                          "hepex::gemm_workspace_" + std::to_string(slot)),
                       bytes);
+      if constexpr (Kokkos::SpaceAccessibility<Kokkos::HostSpace, Memory>::accessible) {
+        advise_huge_pages(buffer.data(), bytes);  // before anything touches it
+      }
     }
     return Kokkos::View<T*, Memory>(reinterpret_cast<T*>(buffer.data()), count);
   }

@@ -23,21 +23,30 @@ namespace hepex::linalg {
 
 // Automatic choice of the algorithm: the blocked one from `from` rows and
 // columns on, with panels of `block` columns reduced recursively down to
-// `leaf` columns. Measured crossovers: on one CPU core (perf/results/rref_cpu.md)
-// the blocked path is 1.65x faster than the unblocked one at n = 3000 for
-// p < 2^23 and 1.07x for p = 2^31 - 1; on the H100 (perf/results/rref.md) it
-// is 6.4x faster at n = 16384 with panels of 512 reduced by the unblocked
-// kernel, and slower at n = 4096: every pair of panel columns costs a
-// latency-bound pass over the panel.
+// `leaf` columns. Measured on one CPU core (perf/results/rref_cpu.md): the
+// blocked path overtakes the unblocked one between n = 1000 and 1250 for
+// p = 65521 and between 1500 and 2000 for p = 2^31 - 1; panels of 256
+// reduced by the unblocked kernel beat recursive panels (64 or 32 wide
+// leaves) and 128 or 512 wide panels. On the H100 (perf/results/rref.md,
+// measured at 3a2dd0d with the kernels before the two-launch pass) the
+// blocked path was 6.4x faster at n = 16384 with panels of 512 reduced by
+// the unblocked kernel, and slower at n = 4096: every pair of panel columns
+// costs a latency-bound pass over the panel.
 struct AutomaticBlocking {
   int from, block, leaf;
+  int chunk;  // columns per product of the trailing update (0: all at once)
+  // Whether a panel reduced by the unblocked kernel carries a zero block that
+  // ends holding its pivot block's inverse (one latency-bound pass per column
+  // pair fewer on a GPU), or the inverse comes from a k x 2k reduction of its
+  // own (less work: the block doubles the panel's width over all free rows).
+  bool inverse_beside;
 };
 template <class ExecSpace>
 constexpr AutomaticBlocking automatic_blocking() {
   if (Kokkos::SpaceAccessibility<Kokkos::HostSpace, typename ExecSpace::memory_space>::accessible) {
-    return {3000, 256, 64};
+    return {1500, 256, 128, 1024, false};
   }
-  return {8192, 512, 256};
+  return {8192, 512, 256, 0, true};
 }
 
 // Reduces `a` in place to its RREF (zero rows at the bottom) on `space`.
@@ -45,7 +54,6 @@ template <class ExecSpace, class F>
 RrefResult rref(const ExecSpace& space, const F& field,
                 const DeviceMatrix<typename F::value_type, typename ExecSpace::memory_space>& a,
                 const RrefOptions& options = {}) {
-  using Kernels = detail::RrefKernels<F, ExecSpace>;
   const int rows = static_cast<int>(a.extent(0));
   const int cols = static_cast<int>(a.extent(1));
   if (a.extent(0) > 0x7fffffff || a.extent(1) > 0x7fffffff) {
@@ -54,10 +62,9 @@ RrefResult rref(const ExecSpace& space, const F& field,
   if (rows == 0 || cols == 0) return RrefResult{};
 
   if constexpr (!F::is_exact) {
-    Kernels k{field, a, {}, {}, rows, cols, {}};
-    Kokkos::parallel_for(
-        "hepex::rref::rescale_rows",
-        Kokkos::TeamPolicy<ExecSpace, typename Kernels::RescaleRows>(space, rows, Kokkos::AUTO), k);
+    Kokkos::parallel_for("hepex::rref::rescale_rows",
+                         Kokkos::TeamPolicy<ExecSpace>(space, rows, Kokkos::AUTO),
+                         detail::RescaleRows<F, ExecSpace>{a});
   }
   constexpr AutomaticBlocking automatic = automatic_blocking<ExecSpace>();
   int block = options.block_columns;
@@ -69,14 +76,21 @@ RrefResult rref(const ExecSpace& space, const F& field,
   const int leaf = options.leaf_columns > 0 ? options.leaf_columns : automatic.leaf;
   if constexpr (detail::HasBlockProduct<F>::value) {
     if (block > 0) {
-      detail::BlockedRref<ExecSpace, F> blocked(space, field, leaf);
-      return blocked.reduce(a, typename Kernels::pivots_type("hepex::rref::row_of", rows), block,
-                            options.progress);
+      using Inverse = RrefOptions::PanelInverse;
+      const bool beside = options.panel_inverse == Inverse::automatic
+                              ? automatic.inverse_beside
+                              : options.panel_inverse == Inverse::beside;
+      const int chunk =
+          options.trailing_chunk == 0 ? automatic.chunk : std::max(options.trailing_chunk, 0);
+      detail::BlockedRref<ExecSpace, F> blocked(space, field, leaf, chunk, beside);
+      return blocked.reduce(
+          a, Kokkos::View<int*, typename ExecSpace::memory_space>("hepex::rref::row_of", rows),
+          block, options.progress);
     }
   } else if (block > 0) {
     throw Error("rref: the blocked algorithm needs Z/p or Real64; use block_columns <= 0");
   }
-  return detail::rref_unblocked(space, field, a, typename Kernels::pivots_type(), options.progress);
+  return detail::rref_unblocked(space, field, a, options.progress);
 }
 
 // Host convenience: reduces a host matrix in place on the chosen backend.

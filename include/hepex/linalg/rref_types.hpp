@@ -22,6 +22,14 @@ struct RrefOptions {
   // wider ones recursively by the blocked algorithm with half the width.
   // 0: the automatic choice's.
   int leaf_columns = 0;
+  // How a panel reduced by the unblocked kernel yields its pivot block's
+  // inverse: from a zero block carried beside it, or from a reduction of its
+  // own (detail/rref_blocked.hpp); automatic: automatic_blocking's choice.
+  enum class PanelInverse { automatic, beside, separate };
+  PanelInverse panel_inverse = PanelInverse::automatic;
+  // Columns per product of the blocked algorithm's trailing update: 0 the
+  // automatic choice's, -1 all at once.
+  int trailing_chunk = 0;
 };
 
 struct RrefResult {

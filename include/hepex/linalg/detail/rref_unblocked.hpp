@@ -1,76 +1,70 @@
 #pragma once
-// The unblocked, Linac-style reduction (Linac section 3.2): the host launches
-// the kernels of detail/rref_kernels.hpp column pair by column pair and reads
-// nothing back until the end. Floating-point rows must already be rescaled
-// (rref.hpp does it once).
+// The unblocked reduction (Linac section 3.2): the host launches the kernels
+// of detail/rref_kernels.hpp pass by pass (two columns, two launches) and
+// reads nothing back until the end. Floating-point rows must already be
+// rescaled (rref.hpp does it once).
 
 #include <iomanip>
 
 #include "hepex/core/matrix.hpp"
+#include "hepex/linalg/detail/for_each_entry.hpp"
 #include "hepex/linalg/detail/rref_kernels.hpp"
 #include "hepex/linalg/rref_types.hpp"
 
 namespace hepex::linalg::detail {
 
-// Reduces `a` (rows, cols >= 1) in place to its RREF. With row_of of extent
-// rows holding 0, 1, ..., rows - 1, on return row_of(r) is the input row that
-// became pivot row r (r < rank). With pivot_columns >= 0, pivots are searched
-// in the first pivot_columns columns only, and with marker_column >= 0 the
-// r-th pivot row gets a 1 in column marker_column + r when it is chosen
-// (RrefKernels: the blocked algorithm's panels).
+// What reduce_in_place leaves: the rank and pivot columns, and where the
+// pivot rows are (rows do not move).
+template <class Memory>
+struct InPlaceReduction {
+  RrefResult result;
+  Kokkos::View<int*, Memory> row_of_pivot;  // row_of_pivot(r): the row of pivot r, r < rank
+};
+
+// Gauss-Jordan reduction of `a` (rows, cols >= 1) with the pivot rows left
+// where they were found: on return row_of_pivot(r) holds pivot r's row,
+// which is 1 in pivot column r and 0 in the other pivot columns, and every
+// other row is 0 in the pivot columns. With pivot_columns >= 0, pivots are
+// searched in the first pivot_columns columns only, and with
+// marker_column >= 0 the r-th pivot row gets a 1 in column marker_column + r
+// when it is chosen (the blocked algorithm's panels; rref_kernels.hpp).
 template <class ExecSpace, class F>
-RrefResult rref_unblocked(
+InPlaceReduction<typename ExecSpace::memory_space> reduce_in_place(
     const ExecSpace& space, const F& field,
     const DeviceMatrix<typename F::value_type, typename ExecSpace::memory_space>& a,
-    const Kokkos::View<int*, typename ExecSpace::memory_space>& row_of, std::ostream* progress,
-    int pivot_columns = -1, int marker_column = -1) {
+    std::ostream* progress, int pivot_columns = -1, int marker_column = -1) {
   using Kernels = RrefKernels<F, ExecSpace>;
   const int rows = static_cast<int>(a.extent(0));
   const int cols = static_cast<int>(a.extent(1));
+  const int most = std::min(rows, cols);
   Kernels k{field,
             a,
             typename Kernels::state_type("hepex::rref::state"),
-            typename Kernels::pivots_type("hepex::rref::pivots", std::min(rows, cols)),
+            typename Kernels::ints_type("hepex::rref::pivot_of_row", rows),
+            typename Kernels::ints_type("hepex::rref::row_of_pivot", most),
+            typename Kernels::ints_type("hepex::rref::pivots", most),
             rows,
             cols,
-            row_of,
             pivot_columns >= 0 ? pivot_columns : cols,
             marker_column};
-  const Kokkos::TeamPolicy<ExecSpace, typename Kernels::SelectPivot> select(space, 1, Kokkos::AUTO);
+  Kokkos::deep_copy(space, k.pivot_of_row, -1);
+  using FinishAndSelect = typename Kernels::FinishAndSelect;
   const Kokkos::TeamPolicy<ExecSpace, typename Kernels::Eliminate> eliminate(space, rows,
                                                                              Kokkos::AUTO);
+  k.next = 0;
+  Kokkos::parallel_for("hepex::rref::select",
+                       Kokkos::TeamPolicy<ExecSpace, FinishAndSelect>(space, 1, Kokkos::AUTO), k);
   Kokkos::Timer timer;
   int reported = 0;
-  // Columns k and k+1 per pass (see detail/rref_kernels.hpp).
   for (int column = 0; column < k.pivot_columns; column += 2) {
     k.column = column;
-    k.has_second = column + 1 < k.pivot_columns;
-    k.slot = 0;
-    Kokkos::parallel_for("hepex::rref::select_pivot", select, k);
-    Kokkos::parallel_for(
-        "hepex::rref::swap_rows",
-        Kokkos::RangePolicy<ExecSpace, typename Kernels::SwapRows>(space, column, cols), k);
-    if (k.has_second) {
-      Kokkos::parallel_for(
-          "hepex::rref::look_ahead",
-          Kokkos::RangePolicy<ExecSpace, typename Kernels::LookAhead>(space, 0, rows), k);
-    }
-    k.slot = 1;
-    Kokkos::parallel_for("hepex::rref::select_pivot", select, k);
-    if (k.has_second) {
-      Kokkos::parallel_for(
-          "hepex::rref::swap_rows",
-          Kokkos::RangePolicy<ExecSpace, typename Kernels::SwapRows>(space, column, cols), k);
-      Kokkos::parallel_for(
-          "hepex::rref::compute_q",
-          Kokkos::RangePolicy<ExecSpace, typename Kernels::ComputeQ>(space, column + 1, cols), k);
-    }
     Kokkos::parallel_for("hepex::rref::eliminate", eliminate, k);
-    if (k.has_second) {
-      Kokkos::parallel_for(
-          "hepex::rref::finish_p",
-          Kokkos::RangePolicy<ExecSpace, typename Kernels::FinishP>(space, column + 1, cols), k);
-    }
+    k.next = column + 2 < k.pivot_columns ? column + 2 : -1;
+    const int finishing_teams = (cols - column + Kernels::finish_chunk - 1) / Kernels::finish_chunk;
+    Kokkos::parallel_for(
+        "hepex::rref::finish_and_select",
+        Kokkos::TeamPolicy<ExecSpace, FinishAndSelect>(space, 1 + finishing_teams, Kokkos::AUTO),
+        k);
     if (progress != nullptr && (column + 2) * 50 / cols > reported) {
       reported = (column + 2) * 50 / cols;
       space.fence();
@@ -85,12 +79,44 @@ RrefResult rref_unblocked(
                 << " s\n";
     }
   }
-  RrefResult result;
+  InPlaceReduction<typename ExecSpace::memory_space> reduction;
   auto state = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), k.state);
-  result.rank = static_cast<std::size_t>(state().next_row);
+  reduction.result.rank = static_cast<std::size_t>(state().rank);
   auto pivots = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), k.pivots);
-  result.pivots.assign(pivots.data(), pivots.data() + result.rank);
-  return result;
+  reduction.result.pivots.assign(pivots.data(), pivots.data() + reduction.result.rank);
+  reduction.row_of_pivot = k.row_of_pivot;
+  return reduction;
+}
+
+// Reduces `a` in place to its RREF: reduce_in_place, then the pivot rows in
+// pivot order and zeros below (through a copy of the matrix). With row_of of
+// extent >= rank, row_of(r) is then the input row that became pivot row r.
+template <class ExecSpace, class F>
+RrefResult rref_unblocked(
+    const ExecSpace& space, const F& field,
+    const DeviceMatrix<typename F::value_type, typename ExecSpace::memory_space>& a,
+    std::ostream* progress,
+    const Kokkos::View<int*, typename ExecSpace::memory_space>& row_of = {}) {
+  using T = typename F::value_type;
+  const auto reduction = reduce_in_place(space, field, a, progress);
+  const auto row_of_pivot = reduction.row_of_pivot;
+  const int rank = static_cast<int>(reduction.result.rank);
+  if (row_of.extent(0) != 0) {
+    Kokkos::deep_copy(space, Kokkos::subview(row_of, std::make_pair(0, rank)),
+                      Kokkos::subview(row_of_pivot, std::make_pair(0, rank)));
+  }
+  const F f = field;
+  const DeviceMatrix<T, typename ExecSpace::memory_space> reduced(
+      Kokkos::view_alloc(Kokkos::WithoutInitializing, "hepex::rref::in_place"), a.extent(0),
+      a.extent(1));
+  Kokkos::deep_copy(space, reduced, a);
+  for_each_entry(
+      "hepex::rref::order_rows", space, a.extent(0), a.extent(1),
+      KOKKOS_LAMBDA(const std::int64_t i, const std::int64_t j) {
+        a(i, j) = i < rank ? reduced(row_of_pivot(i), j) : f.zero();
+      });
+  space.fence();
+  return reduction.result;
 }
 
 }  // namespace hepex::linalg::detail
