@@ -1,10 +1,12 @@
 // Modular matrix products against FLINT's nmod_mat_mul: every method at the
 // largest prime it claims, adversarial inputs (all p-1, and the largest
 // centred magnitudes), depths just above the exact-block boundaries, fat
-// vectors and k = 10^6, empty and 1x1 shapes, and C += A B; device and host.
+// vectors and k = 10^6, empty and 1x1 shapes, and C += A B, into a matrix
+// and into scattered rows of a larger one; device and host.
 #include <gmpxx.h>
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <numeric>
 #include <random>
 
@@ -68,6 +70,46 @@ Matrix<Word> filled(std::size_t r, std::size_t c, std::uint64_t p, std::mt19937_
   return a;
 }
 
+// The product into rows of a larger matrix (RowSubset): C's rows are m of
+// the (m + 3) x (n + 2) matrix's rows in random order, from column 1; C's
+// entries must become `want` and every other entry stay as it was.
+template <class Word>
+void check_into_rows(const field::Zp<Word>& f, linalg::GemmMethod method, Backend backend,
+                     const Matrix<Word>& a, const Matrix<Word>& b, const Matrix<Word>* c0,
+                     const Matrix<Word>& want, std::mt19937_64& rng) {
+  const std::size_t m = a.rows, n = b.cols;
+  Matrix<Word> big(m + 3, n + 2);
+  for (auto& x : big.data) x = static_cast<Word>(rng() % f.modulus());
+  std::vector<int> order(m + 3);
+  std::iota(order.begin(), order.end(), 0);
+  std::shuffle(order.begin(), order.end(), rng);
+  Matrix<Word> expected = big;
+  for (std::size_t i = 0; i < m; ++i) {
+    for (std::size_t j = 0; j < n; ++j) {
+      const auto row = static_cast<std::size_t>(order[i]);
+      if (c0 != nullptr) big(row, 1 + j) = (*c0)(i, j);
+      expected(row, 1 + j) = want(i, j);
+    }
+  }
+  auto run = [&](auto space) {
+    using Memory = typename decltype(space)::memory_space;
+    auto target = to_device<Memory>(big);
+    Kokkos::View<int*, Memory> rows("rows", m);
+    auto host_rows = Kokkos::create_mirror_view(rows);
+    for (std::size_t i = 0; i < m; ++i) host_rows(i) = order[i];
+    Kokkos::deep_copy(rows, host_rows);
+    const auto da = to_device<Memory>(a), db = to_device<Memory>(b);
+    linalg::modgemm(space, f, ConstDeviceMatrix<Word, Memory>(da),
+                    ConstDeviceMatrix<Word, Memory>(db),
+                    linalg::RowSubset<Word, Memory>{target, rows, 1}, method, c0 != nullptr);
+    return to_host(target);
+  };
+  const Matrix<Word> got = backend == Backend::device ? run(DeviceSpace()) : run(HostSpace());
+  ASSERT_TRUE(got == expected) << "into rows, " << (c0 != nullptr ? "C += A B, " : "C = A B, ")
+                               << a.rows << "x" << a.cols << "x" << n << " on "
+                               << backend_name(backend);
+}
+
 template <class Word>
 void check_method(linalg::GemmMethod method, std::uint64_t p,
                   const std::vector<std::size_t>& depths,
@@ -88,11 +130,13 @@ void check_method(linalg::GemmMethod method, std::uint64_t p,
           ASSERT_TRUE(linalg::modgemm(f, a, b, method, backend) == want)
               << m << "x" << k << "x" << n << " " << pattern_name(pattern) << " on "
               << backend_name(backend);
+          check_into_rows<Word>(f, method, backend, a, b, nullptr, want, rng);
           for (std::size_t e = 0; e < want.data.size(); ++e) {
             want.data[e] = f.add(want.data[e], c0.data[e]);
           }
           ASSERT_TRUE(linalg::modgemm(f, a, b, method, backend, &c0) == want)
               << "C += A B, " << m << "x" << k << "x" << n << " on " << backend_name(backend);
+          check_into_rows<Word>(f, method, backend, a, b, &c0, want, rng);
         }
       }
     }
@@ -143,6 +187,10 @@ TEST(ModGemm, Fp64AtItsLargestPrimeAndBlockBoundaries) {
   ASSERT_EQ(fp64_blocks(p).width, 1u);
   ASSERT_TRUE(fp64_blocks(p).carry);
   hepex::test::check_method<std::uint32_t>(GemmMethod::fp64, p, {0, 1, 2, 3, 40});
+  // The smallest primes, where the reduction's rounding of x / p is coarsest.
+  for (std::uint64_t small : {2, 3, 5}) {
+    hepex::test::check_method<std::uint32_t>(GemmMethod::fp64, small, {1, 2, 40});
+  }
   // < 2^23: (2^53 - 4q) / 4194296^2 = 512.0..., blocks added onto the
   // centred partial sums.
   const std::uint64_t q = 8388593;

@@ -4,6 +4,7 @@
 // their exact ranges: modgemm_methods.hpp; the kernels: detail/modgemm_*.hpp.
 
 #include <string>
+#include <type_traits>
 
 #include "hepex/core/error.hpp"
 #include "hepex/core/matrix.hpp"
@@ -14,8 +15,64 @@
 #include "hepex/linalg/detail/modgemm_words.hpp"
 #include "hepex/linalg/gemm_workspace.hpp"
 #include "hepex/linalg/modgemm_methods.hpp"
+#include "hepex/linalg/row_subset.hpp"
 
 namespace hepex::linalg {
+
+namespace detail {
+
+// modgemm into a matrix or a RowSubset (below); the shapes are checked.
+template <class ExecSpace, class Word, class Target>
+GemmMethod modgemm_into(const ExecSpace& space, const field::Zp<Word>& f,
+                        const ConstDeviceMatrix<Word, typename ExecSpace::memory_space>& a,
+                        const ConstDeviceMatrix<Word, typename ExecSpace::memory_space>& b,
+                        const Target& c, GemmMethod method, bool accumulate,
+                        GemmWorkspace<typename ExecSpace::memory_space>* workspace) {
+  using Memory = typename ExecSpace::memory_space;
+  constexpr bool into_matrix = std::is_same_v<Target, DeviceMatrix<Word, Memory>>;
+  const std::size_t m = a.extent(0), k = a.extent(1), n = b.extent(1);
+  const Backend where = Kokkos::SpaceAccessibility<Kokkos::HostSpace, Memory>::accessible
+                            ? Backend::host
+                            : Backend::device;
+  method = resolve_gemm_method(method, f.modulus(), where);
+  if (m == 0 || n == 0) return method;
+  GemmWorkspace<Memory> local;
+  GemmWorkspace<Memory>& scratch = workspace != nullptr ? *workspace : local;
+  if (method == GemmMethod::int64 || method == GemmMethod::int8 || k == 0) {
+    // These kernels write a matrix: rows of one go through a copy (slot 7,
+    // which neither uses).
+    auto run = [&](const DeviceMatrix<Word, Memory>& into) {
+      if (method == GemmMethod::int8 && k > 0) {
+        detail::modgemm_int8(space, f, a, b, into, accumulate, where, scratch);
+      } else {
+        detail::modgemm_words(space, f, a, b, into, accumulate);
+      }
+    };
+    if constexpr (into_matrix) {
+      run(c);
+    } else {
+      const auto copy = detail::gather_rows(space, c, n, accumulate, scratch, 7);
+      run(copy);
+      detail::scatter_rows(space, copy, c);
+    }
+  } else {
+    detail::modgemm_doubles(space, f, a, b, c, accumulate, where, method == GemmMethod::multiword,
+                            scratch);
+  }
+  space.fence();
+  return method;
+}
+
+inline void check_product_shapes(std::size_t m, std::size_t k, std::size_t k2, std::size_t n,
+                                 std::size_t cm, std::size_t cn) {
+  if (k2 != k || cm != m || cn != n) {
+    throw Error("modgemm: shapes " + std::to_string(m) + "x" + std::to_string(k) + " times " +
+                std::to_string(k2) + "x" + std::to_string(n) + " into " + std::to_string(cm) + "x" +
+                std::to_string(cn) + " do not match");
+  }
+}
+
+}  // namespace detail
 
 // Device API: C = A B (or C += A B) mod p on `space`. A m x k, B k x n, C m x n,
 // all reduced residues. Repeated products may share a workspace (see
@@ -28,33 +85,33 @@ GemmMethod modgemm(const ExecSpace& space, const field::Zp<Word>& f,
                    const DeviceMatrix<Word, typename ExecSpace::memory_space>& c,
                    GemmMethod method = GemmMethod::automatic, bool accumulate = false,
                    GemmWorkspace<typename ExecSpace::memory_space>* workspace = nullptr) {
-  using Memory = typename ExecSpace::memory_space;
-  const std::size_t m = a.extent(0), k = a.extent(1), n = b.extent(1);
-  if (b.extent(0) != k || c.extent(0) != m || c.extent(1) != n) {
-    throw Error("modgemm: shapes " + std::to_string(m) + "x" + std::to_string(k) + " times " +
-                std::to_string(b.extent(0)) + "x" + std::to_string(n) + " into " +
-                std::to_string(c.extent(0)) + "x" + std::to_string(c.extent(1)) + " do not match");
+  detail::check_product_shapes(a.extent(0), a.extent(1), b.extent(0), b.extent(1), c.extent(0),
+                               c.extent(1));
+  return detail::modgemm_into(space, f, a, b, c, method, accumulate, workspace);
+}
+
+// The same with C = some rows of a larger matrix from a column on
+// (row_subset.hpp): C has c.rows.extent(0) rows and B's column count. The
+// fp64 and multiword methods read and write those rows in place.
+template <class ExecSpace, class Word>
+GemmMethod modgemm(const ExecSpace& space, const field::Zp<Word>& f,
+                   const ConstDeviceMatrix<Word, typename ExecSpace::memory_space>& a,
+                   const ConstDeviceMatrix<Word, typename ExecSpace::memory_space>& b,
+                   const RowSubset<Word, typename ExecSpace::memory_space>& c,
+                   GemmMethod method = GemmMethod::automatic, bool accumulate = false,
+                   GemmWorkspace<typename ExecSpace::memory_space>* workspace = nullptr) {
+  const std::size_t columns =
+      c.first >= 0 && static_cast<std::size_t>(c.first) <= c.matrix.extent(1)
+          ? c.matrix.extent(1) - static_cast<std::size_t>(c.first)
+          : 0;
+  if (c.first < 0 || columns < b.extent(1)) {
+    throw Error("modgemm: " + std::to_string(b.extent(1)) + " columns from column " +
+                std::to_string(c.first) + " do not fit a matrix of " +
+                std::to_string(c.matrix.extent(1)) + " columns");
   }
-  const Backend where = Kokkos::SpaceAccessibility<Kokkos::HostSpace, Memory>::accessible
-                            ? Backend::host
-                            : Backend::device;
-  method = resolve_gemm_method(method, f.modulus(), where);
-  if (m == 0 || n == 0) return method;
-  if (method == GemmMethod::int64 || k == 0) {
-    detail::modgemm_words(space, f, a, b, c, accumulate);
-    space.fence();
-    return method;
-  }
-  GemmWorkspace<Memory> local;
-  GemmWorkspace<Memory>& scratch = workspace != nullptr ? *workspace : local;
-  if (method == GemmMethod::int8) {
-    detail::modgemm_int8(space, f, a, b, c, accumulate, where, scratch);
-  } else {
-    detail::modgemm_doubles(space, f, a, b, c, accumulate, where, method == GemmMethod::multiword,
-                            scratch);
-  }
-  space.fence();
-  return method;
+  detail::check_product_shapes(a.extent(0), a.extent(1), b.extent(0), b.extent(1), c.rows.extent(0),
+                               b.extent(1));
+  return detail::modgemm_into(space, f, a, b, c, method, accumulate, workspace);
 }
 
 // Host convenience: returns A B (+ C0 when given) mod p. On a host backend

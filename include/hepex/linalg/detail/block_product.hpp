@@ -7,6 +7,7 @@
 
 #include "hepex/field/real.hpp"
 #include "hepex/linalg/modgemm.hpp"
+#include "hepex/linalg/row_subset.hpp"
 #include "hepex/linalg/vendor_gemm.hpp"
 
 namespace hepex::linalg::detail {
@@ -18,11 +19,12 @@ struct HasBlockProduct<field::Zp<Word>> : std::true_type {};
 template <>
 struct HasBlockProduct<field::Real64> : std::true_type {};
 
-template <class ExecSpace, class Word>
+// C is a matrix or a RowSubset (row_subset.hpp).
+template <class ExecSpace, class Word, class Target>
 void block_product(const ExecSpace& space, const field::Zp<Word>& f,
                    const ConstDeviceMatrix<Word, typename ExecSpace::memory_space>& a,
                    const ConstDeviceMatrix<Word, typename ExecSpace::memory_space>& b,
-                   const DeviceMatrix<Word, typename ExecSpace::memory_space>& c, bool accumulate,
+                   const Target& c, bool accumulate,
                    GemmWorkspace<typename ExecSpace::memory_space>& workspace) {
   modgemm(space, f, a, b, c, GemmMethod::automatic, accumulate, &workspace);
 }
@@ -42,6 +44,18 @@ void block_product(const ExecSpace& space, const field::Real64&,
   space.fence();  // the operands were written by kernels on `space`
   backend::dgemm(where, m, n, k, a.data(), k, b.data(), n, accumulate ? 1.0 : 0.0, c.data(), n);
   space.fence();
+}
+
+// Over Real64 into rows of a matrix: through a gathered copy (workspace slot 7).
+template <class ExecSpace>
+void block_product(const ExecSpace& space, const field::Real64& f,
+                   const ConstDeviceMatrix<double, typename ExecSpace::memory_space>& a,
+                   const ConstDeviceMatrix<double, typename ExecSpace::memory_space>& b,
+                   const RowSubset<double, typename ExecSpace::memory_space>& c, bool accumulate,
+                   GemmWorkspace<typename ExecSpace::memory_space>& workspace) {
+  const auto copy = gather_rows(space, c, b.extent(1), accumulate, workspace, 7);
+  block_product(space, f, a, b, copy, accumulate, workspace);
+  scatter_rows(space, copy, c);
 }
 
 }  // namespace hepex::linalg::detail

@@ -19,11 +19,24 @@ struct FlatEntries {
   }
 };
 
+// The entries of one row. They are independent (on a GPU they run as
+// separate threads), which the compiler is told: it cannot prove it where a
+// functor writes rows it looks up, such as a RowSubset's
+// matrix(rows(i), j), whose store might, by the aliasing rules, change
+// rows(i), and would then not vectorise the loop.
+#if defined(__GNUC__) && !defined(__clang__)
+#define HEPEX_INDEPENDENT_ITERATIONS _Pragma("GCC ivdep")
+#elif defined(__clang__)
+#define HEPEX_INDEPENDENT_ITERATIONS _Pragma("clang loop vectorize(assume_safety)")
+#else
+#define HEPEX_INDEPENDENT_ITERATIONS
+#endif
 template <class Functor>
 struct EntriesOfRow {
   Functor functor;
   std::int64_t cols;
   KOKKOS_INLINE_FUNCTION void operator()(const std::int64_t i) const {
+    HEPEX_INDEPENDENT_ITERATIONS
     for (std::int64_t j = 0; j < cols; ++j) functor(i, j);
   }
 };

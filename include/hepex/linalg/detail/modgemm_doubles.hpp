@@ -15,11 +15,12 @@
 
 namespace hepex::linalg::detail {
 
-// Residues to centred doubles.
-template <class Word, class ExecSpace>
+// Residues to centred doubles; `Source` is a matrix or a RowSubset.
+template <class Word, class ExecSpace,
+          class Source = ConstDeviceMatrix<Word, typename ExecSpace::memory_space>>
 struct ToCentredDouble {
   field::Zp<Word> f;
-  ConstDeviceMatrix<Word, typename ExecSpace::memory_space> in;
+  Source in;
   DeviceMatrix<double, typename ExecSpace::memory_space> out;
   KOKKOS_INLINE_FUNCTION void operator()(const std::int64_t i, const std::int64_t j) const {
     out(i, j) = static_cast<double>(f.centred(in(i, j)));
@@ -53,12 +54,13 @@ struct SplitCentred {
 // each way bring it to [0, p), done on integers with sign masks (branches
 // on random signs mispredicted half the time: the reduction took 40% of a
 // 512^3 DGEMM's time on one core). Larger p (multiword): x as an integer,
-// reduced by the field.
-template <class Word, class ExecSpace>
+// reduced by the field. `Target` is a matrix or a RowSubset.
+template <class Word, class ExecSpace,
+          class Target = DeviceMatrix<Word, typename ExecSpace::memory_space>>
 struct ReduceAccumulate {
   field::Zp<Word> f;
   DeviceMatrix<double, typename ExecSpace::memory_space> block;
-  DeviceMatrix<Word, typename ExecSpace::memory_space> c;
+  Target c;
   double p, inverse_p;
   Word weight;
   bool overwrite;
@@ -82,31 +84,53 @@ struct ReduceAccumulate {
   }
 };
 
-// x <- x - p rint(x / p) in place, for exact integers |x| <= 2^53 - 2p and
-// p < 2^51: q = rint(x (1/p)) is within one of rint(x / p) (two roundings
-// of relative size 2^-53 move x / p by less than 2 / p), so |r| <= 1.5 p and
+// x - p rint(x / p), for an exact integer |x| <= 2^53 - 2p and p < 2^51:
+// q = rint(x (1/p)) is within one of rint(x / p) (two roundings of relative
+// size 2^-53 move x / p by less than 2 / p), so |r| <= 1.5 p and
 // |p q| <= |x| + 1.5 p < 2^53: the product and the difference are exact.
 // rint by adding and removing 1.5 2^52 (|x / p| < 2^51), which vectorises
 // on every target.
+KOKKOS_INLINE_FUNCTION double centred_mod(const double x, const double p, const double inverse_p) {
+  constexpr double round_shift = 6755399441055744.0;  // 1.5 * 2^52
+  const double q = (x * inverse_p + round_shift) - round_shift;
+  return x - p * q;
+}
+
+// x <- centred_mod(x) in place.
 template <class ExecSpace>
 struct CentreModP {
   DeviceMatrix<double, typename ExecSpace::memory_space> x;
   double p, inverse_p;
   KOKKOS_INLINE_FUNCTION void operator()(const std::int64_t i, const std::int64_t j) const {
-    constexpr double round_shift = 6755399441055744.0;  // 1.5 * 2^52
-    const double v = x(i, j);
-    const double q = (v * inverse_p + round_shift) - round_shift;
-    x(i, j) = v - p * q;
+    x(i, j) = centred_mod(x(i, j), p, inverse_p);
   }
 };
 
-// C = A B or C += A B (mod p) by the fp64 or the multiword method (k >= 1).
-template <class ExecSpace, class Word>
+// C <- block mod p, for exact integers x in centred_mod's range, in doubles
+// so that the loop vectorises (the integer reduction of ReduceAccumulate
+// does not). With y = x (1/p) and q = rint(y): two roundings of relative
+// size 2^-53 and |x / p| < 2^51 give |y - x / p| < 1/2, so
+// |x / p - q| <= |x / p - y| + |y - q| < 1, |r| < p, and one select brings
+// r to [0, p).
+template <class Word, class ExecSpace, class Target>
+struct StoreResidues {
+  DeviceMatrix<double, typename ExecSpace::memory_space> block;
+  Target c;
+  double p, inverse_p;
+  KOKKOS_INLINE_FUNCTION void operator()(const std::int64_t i, const std::int64_t j) const {
+    double r = centred_mod(block(i, j), p, inverse_p);
+    r += r < 0 ? p : 0.0;
+    c(i, j) = static_cast<Word>(r);
+  }
+};
+
+// C = A B or C += A B (mod p) by the fp64 or the multiword method (k >= 1);
+// C (m x n) is a matrix or a RowSubset, read and written in place.
+template <class ExecSpace, class Word, class Target>
 void modgemm_doubles(const ExecSpace& space, const field::Zp<Word>& f,
                      const ConstDeviceMatrix<Word, typename ExecSpace::memory_space>& a,
                      const ConstDeviceMatrix<Word, typename ExecSpace::memory_space>& b,
-                     const DeviceMatrix<Word, typename ExecSpace::memory_space>& c, bool accumulate,
-                     Backend where, bool multiword,
+                     const Target& c, bool accumulate, Backend where, bool multiword,
                      GemmWorkspace<typename ExecSpace::memory_space>& workspace) {
   using Memory = typename ExecSpace::memory_space;
   using Doubles = DeviceMatrix<double, Memory>;
@@ -120,17 +144,24 @@ void modgemm_doubles(const ExecSpace& space, const field::Zp<Word>& f,
   auto reduce_into_c = [&](Word weight) {
     for_each_entry(
         "hepex::modgemm::reduce", space, m, n,
-        ReduceAccumulate<Word, ExecSpace>{f, partial, c, dp, inverse_p, weight, overwrite});
+        ReduceAccumulate<Word, ExecSpace, Target>{f, partial, c, dp, inverse_p, weight, overwrite});
     overwrite = false;
   };
   // C += weight * (X Y mod p) for exact-integer doubles X (m x k), Y (k x n),
-  // over the exact blocks of ExactBlocks.
-  auto add_exact_product = [&](const Doubles& x, const Doubles& y, ExactBlocks blocks,
-                               Word weight) {
+  // over the exact blocks of ExactBlocks. `direct` (weight 1, carried
+  // blocks): the partial sums start from C's centred residues (when
+  // accumulating; |c| <= p/2 is within the carried range) and end stored
+  // over C, so C is read once and written once, by vectorised passes.
+  auto add_exact_product = [&](const Doubles& x, const Doubles& y, ExactBlocks blocks, Word weight,
+                               bool direct) {
+    if (direct && accumulate) {
+      for_each_entry("hepex::modgemm::load_c", space, m, n,
+                     ToCentredDouble<Word, ExecSpace, Target>{f, c, partial});
+    }
     for (std::size_t l = 0; l < k; l += blocks.width) {
       const std::size_t width = std::min<std::size_t>(blocks.width, k - l);
-      const bool onto_partial = blocks.carry && l > 0;
-      if (onto_partial) {
+      const bool onto_partial = (blocks.carry && l > 0) || (direct && accumulate);
+      if (blocks.carry && l > 0) {
         for_each_entry("hepex::modgemm::centre", space, m, n,
                        CentreModP<ExecSpace>{partial, dp, inverse_p});
       } else if (l > 0) {
@@ -143,7 +174,12 @@ void modgemm_doubles(const ExecSpace& space, const field::Zp<Word>& f,
                      onto_partial ? 1.0 : 0.0, partial.data(), static_cast<int>(n));
       Kokkos::Profiling::popRegion();
     }
-    reduce_into_c(weight);
+    if (direct) {
+      for_each_entry("hepex::modgemm::store", space, m, n,
+                     StoreResidues<Word, ExecSpace, Target>{partial, c, dp, inverse_p});
+    } else {
+      reduce_into_c(weight);
+    }
   };
   using Conversion = typename GemmWorkspace<Memory>::Conversion;
   // A's conversion into the workspace, skipped when it holds this A already.
@@ -163,7 +199,8 @@ void modgemm_doubles(const ExecSpace& space, const field::Zp<Word>& f,
     auto bd = workspace.template matrix<double>(2, k, n);
     for_each_entry("hepex::modgemm::centre_b", space, k, n,
                    ToCentredDouble<Word, ExecSpace>{f, b, bd});
-    add_exact_product(ad, bd, fp64_blocks(p), Word(1));
+    const ExactBlocks blocks = fp64_blocks(p);
+    add_exact_product(ad, bd, blocks, Word(1), blocks.carry);
     return;
   }
   // The forms and their weights: MultiwordForm.
@@ -176,8 +213,8 @@ void modgemm_doubles(const ExecSpace& space, const field::Zp<Word>& f,
          bl = workspace.template matrix<double>(4, k, n);
     for_each_entry("hepex::modgemm::split_b", space, k, n,
                    SplitCentred<Word, ExecSpace>{f, b, bh, bl, Doubles(), split.bits});
-    add_exact_product(ad, bh, split.split_b, s);
-    add_exact_product(ad, bl, split.split_b, Word(1));
+    add_exact_product(ad, bh, split.split_b, s, false);
+    add_exact_product(ad, bl, split.split_b, Word(1), false);
     return;
   }
   const bool karatsuba = form == MultiwordForm::karatsuba;
@@ -197,14 +234,14 @@ void modgemm_doubles(const ExecSpace& space, const field::Zp<Word>& f,
   for_each_entry("hepex::modgemm::split_b", space, k, n,
                  SplitCentred<Word, ExecSpace>{f, b, bh, bl, bs, split.bits});
   if (karatsuba) {
-    add_exact_product(ah, bh, split.karatsuba, f.sub(s2, s));
-    add_exact_product(as, bs, split.karatsuba, s);
-    add_exact_product(al, bl, split.karatsuba, f.sub(Word(1), s));
+    add_exact_product(ah, bh, split.karatsuba, f.sub(s2, s), false);
+    add_exact_product(as, bs, split.karatsuba, s, false);
+    add_exact_product(al, bl, split.karatsuba, f.sub(Word(1), s), false);
   } else {
-    add_exact_product(ah, bh, split.four, s2);
-    add_exact_product(ah, bl, split.four, s);
-    add_exact_product(al, bh, split.four, s);
-    add_exact_product(al, bl, split.four, Word(1));
+    add_exact_product(ah, bh, split.four, s2, false);
+    add_exact_product(ah, bl, split.four, s, false);
+    add_exact_product(al, bh, split.four, s, false);
+    add_exact_product(al, bl, split.four, Word(1), false);
   }
 }
 

@@ -321,9 +321,10 @@ class BlockedRref {
 
   // The free rows' update right of the panel, X <- X - A[free, J] R for
   // X = A[free, c+w:n], as block products over chunks of chunk_ columns
-  // (all at once when 0): on a CPU a chunk's scratch stays in cache and
-  // fresh scratch memory, whose first touch is slow, stays small. Their
-  // panel part is written as zero: it lies in the span of the pivot rows'.
+  // (all at once when 0), written into the rows in place where the product
+  // can (RowSubset): on a CPU a chunk's scratch stays in cache and fresh
+  // scratch memory, whose first touch is slow, stays small. Their panel part
+  // is written as zero: it lies in the span of the pivot rows'.
   void eliminate_free_rows(const Mat& a, const Ints& free_rows, int count, const Ints& columns,
                            const Mat& r, int c, int w, int depth) {
     const F f = f_;
@@ -349,18 +350,9 @@ class BlockedRref {
               rows_part(t, j) = r(t, first + j);
             });
       }
-      const Mat x = scratch.template matrix<T>(trailing_slot, count, width);
-      for_each_entry(
-          "hepex::rref::gather_trailing", space_, count, width,
-          KOKKOS_LAMBDA(const std::int64_t i, const std::int64_t j) {
-            x(i, j) = a(free_rows(i), from + j);
-          });
+      const RowSubset<T, Memory> x{a, Kokkos::subview(free_rows, Kokkos::make_pair(0, count)),
+                                   from};
       block_product(space_, f_, ConstMat(factors), ConstMat(r_part), x, true, workspace_);
-      for_each_entry(
-          "hepex::rref::scatter_trailing", space_, count, width,
-          KOKKOS_LAMBDA(const std::int64_t i, const std::int64_t j) {
-            a(free_rows(i), from + j) = x(i, j);
-          });
     }
     workspace_.keep_left_operand(false);
     for_each_entry(
@@ -373,8 +365,7 @@ class BlockedRref {
   using ConstMat = ConstDeviceMatrix<T, Memory>;
 
  private:
-  // Scratch slots of one depth; the back substitution reuses the trailing
-  // block's slot.
+  // Scratch slots of one depth.
   enum Slot {
     panel_slot,
     augmented_slot,
