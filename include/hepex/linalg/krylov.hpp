@@ -62,9 +62,12 @@ void copy_columns(const DeviceMatrix<Word, Memory>& src, const DeviceMatrix<Word
                   std::size_t offset) {
   using Exec = typename Memory::execution_space;
   Kokkos::parallel_for(
-      "hepex::krylov::copy_columns", Kokkos::RangePolicy<Exec>(0, src.extent(0) * src.extent(1)),
-      KOKKOS_LAMBDA(const std::size_t flat) {
-        const std::size_t i = flat / src.extent(1), j = flat % src.extent(1);
+      "hepex::krylov::copy_columns",
+      Kokkos::RangePolicy<Exec, Kokkos::IndexType<std::int64_t>>(
+          0, static_cast<std::int64_t>(src.extent(0) * src.extent(1))),
+      KOKKOS_LAMBDA(const std::int64_t flat) {
+        const std::int64_t cols = static_cast<std::int64_t>(src.extent(1));
+        const std::int64_t i = flat / cols, j = flat % cols;
         dst(i, offset + j) = src(i, j);
       });
 }

@@ -58,7 +58,8 @@ DeviceMatrix<typename F::value_type, typename ExecSpace::memory_space> build_mat
       samples.extent(0), indices.extent(0));
   const detail::EvaluateMonomials<F, ExecSpace> kernel{field, samples, indices, prefactors, out};
   Kokkos::parallel_for("hepex::build_matrix",
-                       Kokkos::RangePolicy<ExecSpace>(space, 0, out.extent(0) * out.extent(1)),
+                       Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<std::int64_t>>(
+                           space, 0, static_cast<std::int64_t>(out.extent(0) * out.extent(1))),
                        kernel);
   return out;
 }

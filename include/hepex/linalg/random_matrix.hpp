@@ -39,7 +39,8 @@ void fill_random(const ExecSpace& space, const F& field,
                  const DeviceMatrix<typename F::value_type, typename ExecSpace::memory_space>& a,
                  std::uint64_t seed) {
   Kokkos::parallel_for("hepex::fill_random",
-                       Kokkos::RangePolicy<ExecSpace>(space, 0, a.extent(0) * a.extent(1)),
+                       Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<std::int64_t>>(
+                           space, 0, static_cast<std::int64_t>(a.extent(0) * a.extent(1))),
                        detail::FillRandom<F, ExecSpace>{field, a, seed});
 }
 

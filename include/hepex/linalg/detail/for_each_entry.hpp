@@ -13,9 +13,9 @@ namespace hepex::linalg::detail {
 template <class Functor>
 struct FlatEntries {
   Functor functor;
-  std::size_t cols;
-  KOKKOS_INLINE_FUNCTION void operator()(const std::size_t flat) const {
-    functor(static_cast<std::int64_t>(flat / cols), static_cast<std::int64_t>(flat % cols));
+  std::int64_t cols;
+  KOKKOS_INLINE_FUNCTION void operator()(const std::int64_t flat) const {
+    functor(flat / cols, flat % cols);
   }
 };
 
@@ -51,8 +51,11 @@ void for_each_entry(const char* label, const ExecSpace& space, std::size_t rows,
                              space, 0, static_cast<std::int64_t>(rows)),
                          EntriesOfRow<Functor>{functor, static_cast<std::int64_t>(cols)});
   } else {
-    Kokkos::parallel_for(label, Kokkos::RangePolicy<ExecSpace>(space, 0, rows * cols),
-                         FlatEntries<Functor>{functor, cols});
+    // 64-bit indices: a matrix of n >= 65536 has 2^32 entries or more.
+    Kokkos::parallel_for(label,
+                         Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<std::int64_t>>(
+                             space, 0, static_cast<std::int64_t>(rows * cols)),
+                         FlatEntries<Functor>{functor, static_cast<std::int64_t>(cols)});
   }
 }
 

@@ -244,10 +244,14 @@ void modgemm_int8(const ExecSpace& space, const field::Zp<Word>& f,
          GemmWorkspace<typename ExecSpace::memory_space>::Conversion::int8_residues},
         [&] {
           Kokkos::parallel_for("hepex::modgemm::crt_residues_a",
-                               Kokkos::RangePolicy<ExecSpace>(space, 0, of_a.threads()), of_a);
+                               Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<std::int64_t>>(
+                                   space, 0, static_cast<std::int64_t>(of_a.threads())),
+                               of_a);
         });
     Kokkos::parallel_for("hepex::modgemm::crt_residues_b",
-                         Kokkos::RangePolicy<ExecSpace>(space, 0, of_b.threads()), of_b);
+                         Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<std::int64_t>>(
+                             space, 0, static_cast<std::int64_t>(of_b.threads())),
+                         of_b);
     space.fence();  // the vendor call runs on its own stream
     Kokkos::Profiling::pushRegion("hepex::modgemm::vendor_int8_gemm");
     const auto* a8 = reinterpret_cast<const std::int8_t*>(ar.data());

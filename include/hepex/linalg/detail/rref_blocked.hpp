@@ -41,6 +41,8 @@
 // them per panel cost a device synchronisation per allocation on a GPU and
 // a page fault per page on the host.
 
+#include <algorithm>
+#include <cstdint>
 #include <deque>
 #include <vector>
 
@@ -50,6 +52,18 @@
 #include "hepex/linalg/detail/rref_unblocked.hpp"
 
 namespace hepex::linalg::detail {
+
+// Columns per product of the free rows' update (eliminate_free_rows):
+// `chunk` (0: all of them), and never so many that C has more than
+// max_product_entries entries. The int8 method's scratch takes about 36
+// bytes per entry of C (its residue planes): at n = 65536 a product of all
+// the columns asked the H100 for 144 GiB.
+inline constexpr std::int64_t max_product_entries = std::int64_t{1} << 29;
+inline int product_columns(int chunk, std::int64_t rows, int right) {
+  const std::int64_t wanted = chunk > 0 ? std::min(chunk, right) : right;
+  const std::int64_t fitting = max_product_entries / std::max<std::int64_t>(rows, 1);
+  return static_cast<int>(std::max<std::int64_t>(1, std::min(wanted, fitting)));
+}
 
 template <class ExecSpace, class F>
 class BlockedRref {
@@ -320,8 +334,8 @@ class BlockedRref {
   }
 
   // The free rows' update right of the panel, X <- X - A[free, J] R for
-  // X = A[free, c+w:n], as block products over chunks of chunk_ columns
-  // (all at once when 0), written into the rows in place where the product
+  // X = A[free, c+w:n], as block products over chunks of product_columns
+  // columns, written into the rows in place where the product
   // can (RowSubset): on a CPU a chunk's scratch stays in cache and fresh
   // scratch memory, whose first touch is slow, stays small. Their panel part
   // is written as zero: it lies in the span of the pivot rows'.
@@ -336,7 +350,7 @@ class BlockedRref {
         KOKKOS_LAMBDA(const std::int64_t i, const std::int64_t t) {
           factors(i, t) = f.neg(a(free_rows(i), columns(t)));
         });
-    const int chunk = chunk_ > 0 ? chunk_ : right;
+    const int chunk = product_columns(chunk_, count, right);
     workspace_.keep_left_operand(true);  // the factors, converted once for all chunks
     for (int first = 0; first < right; first += chunk) {
       const int width = std::min(chunk, right - first), from = c + w + first;
