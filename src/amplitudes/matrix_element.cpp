@@ -84,7 +84,8 @@ constexpr double probe_sqrt_s = 1500.0;
 
 }  // namespace
 
-MatrixElement::MatrixElement(Process process, MatrixElementOptions options)
+MatrixElement::MatrixElement(Process process, MatrixElementOptions options,
+                             const DeviceSpace& instance)
     : info_(process_info(process)), options_(options) {
   if (!(options_.width >= 0) || !std::isfinite(options_.width)) {
     throw Error("top width " + std::to_string(options_.width) + " GeV: must be >= 0 and finite");
@@ -94,20 +95,27 @@ MatrixElement::MatrixElement(Process process, MatrixElementOptions options)
   options_.team_size = shape.team_size;
   options_.events_per_team = shape.events_per_team;
   evaluator_ = make_evaluator(process, options_);
-  // One instance: the default one, so that the caller's work on it (RAMBO,
-  // say) is ordered before ours; more: new instances, at most one per unit.
+  // One instance: the caller's, so that the caller's work on it (RAMBO, say)
+  // is ordered before ours; more: new instances, at most one per unit.
   const int instances = std::min(options_.streams, 1 << info_.gluons);
-  streams_ = instances == 1 ? std::vector<DeviceSpace>{DeviceSpace()}
-                            : compat::partition_instances(DeviceSpace(), instances);
+  streams_ = instances == 1 ? std::vector<DeviceSpace>{instance}
+                            : compat::partition_instances(instance, instances);
 
   MomentaView<Memory> probe("hepex::probe_momenta", probe_events, info_.particles, 4);
-  rambo(DeviceSpace(), probe, probe_sqrt_s, probe_seed);
+  rambo(streams_[0], probe, probe_sqrt_s, probe_seed);
   const auto me = per_helicity(probe);
   for (int h = 0; h < info_.helicity_combinations; ++h) {
     if (std::any_of(me.begin() + h * probe_events, me.begin() + (h + 1) * probe_events,
                     [](double x) { return x != 0; })) {
       good_.push_back(h);
     }
+  }
+  // Every process here has helicities with a non-zero |M|^2: none means the
+  // kernels computed nothing (a broken device build), not a physics answer.
+  if (good_.empty()) {
+    throw Error(std::string(info_.name) + ": no helicity gives a non-zero |M|^2 on the probe " +
+                    "events; the " + DeviceSpace::name() + " kernels computed nothing",
+                ErrorKind::runtime);
   }
 }
 
@@ -128,6 +136,22 @@ std::vector<double> MatrixElement::per_helicity(const MomentaView<Memory>& momen
 
 void MatrixElement::evaluate(const MomentaView<Memory>& momenta,
                              const Kokkos::View<double*, Memory>& me) {
+  evaluate_async(momenta, me);
+  fence();
+}
+
+std::size_t MatrixElement::launch_teams(std::size_t events) const {
+  const std::size_t per_team = options_.events_per_team;
+  return detail::helicity_units(good_, info_.particles).size() *
+         ((events + per_team - 1) / per_team);
+}
+
+void MatrixElement::fence() const {
+  for (const auto& s : streams_) s.fence();
+}
+
+void MatrixElement::evaluate_async(const MomentaView<Memory>& momenta,
+                                   const Kokkos::View<double*, Memory>& me) {
   const int events = static_cast<int>(momenta.extent(0));
   if (momenta.extent(1) != std::size_t(info_.particles) || momenta.extent(2) != 4 ||
       me.extent(0) != momenta.extent(0)) {
@@ -135,8 +159,11 @@ void MatrixElement::evaluate(const MomentaView<Memory>& momenta,
                 std::to_string(info_.particles) + ", 4) and me (events)");
   }
   if (events == 0) return;
+  // Over several instances the units of one evaluation share per-event
+  // counters (EventTotals) that the next evaluation's units must not see
+  // before the last of this one has finished: wait for the previous one.
+  if (streams_.size() > 1) fence();
   evaluator_->run(streams_, momenta, good_, me, info_.averaging);
-  for (const auto& s : streams_) s.fence();
 }
 
 std::vector<double> MatrixElement::evaluate(const std::vector<double>& momenta,

@@ -8,6 +8,12 @@
 // apart, and the MatrixElement's construction (its good-helicity probe).
 // In a GPU build this is the device; in a host build (Serial) the same
 // command measures one CPU core.
+//
+// --in-flight K: K MatrixElements, each on its own execution-space instance,
+// evaluate a batch each (evaluate_async, then all fenced), as K generator
+// jobs sharing one GPU would; MEs/s counts the K batches. The `empty us`
+// column is the floor of one synchronous evaluation: an empty team kernel
+// with the same teams and threads, launched and fenced the same way.
 #include <algorithm>
 #include <iostream>
 #include <memory>
@@ -21,6 +27,7 @@
 #include "hepex/amplitudes/matrix_element.hpp"
 #include "hepex/amplitudes/rambo.hpp"
 #include "hepex/core/error.hpp"
+#include "hepex/core/kokkos_compat.hpp"
 #include "hepex/core/runtime.hpp"
 #include "table.hpp"
 
@@ -41,6 +48,7 @@ struct MeBenchOptions {
   std::uint64_t seed = 20261122;
   double sqrt_s = 1500;
   int streams = 1;
+  int in_flight = 1;
   int team_size = 0;
   int events_per_team = 0;
   std::string json_path;
@@ -58,6 +66,44 @@ double median(std::vector<double> x) {
   return n % 2 ? x[n / 2] : (x[n / 2 - 1] + x[n / 2]) / 2;
 }
 
+// Median seconds of launching an empty kernel of `teams` x `team_size` with
+// the engine's policy (launch bounds, lightweight launch) and fencing it.
+double empty_launch_seconds(std::size_t teams, int team_size, int runs) {
+  using Policy = Kokkos::TeamPolicy<DeviceSpace, Kokkos::LaunchBounds<512, 1>,
+                                    Kokkos::Experimental::WorkItemProperty::HintLightWeight_t>;
+  std::vector<double> seconds;
+  Kokkos::Timer timer;
+  for (int r = 0; r < runs; ++r) {
+    timer.reset();
+    Kokkos::parallel_for("hepex::bench_empty_launch",
+                         Policy(DeviceSpace(), static_cast<int>(teams), team_size),
+                         KOKKOS_LAMBDA(const Policy::member_type&){});
+    DeviceSpace().fence();
+    seconds.push_back(timer.seconds());
+  }
+  return median(seconds);
+}
+
+// The evaluations kept in flight must have given what one evaluation alone
+// gives (the same kernel in the same order: the same bits).
+void check_in_flight(MatrixElement& me, const MomentaView<MatrixElement::Memory>& momenta,
+                     const std::vector<Kokkos::View<double*, MatrixElement::Memory>>& values) {
+  Kokkos::View<double*, MatrixElement::Memory> alone("hepex::bench_me_alone", momenta.extent(0));
+  me.evaluate(momenta, alone);
+  const auto want = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), alone);
+  for (std::size_t k = 0; k < values.size(); ++k) {
+    const auto got = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), values[k]);
+    for (std::size_t e = 0; e < got.extent(0); ++e) {
+      if (got(e) != want(e)) {
+        throw Error("bench me: evaluation " + std::to_string(k) + " of those in flight gave " +
+                        std::to_string(got(e)) + " for event " + std::to_string(e) + ", alone " +
+                        std::to_string(want(e)),
+                    ErrorKind::runtime);
+      }
+    }
+  }
+}
+
 // One configuration's sweep: a row per batch until the next batch would
 // exceed the budget or the memory.
 void sweep(Process process, Precision precision, ColourSumMethod method, const MeBenchOptions& o,
@@ -69,10 +115,16 @@ void sweep(Process process, Precision precision, ColourSumMethod method, const M
   options.streams = o.streams;
   options.team_size = o.team_size;
   options.events_per_team = o.events_per_team;
-  MatrixElement me(process, options);
+  const auto instances = o.in_flight == 1 ? std::vector<DeviceSpace>{DeviceSpace()}
+                                          : compat::partition_instances(DeviceSpace(), o.in_flight);
+  std::vector<std::unique_ptr<MatrixElement>> engines;
+  for (const auto& instance : instances) {
+    engines.push_back(std::make_unique<MatrixElement>(process, options, instance));
+  }
+  MatrixElement& me = *engines.front();
   const char* sum_name = method == ColourSumMethod::blas ? "blas" : "kernel";
-  const std::string shape = std::to_string(me.options().team_size) + "x" +
-                            std::to_string(me.options().events_per_team);
+  const std::string shape =
+      std::to_string(me.options().team_size) + "x" + std::to_string(me.options().events_per_team);
   double best = 0, last_seconds = 0;
   std::size_t last_events = 0;
   std::vector<std::pair<std::size_t, double>> rates;
@@ -89,7 +141,8 @@ void sweep(Process process, Precision precision, ColourSumMethod method, const M
       const MomentaView<Memory> momenta[2] = {
           MomentaView<Memory>("hepex::bench_momenta", n, particles, 4),
           MomentaView<Memory>("hepex::bench_momenta", n, particles, 4)};
-      Kokkos::View<double*, Memory> values("hepex::bench_me", n);
+      std::vector<Kokkos::View<double*, Memory>> values;
+      for (int k = 0; k < o.in_flight; ++k) values.emplace_back("hepex::bench_me", n);
       Kokkos::fence();
       Kokkos::Timer timer;
       rambo(DeviceSpace(), momenta[0], o.sqrt_s, o.seed);
@@ -99,34 +152,43 @@ void sweep(Process process, Precision precision, ColourSumMethod method, const M
       Kokkos::fence();
       for (int r = 0; r < o.warmup + o.repeats; ++r) {
         timer.reset();
-        me.evaluate(momenta[r % 2], values);  // ends with a fence
+        for (int k = 0; k < o.in_flight; ++k) engines[k]->evaluate_async(momenta[r % 2], values[k]);
+        for (const auto& engine : engines) engine->fence();
         if (r >= o.warmup) seconds.push_back(timer.seconds());
       }
+      if (o.in_flight > 1)
+        check_in_flight(*engines.front(), momenta[(o.warmup + o.repeats - 1) % 2], values);
     } catch (const std::bad_alloc&) {
       std::cout << info.name << ' ' << precision_name(precision) << ' ' << sum_name << ": " << n
                 << " events do not fit in memory; the sweep stops there\n";
       break;
     }
     const double t = median(seconds);
-    const double rate = double(n) / t;
+    const double events = double(n) * o.in_flight;
+    const double rate = events / t;
+    const double empty =
+        empty_launch_seconds(me.launch_teams(n), me.options().team_size, o.warmup + o.repeats);
     best = std::max(best, rate);
     rates.emplace_back(n, rate);
     last_seconds = t;
     last_events = n;
     const auto [fastest, slowest] = std::minmax_element(seconds.begin(), seconds.end());
     table.add_row({info.name, precision_name(precision), sum_name, shape, std::to_string(n),
-                   fixed(t * 1e6, 1), fixed(rate, 0), fixed(double(n) / *slowest, 0),
-                   fixed(double(n) / *fastest, 0), fixed(rambo_seconds * 1e6, 1)});
+                   std::to_string(o.in_flight), fixed(t * 1e6, 1), fixed(rate, 0),
+                   fixed(events / *slowest, 0), fixed(events / *fastest, 0), fixed(empty * 1e6, 1),
+                   fixed(rambo_seconds * 1e6, 1)});
     rows.push_back({{"process", info.name},
                     {"precision", precision_name(precision)},
                     {"colour_sum", sum_name},
                     {"team_size", me.options().team_size},
                     {"events_per_team", me.options().events_per_team},
                     {"streams", o.streams},
+                    {"in_flight", o.in_flight},
                     {"events", n},
                     {"median_seconds", t},
                     {"seconds", seconds},
                     {"mes_per_second", rate},
+                    {"empty_launch_seconds", empty},
                     {"rambo_seconds", rambo_seconds}});
   }
   if (rates.empty()) return;
@@ -158,9 +220,11 @@ void run_bench_me(MeBenchOptions o) {
             << " memory -> |M|^2 there, fence included; RAMBO and setup not timed\n"
             << "MEs/s = events / median of " << o.repeats << " runs after " << o.warmup
             << " warm-ups (two momenta sets in turn); team = threads x events per team, "
-            << o.streams << " instance(s)\n\n";
-  Table table({"process", "precision", "colour sum", "team", "events", "median us", "MEs/s",
-               "min MEs/s", "max MEs/s", "RAMBO us"});
+            << o.streams << " instance(s) per evaluation; in flight: evaluations of `events` "
+            << "each, on their own instances, fenced together; empty us: an empty kernel of "
+            << "the same teams, launched and fenced\n\n";
+  Table table({"process", "precision", "colour sum", "team", "events", "in flight", "median us",
+               "MEs/s", "min MEs/s", "max MEs/s", "empty us", "RAMBO us"});
   nlohmann::json rows = nlohmann::json::array(), peaks = nlohmann::json::array();
   for (const auto process : processes) {
     for (const auto precision : precisions) {
@@ -188,8 +252,9 @@ void run_bench_me(MeBenchOptions o) {
                            {"device", devices().front().name},
                            {"execution_space", DeviceSpace::name()},
                            {"version", version_line()},
-                           {"timed", "MatrixElement::evaluate: device momenta -> device MEs, "
-                                     "fence included; RAMBO excluded (rambo_seconds)"},
+                           {"timed",
+                            "MatrixElement::evaluate: device momenta -> device MEs, "
+                            "fence included; RAMBO excluded (rambo_seconds)"},
                            {"sqrt_s", o.sqrt_s},
                            {"warmup", o.warmup},
                            {"repeats", o.repeats},
@@ -216,6 +281,9 @@ void add_bench_me_command(CLI::App& bench) {
   me->add_option("--seed", o->seed, "RAMBO random seed");
   me->add_option("--sqrts", o->sqrt_s, "collision energy sqrt(s) [GeV]");
   me->add_option("--streams", o->streams, "execution-space instances the units are dealt over")
+      ->check(CLI::Range(1, 64));
+  me->add_option("--in-flight", o->in_flight,
+                 "evaluations of one batch each kept in flight, each on its own instance")
       ->check(CLI::Range(1, 64));
   me->add_option("--team-size", o->team_size, "threads per team (0: the measured default)");
   me->add_option("--events-per-team", o->events_per_team,

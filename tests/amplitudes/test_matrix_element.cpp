@@ -4,12 +4,14 @@
 
 #include <algorithm>
 #include <cmath>
+#include <memory>
 #include <utility>
 #include <vector>
 
 #include "amplitudes/reference_data.hpp"
 #include "hepex/amplitudes/matrix_element.hpp"
 #include "hepex/core/error.hpp"
+#include "hepex/core/kokkos_compat.hpp"
 #include "test_seed.hpp"
 
 namespace hepex::amplitudes {
@@ -115,6 +117,57 @@ TEST_P(AmplitudeReference, TeamShapesAndInstancesAgree) {
     }
   }
   EXPECT_LT(max_relative_error(want, ref.me), double_tolerance(GetParam()));
+}
+
+// Host momenta (event-major) in a device view, the first `events` events.
+MomentaView<MatrixElement::Memory> device_momenta(const ProcessInfo& info,
+                                                  const std::vector<double>& momenta,
+                                                  std::size_t events) {
+  MomentaView<MatrixElement::Memory> device("test_momenta", events, info.particles, 4);
+  auto host = Kokkos::create_mirror_view(device);
+  for (std::size_t e = 0; e < events; ++e)
+    for (int i = 0; i < info.particles; ++i)
+      for (int mu = 0; mu < 4; ++mu) host(e, i, mu) = momenta[(e * info.particles + i) * 4 + mu];
+  Kokkos::deep_copy(device, host);
+  return device;
+}
+
+// Three MatrixElements on their own instances (one dealing its units over
+// two more), each with two evaluations of different sizes in flight (the
+// second replaces the first's buffers), agree with the synchronous API.
+TEST_P(AmplitudeReference, EvaluationsInFlightAgree) {
+  SCOPED_TRACE(test::seed_trace());
+  const auto& info = process_info(GetParam());
+  const auto ref = test::read_reference(info, true, events_for(GetParam(), 37));
+  const std::size_t all = ref.me.size(), first = all / 2 + 1;
+  const auto want = MatrixElement(GetParam()).evaluate(ref.momenta);
+  const auto instances = compat::partition_instances(DeviceSpace(), 3);
+  std::vector<std::unique_ptr<MatrixElement>> engines;
+  for (int k = 0; k < 3; ++k) {
+    MatrixElementOptions options;
+    options.streams = k == 2 ? 2 : 1;
+    engines.push_back(std::make_unique<MatrixElement>(GetParam(), options, instances[k]));
+  }
+  const auto part = device_momenta(info, ref.momenta, first);
+  const auto whole = device_momenta(info, ref.momenta, all);
+  std::vector<Kokkos::View<double*, MatrixElement::Memory>> values_part, values_whole;
+  for (auto& engine : engines) {
+    values_part.emplace_back("test_me_part", first);
+    values_whole.emplace_back("test_me_whole", all);
+    engine->evaluate_async(part, values_part.back());
+    engine->evaluate_async(whole, values_whole.back());
+  }
+  for (int k = 0; k < 3; ++k) {
+    engines[k]->fence();
+    const auto got_part = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), values_part[k]);
+    const auto got = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), values_whole[k]);
+    EXPECT_LT(max_relative_error(std::vector<double>(got.data(), got.data() + all), want), 1e-14)
+        << info.name << ": engine " << k;
+    EXPECT_LT(max_relative_error(std::vector<double>(got_part.data(), got_part.data() + first),
+                                 std::vector<double>(want.begin(), want.begin() + first)),
+              1e-14)
+        << info.name << ": engine " << k << ", first " << first << " events";
+  }
 }
 
 // MadGraph's test dumps have massless tops (p^2 = 0) with MT = 173 in spinors

@@ -48,20 +48,24 @@ namespace hepex::amplitudes {
 // Loops, not recursion: these run inside the device kernels with runtime
 // arguments, and a recursive device function has a stack that ptxas cannot
 // size (on the H100 it overflowed CUDA's default per-thread stack).
+// Used in kernels too: without KOKKOS_INLINE_FUNCTION a CUDA build relies on
+// nvcc's --expt-relaxed-constexpr, which a Kokkos without
+// Kokkos_ENABLE_CUDA_CONSTEXPR does not pass; the calls then returned garbage
+// on the device (all MEs 0).
 struct Sequences {
   // n (n - 1) ... (n - k + 1)
-  static constexpr int falling(int n, int k) {
+  KOKKOS_INLINE_FUNCTION static constexpr int falling(int n, int k) {
     int product = 1;
     for (int i = 0; i < k; ++i) product *= n - i;
     return product;
   }
   // First id of the sequences of length L.
-  static constexpr int offset(int ng, int length) {
+  KOKKOS_INLINE_FUNCTION static constexpr int offset(int ng, int length) {
     int first = 0;
     for (int l = 0; l < length; ++l) first += falling(ng, l);
     return first;
   }
-  static constexpr int count(int ng) { return offset(ng, ng + 1); }
+  KOKKOS_INLINE_FUNCTION static constexpr int count(int ng) { return offset(ng, ng + 1); }
 };
 
 // The recursion's bookkeeping for NG gluons, on the device: sub(s, i*(NG+1)+j)
@@ -212,6 +216,15 @@ KOKKOS_INLINE_FUNCTION void subset_momentum(int mask, const GluonMomentum& gluon
       for (int mu = 0; mu < 4; ++mu) out[mu] += gluon_k(g, mu);
 }
 
+// subset_momentum's gluon_k from wavefunctions, callable on host and device
+// (a host lambda called from subset_momentum would need nvcc's relaxed
+// constexpr, see Sequences).
+template <class T>
+struct WaveMomenta {
+  const Wave<T>* waves;
+  KOKKOS_INLINE_FUNCTION double operator()(int g, int mu) const { return waves[g].k[mu]; }
+};
+
 // The reference: all steps in one thread, in order of length, for the NG!
 // jamps of one event and one helicity (gluon wavefunctions gluons[g],
 // g = 0..NG-1 in particle order g g _ _ g g g). The engine runs the same
@@ -223,7 +236,7 @@ void colour_ordered_jamps(const Plan& plan, const Wave<T>* gluons, const Wave<T>
   std::vector<cplx<T>> current(4 * Sizes::currents), psi(4 * Sizes::fermion_currents);
   std::vector<double> momentum(4 * Sizes::subsets);
   for (int m = 1; m < Sizes::subsets; ++m) {
-    subset_momentum<NG>(m, [&](int g, int mu) { return gluons[g].k[mu]; }, &momentum[4 * m]);
+    subset_momentum<NG>(m, WaveMomenta<T>{gluons}, &momentum[4 * m]);
   }
   for (int s = 1; s <= NG; ++s)
     for (int mu = 0; mu < 4; ++mu) current[4 * s + mu] = gluons[plan.gluon(s)].c[mu];

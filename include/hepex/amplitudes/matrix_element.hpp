@@ -13,6 +13,11 @@
 // divides by the averaging denominator (EventTotals).
 // Good helicities are found once, at construction, on a probe batch of RAMBO
 // events.
+//
+// Work goes on the execution-space instance given at construction (the
+// default one unless said otherwise), so that evaluate_async of several
+// MatrixElements on their own instances keeps several batches in flight: how
+// several generator jobs sharing one GPU use it (perf/results/me.md).
 
 #include <memory>
 #include <vector>
@@ -43,7 +48,8 @@ class MatrixElement {
  public:
   using Memory = DeviceSpace::memory_space;
 
-  explicit MatrixElement(Process process, MatrixElementOptions options = {});
+  explicit MatrixElement(Process process, MatrixElementOptions options = {},
+                         const DeviceSpace& instance = DeviceSpace());
   ~MatrixElement();
   MatrixElement(const MatrixElement&) = delete;
   MatrixElement& operator=(const MatrixElement&) = delete;
@@ -52,10 +58,20 @@ class MatrixElement {
   const MatrixElementOptions& options() const { return options_; }
   // Helicity combinations (MadGraph order, 0-based) with a non-zero |M|^2.
   const std::vector<int>& good_helicities() const { return good_; }
+  // Teams of the kernel launches of one evaluation of `events` events, all
+  // instances together (units x ceil(events / events per team)).
+  std::size_t launch_teams(std::size_t events) const;
 
   // Device API: me(e) for the events of `momenta` (event, particle, mu); the
   // caller guarantees valid momenta (check_momenta) and me.extent(0) events.
+  // evaluate returns when `me` holds the values; evaluate_async only enqueues
+  // the work, ordered after earlier work on this MatrixElement's instance, and
+  // `me` holds the values after fence(). Until then `momenta` and `me` must
+  // stay as they are, and the next evaluation of this object waits for this
+  // one only through the instance's order.
   void evaluate(const MomentaView<Memory>& momenta, const Kokkos::View<double*, Memory>& me);
+  void evaluate_async(const MomentaView<Memory>& momenta, const Kokkos::View<double*, Memory>& me);
+  void fence() const;
 
   // Host API: `momenta` event-major (see check_momenta), validated first.
   std::vector<double> evaluate(const std::vector<double>& momenta,

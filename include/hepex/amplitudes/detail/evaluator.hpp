@@ -27,6 +27,7 @@
 #include "hepex/amplitudes/momenta.hpp"
 #include "hepex/amplitudes/process.hpp"
 #include "hepex/core/error.hpp"
+#include "hepex/core/launch_check.hpp"
 #include "hepex/linalg/vendor_gemm.hpp"
 
 namespace hepex::amplitudes::detail {
@@ -46,7 +47,8 @@ class Evaluator {
   virtual ~Evaluator() = default;
   // me(e) = (sum over the units of `helicities` (helicity_units) of their
   // colour-summed |M|^2) / scale for every event e of `momenta`. Units are
-  // dealt in contiguous blocks over `streams`; the caller fences them.
+  // dealt in contiguous blocks over `streams`; the caller fences them. Runs
+  // on the same streams are ordered; the buffers are per Evaluator.
   virtual void run(const std::vector<ExecSpace>& streams, const MomentaView<Memory>& momenta,
                    const std::vector<int>& helicities, const Kokkos::View<double*, Memory>& me,
                    double scale) = 0;
@@ -386,6 +388,12 @@ class EvaluatorOf : public Evaluator<ExecSpace> {
       units_ = helicity_units(helicities, particles);
     }
     const int count = static_cast<int>(units_.size());
+    // An evaluation still in flight (MatrixElement::evaluate_async) may use
+    // the buffers about to be replaced.
+    if (partial_.extent(0) != std::size_t(count) || partial_.extent(1) != std::size_t(events) ||
+        stored_.extent(0) != std::size_t(events)) {
+      for (const auto& s : streams) s.fence();
+    }
     if (partial_.extent(0) != std::size_t(count) || partial_.extent(1) != std::size_t(events)) {
       partial_ = Partial(Kokkos::view_alloc(Kokkos::WithoutInitializing, "hepex::me_partial"),
                          count, events);
@@ -418,6 +426,7 @@ class EvaluatorOf : public Evaluator<ExecSpace> {
     Policy policy(stream, count * ((events + v - 1) / v), shape_.team_size);
     policy.set_scratch_size(scratch_level_, Kokkos::PerTeam(v * Scratch::bytes + 16));
     Kokkos::parallel_for("hepex::me_team", policy, kernel);
+    backend::check_launch("hepex::me_team");
   }
 
   // The BLAS path for unit u: its jamps to device memory (one launch), then
