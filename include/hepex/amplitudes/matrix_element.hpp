@@ -67,8 +67,9 @@ class MatrixElement {
   // evaluate returns when `me` holds the values; evaluate_async only enqueues
   // the work, ordered after earlier work on this MatrixElement's instance, and
   // `me` holds the values after fence(). Until then `momenta` and `me` must
-  // stay as they are, and the next evaluation of this object waits for this
-  // one only through the instance's order.
+  // stay as they are. The next evaluation of this object runs after this one
+  // in the instance's order (with options.streams > 1, evaluate_async first
+  // waits for the previous evaluation).
   void evaluate(const MomentaView<Memory>& momenta, const Kokkos::View<double*, Memory>& me);
   void evaluate_async(const MomentaView<Memory>& momenta, const Kokkos::View<double*, Memory>& me);
   void fence() const;
