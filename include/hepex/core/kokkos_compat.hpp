@@ -4,6 +4,7 @@
 
 #include <Kokkos_Core.hpp>
 #include <cstring>
+#include <type_traits>
 #include <vector>
 
 #if !defined(KOKKOS_VERSION) || KOKKOS_VERSION < 30401
@@ -74,6 +75,20 @@ int concurrency(const ExecSpace& space = ExecSpace()) {
   return space.concurrency();
 }
 
+// The threads partition_space can deal out of `space`: for an OpenMP
+// instance that is itself a partition, Kokkos 4.6's concurrency() still
+// reports the whole pool, and partition_space aborts when a part would get no
+// thread; it counts the instance's own pool, as here.
+template <class ExecSpace>
+int partitionable_threads(const ExecSpace& space) {
+#if defined(KOKKOS_ENABLE_OPENMP) && KOKKOS_VERSION >= 40000
+  if constexpr (std::is_same<ExecSpace, Kokkos::OpenMP>::value) {
+    return space.impl_internal_space_instance()->thread_pool_size();
+  }
+#endif
+  return space.concurrency();
+}
+
 // `n` execution-space instances that may run concurrently (CUDA streams):
 // Kokkos::Experimental::partition_space from 4.0 on; before, n handles on the
 // one default instance (work on them runs in order, which is all Serial has).
@@ -82,7 +97,7 @@ int concurrency(const ExecSpace& space = ExecSpace()) {
 template <class ExecSpace>
 std::vector<ExecSpace> partition_instances(const ExecSpace& space, int n) {
 #if KOKKOS_VERSION >= 40000
-  const int threads = space.concurrency() > 0 ? space.concurrency() : 1;
+  const int threads = partitionable_threads(space) > 0 ? partitionable_threads(space) : 1;
   const int distinct = n < threads ? n : threads;
   const auto made = Kokkos::Experimental::partition_space(space, std::vector<int>(distinct, 1));
   std::vector<ExecSpace> instances;
