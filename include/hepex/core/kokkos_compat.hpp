@@ -97,7 +97,8 @@ int partitionable_threads(const ExecSpace& space) {
 template <class ExecSpace>
 std::vector<ExecSpace> partition_instances(const ExecSpace& space, int n) {
 #if KOKKOS_VERSION >= 40000
-  const int threads = partitionable_threads(space) > 0 ? partitionable_threads(space) : 1;
+  const int pool = partitionable_threads(space);
+  const int threads = pool > 0 ? pool : 1;
   const int distinct = n < threads ? n : threads;
   const auto made = Kokkos::Experimental::partition_space(space, std::vector<int>(distinct, 1));
   std::vector<ExecSpace> instances;

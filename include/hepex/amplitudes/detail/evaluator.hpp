@@ -388,17 +388,19 @@ class EvaluatorOf : public Evaluator<ExecSpace> {
       units_ = helicity_units(helicities, particles);
     }
     const int count = static_cast<int>(units_.size());
+    const bool new_partial =
+        partial_.extent(0) != std::size_t(count) || partial_.extent(1) != std::size_t(events);
+    const bool new_stored = stored_.extent(0) != std::size_t(events);
     // An evaluation still in flight (MatrixElement::evaluate_async) may use
     // the buffers about to be replaced.
-    if (partial_.extent(0) != std::size_t(count) || partial_.extent(1) != std::size_t(events) ||
-        stored_.extent(0) != std::size_t(events)) {
+    if (new_partial || new_stored) {
       for (const auto& s : streams) s.fence();
     }
-    if (partial_.extent(0) != std::size_t(count) || partial_.extent(1) != std::size_t(events)) {
+    if (new_partial) {
       partial_ = Partial(Kokkos::view_alloc(Kokkos::WithoutInitializing, "hepex::me_partial"),
                          count, events);
     }
-    if (stored_.extent(0) != std::size_t(events)) {
+    if (new_stored) {
       stored_ = Kokkos::View<int*, Memory>("hepex::me_units_stored", events);  // zeros
     }
     const EventTotals<Memory> totals{partial_, stored_, me, count, scale};
