@@ -36,6 +36,7 @@
 // (Feynman gauge, massless gluon, as ALOHA's VVV1P0_1 / VVVV*P0_1).
 
 #include <map>
+#include <type_traits>
 #include <vector>
 
 #include "hepex/amplitudes/helas.hpp"
@@ -67,6 +68,19 @@ struct Sequences {
   }
   KOKKOS_INLINE_FUNCTION static constexpr int count(int ng) { return offset(ng, ng + 1); }
 };
+
+// Calls f(std::integral_constant<int, L>()) for L = First, ..., Last - 1 in
+// turn: the recursion's steps by sequence length with the length known at
+// compile time, so that the loops over a current's splits below unroll with
+// their bounds and index arithmetic folded (gg_ttgg on the H100: 14% fewer
+// instructions per warp, 3% more MEs/s at the peak, perf/results/me.md).
+template <int First, int Last, class F>
+KOKKOS_INLINE_FUNCTION void for_each_length(const F& f) {
+  if constexpr (First < Last) {
+    f(std::integral_constant<int, First>());
+    for_each_length<First + 1, Last>(f);
+  }
+}
 
 // The recursion's bookkeeping for NG gluons, on the device: sub(s, i*(NG+1)+j)
 // is the id of the contiguous piece [i, j) of sequence s (0 when empty);
@@ -147,9 +161,9 @@ struct CurrentSizes {
 // The gluon current J(s) of a sequence of the given length, from the currents
 // of its pieces (all shorter, so ready):
 // J(s) = [sum (-i)(i GC_10) VVV1 + sum (-i GC_12) ordered VVVV] / P^2.
-template <int NG, class T, class Plan>
-KOKKOS_INLINE_FUNCTION void gluon_current(const Plan& plan, int s, int length,
-                                          const double* momentum, cplx<T>* current) {
+template <int NG, int length, class T, class Plan>
+KOKKOS_INLINE_FUNCTION void gluon_current(const Plan& plan, int s, const double* momentum,
+                                          cplx<T>* current) {
   constexpr int W = NG + 1;
   const cplx<T> vvv_factor(T(gc10_re), 0);
   const cplx<T> vvvv_factor = cplx<T>(0, -1) * cplx<T>(0, T(gc12_im));
@@ -174,10 +188,10 @@ KOKKOS_INLINE_FUNCTION void gluon_current(const Plan& plan, int s, int length,
 // The fermion current Psi(s) of a sequence shorter than NG, from the gluon
 // currents, the fermion currents of its suffixes and the outgoing antitop's
 // column spinor (Psi of the empty sequence); `width` is the top width.
-template <int NG, class T, class Plan>
-KOKKOS_INLINE_FUNCTION void fermion_current(const Plan& plan, int s, int length,
-                                            const double* momentum, const cplx<T>* current,
-                                            const Wave<T>& antitop, double width, cplx<T>* psi) {
+template <int NG, int length, class T, class Plan>
+KOKKOS_INLINE_FUNCTION void fermion_current(const Plan& plan, int s, const double* momentum,
+                                            const cplx<T>* current, const Wave<T>& antitop,
+                                            double width, cplx<T>* psi) {
   constexpr int W = NG + 1;
   const cplx<T> gc11(0, T(gc11_im));
   cplx<T> x[4] = {};
@@ -225,6 +239,36 @@ struct WaveMomenta {
   KOKKOS_INLINE_FUNCTION double operator()(int g, int mu) const { return waves[g].k[mu]; }
 };
 
+// The reference's steps for for_each_length: every gluon (fermion) current of
+// one length, in order. Functors callable on host and device, not host
+// lambdas, for the reason given at WaveMomenta.
+template <int NG, class T, class Plan>
+struct GluonCurrentsOfLength {
+  const Plan& plan;
+  const double* momentum;
+  cplx<T>* current;
+  template <int length>
+  KOKKOS_INLINE_FUNCTION void operator()(std::integral_constant<int, length>) const {
+    for (int s = Sequences::offset(NG, length); s < Sequences::offset(NG, length + 1); ++s)
+      gluon_current<NG, length>(plan, s, momentum, current);
+  }
+};
+
+template <int NG, class T, class Plan>
+struct FermionCurrentsOfLength {
+  const Plan& plan;
+  const double* momentum;
+  const cplx<T>* current;
+  const Wave<T>& antitop;
+  double width;
+  cplx<T>* psi;
+  template <int length>
+  KOKKOS_INLINE_FUNCTION void operator()(std::integral_constant<int, length>) const {
+    for (int s = Sequences::offset(NG, length); s < Sequences::offset(NG, length + 1); ++s)
+      fermion_current<NG, length>(plan, s, momentum, current, antitop, width, psi);
+  }
+};
+
 // The reference: all steps in one thread, in order of length, for the NG!
 // jamps of one event and one helicity (gluon wavefunctions gluons[g],
 // g = 0..NG-1 in particle order g g _ _ g g g). The engine runs the same
@@ -240,13 +284,10 @@ void colour_ordered_jamps(const Plan& plan, const Wave<T>* gluons, const Wave<T>
   }
   for (int s = 1; s <= NG; ++s)
     for (int mu = 0; mu < 4; ++mu) current[4 * s + mu] = gluons[plan.gluon(s)].c[mu];
-  for (int length = 2; length <= NG; ++length)
-    for (int s = Sequences::offset(NG, length); s < Sequences::offset(NG, length + 1); ++s)
-      gluon_current<NG>(plan, s, length, momentum.data(), current.data());
-  for (int length = 1; length < NG; ++length)
-    for (int s = Sequences::offset(NG, length); s < Sequences::offset(NG, length + 1); ++s)
-      fermion_current<NG>(plan, s, length, momentum.data(), current.data(), antitop, width,
-                          psi.data());
+  for_each_length<2, NG + 1>(
+      GluonCurrentsOfLength<NG, T, Plan>{plan, momentum.data(), current.data()});
+  for_each_length<1, NG>(FermionCurrentsOfLength<NG, T, Plan>{plan, momentum.data(), current.data(),
+                                                              antitop, width, psi.data()});
   for (int f = 0; f < Sizes::colours; ++f) {
     jamps[f] = close_on_top<NG>(plan, Sequences::offset(NG, NG) + f, current.data(), psi.data(),
                                 antitop.c, top.c);

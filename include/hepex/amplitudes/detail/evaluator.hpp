@@ -264,22 +264,24 @@ class EvaluatorOf : public Evaluator<ExecSpace> {
         }
       });
       // Gluon currents, by length.
-      for (int length = 2; length <= NG; ++length) {
-        const int first = Sequences::offset(NG, length);
+      for_each_length<2, NG + 1>([&](auto length_constant) {
+        constexpr int length = decltype(length_constant)::value;
+        constexpr int first = Sequences::offset(NG, length);
         for_items(Sequences::falling(NG, length), [&](const EventScratch& s, int, int i) {
-          gluon_current<NG>(plan, first + i, length, s.momentum, s.current);
+          gluon_current<NG, length>(plan, first + i, s.momentum, s.current);
         });
-      }
+      });
       // Per antitop helicity: fermion currents by length, then the jamps of
       // the combinations with that antitop helicity.
       for (int a = 0; a < antitops; ++a) {
-        for (int length = 1; length < NG; ++length) {
-          const int first = Sequences::offset(NG, length);
+        for_each_length<1, NG>([&](auto length_constant) {
+          constexpr int length = decltype(length_constant)::value;
+          constexpr int first = Sequences::offset(NG, length);
           for_items(Sequences::falling(NG, length), [&](const EventScratch& s, int, int i) {
-            fermion_current<NG>(plan, first + i, length, s.momentum, s.current, s.antitop_wave(a),
-                                width, s.psi);
+            fermion_current<NG, length>(plan, first + i, s.momentum, s.current, s.antitop_wave(a),
+                                        width, s.psi);
           });
-        }
+        });
         const int k0 = a == 0 ? 0 : unit.first_of_second_antitop;
         const int k1 = a == 0 ? unit.first_of_second_antitop : unit.count;
         for_items((k1 - k0) * colours, [&](const EventScratch& s, int e, int i) {
