@@ -143,26 +143,36 @@ class EvaluatorOf : public Evaluator<ExecSpace> {
   static constexpr int colours = Sizes::colours;
   static constexpr int max_units = 1 << NG;
 
-  // One event's scratch: gluon currents, subset momenta, fermion currents,
-  // spinors of the antitop (two helicities) and top (per combination), and the
-  // jamps of one antitop helicity (two top helicities); every part a multiple
-  // of 16 bytes. gg_ttggg in double: 39,296 bytes, under the 40,936 that
-  // Kokkos 4.6 offers a team in a GPU's 48 KB of shared memory per block.
-  struct Scratch {
+  // One event's scratch: gluon currents, subset momenta, the fermion currents
+  // of `antitops_together` antitop helicities, spinors of the antitop (two
+  // helicities) and top (per combination), and the jamps of the combinations
+  // with those antitop helicities; every part a multiple of 16 bytes.
+  template <int antitops_together>
+  struct ScratchFor {
     static constexpr std::size_t current = 4 * sizeof(cplx<AmpReal>) * Sizes::currents;
     static constexpr std::size_t momentum = 4 * sizeof(double) * Sizes::subsets;
-    static constexpr std::size_t psi = 4 * sizeof(cplx<AmpReal>) * Sizes::fermion_currents;
+    static constexpr std::size_t psi =
+        antitops_together * 4 * sizeof(cplx<AmpReal>) * Sizes::fermion_currents;
     static constexpr std::size_t spinors =
         4 * sizeof(cplx<AmpReal>) * (2 + max_combinations_per_unit) + 2 * 4 * sizeof(double);
     static constexpr std::size_t jamps =
-        sizeof(cplx<ColourReal>) * max_combinations_per_antitop * colours;
+        sizeof(cplx<ColourReal>) * antitops_together * max_combinations_per_antitop * colours;
     static constexpr std::size_t bytes = current + momentum + psi + spinors + jamps;
   };
+  // Both antitop helicities of a unit in one pass (their fermion currents,
+  // then the jamps and colour sum of all its combinations: half the steps on
+  // twice the items, a shorter path per team) where that scratch stays within
+  // 32 KB (the host's level 0; a GPU block offers ~40 KB): gg_tt to gg_ttgg,
+  // and gg_ttggg in float. gg_ttggg with double amplitudes would need 56 KB,
+  // so it takes one antitop helicity after the other (39,296 bytes, under the
+  // 40,936 that Kokkos 4.6 offers a team in a GPU's 48 KB per block).
+  static constexpr int antitops_together = ScratchFor<2>::bytes <= 32 * 1024 ? 2 : 1;
+  using Scratch = ScratchFor<antitops_together>;
 
   struct EventScratch {
     cplx<AmpReal>* current;
     double* momentum;
-    cplx<AmpReal>* psi;
+    cplx<AmpReal>* psi;      // [antitops_together][4 fermion_currents]
     cplx<AmpReal>* antitop;  // [2][4]
     cplx<AmpReal>* top;      // [4][4]
     double* antitop_k;       // [2][4]
@@ -172,7 +182,7 @@ class EvaluatorOf : public Evaluator<ExecSpace> {
       current = reinterpret_cast<cplx<AmpReal>*>(base);
       momentum = reinterpret_cast<double*>(base + Scratch::current);
       psi = reinterpret_cast<cplx<AmpReal>*>(base + Scratch::current + Scratch::momentum);
-      antitop = psi + 4 * Sizes::fermion_currents;
+      antitop = psi + antitops_together * 4 * Sizes::fermion_currents;
       top = antitop + 8;
       antitop_k = reinterpret_cast<double*>(top + 4 * max_combinations_per_unit);
       jamps = reinterpret_cast<cplx<ColourReal>*>(antitop_k + 8);
@@ -271,24 +281,32 @@ class EvaluatorOf : public Evaluator<ExecSpace> {
           gluon_current<NG, length>(plan, first + i, s.momentum, s.current);
         });
       });
-      // Per antitop helicity: fermion currents by length, then the jamps of
-      // the combinations with that antitop helicity.
-      for (int a = 0; a < antitops; ++a) {
+      // Per pass over antitops_together antitop helicities a0, ...: their
+      // fermion currents by length, then the jamps of the combinations with
+      // those antitop helicities and their colour sum.
+      const int per_pass = antitops_together < antitops ? antitops_together : antitops;
+      const int passes = antitops / per_pass;
+      for (int a0 = 0; a0 < antitops; a0 += per_pass) {
+        const auto psi = [&](const EventScratch& s, int a) {
+          return s.psi + (a - a0) * 4 * Sizes::fermion_currents;
+        };
         for_each_length<1, NG>([&](auto length_constant) {
           constexpr int length = decltype(length_constant)::value;
           constexpr int first = Sequences::offset(NG, length);
-          for_items(Sequences::falling(NG, length), [&](const EventScratch& s, int, int i) {
-            fermion_current<NG, length>(plan, first + i, s.momentum, s.current, s.antitop_wave(a),
-                                        width, s.psi);
+          constexpr int n = Sequences::falling(NG, length);
+          for_items(per_pass * n, [&](const EventScratch& s, int, int i) {
+            const int a = a0 + i / n;
+            fermion_current<NG, length>(plan, first + i % n, s.momentum, s.current,
+                                        s.antitop_wave(a), width, psi(s, a));
           });
         });
-        const int k0 = a == 0 ? 0 : unit.first_of_second_antitop;
-        const int k1 = a == 0 ? unit.first_of_second_antitop : unit.count;
+        const int k0 = a0 == 0 ? 0 : unit.first_of_second_antitop;
+        const int k1 = a0 + per_pass == 1 ? unit.first_of_second_antitop : unit.count;
         for_items((k1 - k0) * colours, [&](const EventScratch& s, int e, int i) {
           const int k = k0 + i / colours, flow = i % colours;
-          const auto amplitude =
-              close_on_top<NG>(plan, Sequences::offset(NG, NG) + flow, s.current, s.psi,
-                               s.antitop + 4 * a, s.top + 4 * k);
+          const int a = k < unit.first_of_second_antitop ? 0 : 1;
+          const auto amplitude = close_on_top<NG>(plan, Sequences::offset(NG, NG) + flow, s.current,
+                                                  psi(s, a), s.antitop + 4 * a, s.top + 4 * k);
           const Kokkos::complex<ColourReal> jamp(ColourReal(amplitude.real()),
                                                  ColourReal(amplitude.imag()));
           if (fused) {
@@ -297,7 +315,7 @@ class EvaluatorOf : public Evaluator<ExecSpace> {
             jamps(e, k * colours + flow) = jamp;
           }
         });
-        if (fused) colour_sum(team, here, k1 - k0, a > 0, a == antitops - 1, scratch);
+        if (fused) colour_sum(team, here, k1 - k0, a0 > 0, a0 / per_pass == passes - 1, scratch);
       }
     }
 
