@@ -285,8 +285,8 @@ class EvaluatorOf : public Evaluator<ExecSpace> {
       // fermion currents by length, then the jamps of the combinations with
       // those antitop helicities and their colour sum.
       const int per_pass = antitops_together < antitops ? antitops_together : antitops;
-      const int passes = antitops / per_pass;
       for (int a0 = 0; a0 < antitops; a0 += per_pass) {
+        const bool last_pass = a0 + per_pass == antitops;
         const auto psi = [&](const EventScratch& s, int a) {
           return s.psi + (a - a0) * 4 * Sizes::fermion_currents;
         };
@@ -301,7 +301,7 @@ class EvaluatorOf : public Evaluator<ExecSpace> {
           });
         });
         const int k0 = a0 == 0 ? 0 : unit.first_of_second_antitop;
-        const int k1 = a0 + per_pass == 1 ? unit.first_of_second_antitop : unit.count;
+        const int k1 = last_pass ? unit.count : unit.first_of_second_antitop;
         for_items((k1 - k0) * colours, [&](const EventScratch& s, int e, int i) {
           const int k = k0 + i / colours, flow = i % colours;
           const int a = k < unit.first_of_second_antitop ? 0 : 1;
@@ -315,7 +315,7 @@ class EvaluatorOf : public Evaluator<ExecSpace> {
             jamps(e, k * colours + flow) = jamp;
           }
         });
-        if (fused) colour_sum(team, here, k1 - k0, a0 > 0, a0 / per_pass == passes - 1, scratch);
+        if (fused) colour_sum(team, here, k1 - k0, a0 > 0, last_pass, scratch);
       }
     }
 
