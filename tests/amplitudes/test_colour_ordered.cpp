@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cmath>
 #include <numeric>
+#include <random>
 
 #include "amplitudes/reference_data.hpp"
 #include "hepex/amplitudes/colour_ordered.hpp"
@@ -91,6 +92,41 @@ TEST(AmplitudeColour, EmbeddedMatricesMatchTheDataAndTheTraceBasis) {
       }
     }
   }
+}
+
+// The folded items of the engine's colour sum add up to the plain quadratic
+// form sum_c sum_ik conj(J_ci) CF_ik J_ck for random jamps, one to four
+// combinations.
+template <int n>
+void check_folded_colour_sum(Process process, std::mt19937_64& rng) {
+  const ColourMatrix m = colour_matrix(process);
+  ASSERT_EQ(m.colours, n);
+  const auto weights = folded_colour_weights<Kokkos::HostSpace>(m);
+  std::uniform_real_distribution<double> uniform(-1, 1);
+  for (int trial = 0; trial < 20; ++trial) {
+    const int combinations = 1 + trial % 4;
+    std::vector<Kokkos::complex<double>> j(4 * n);
+    for (auto& x : j) x = Kokkos::complex<double>(uniform(rng), uniform(rng));
+    double plain = 0;
+    for (int c = 0; c < combinations; ++c)
+      for (int i = 0; i < n; ++i)
+        for (int k = 0; k < n; ++k)
+          plain += (Kokkos::conj(j[c * n + i]) * double(m.cf[i * n + k]) * j[c * n + k]).real();
+    double folded = 0;
+    for (int item = 0; item < n; ++item)
+      folded += folded_colour_share<n, 4>(weights, item, j.data(), combinations);
+    EXPECT_NEAR(folded, plain, 1e-12 * std::abs(plain) + 1e-9)
+        << process_info(process).name << " trial " << trial;
+  }
+}
+
+TEST(AmplitudeColour, FoldedColourSumIsTheQuadraticForm) {
+  SCOPED_TRACE(test::seed_trace());
+  std::mt19937_64 rng(test::seed());
+  check_folded_colour_sum<2>(Process::gg_tt, rng);
+  check_folded_colour_sum<6>(Process::gg_ttg, rng);
+  check_folded_colour_sum<24>(Process::gg_ttgg, rng);
+  check_folded_colour_sum<120>(Process::gg_ttggg, rng);
 }
 
 TEST(AmplitudeColour, HelicityOrderIsMadGraphs) {

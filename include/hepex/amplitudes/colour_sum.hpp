@@ -5,6 +5,7 @@
 // with the off-diagonal entries doubled, so every off-diagonal term is used
 // once (A. Valassi, kernel splitting paper, section 3.2).
 
+#include <cstdint>
 #include <string>
 
 #include "hepex/amplitudes/colour_matrices.hpp"
@@ -37,39 +38,84 @@ inline ColourMatrix colour_matrix(Process process) {
   throw Error("colour_matrix: unknown process", ErrorKind::runtime);
 }
 
-// The upper triangle of CF, off-diagonal doubled, as one 32-bit word per
-// entry: the integer 2 CF_ik (CF_ii on the diagonal) in the high 16 bits, i
-// and k in the low 16 (i << 8 | k), row by row. The engine's kernel spreads
-// the entries themselves over a team, so that neighbouring threads read
-// neighbouring words (a thread per row reads a row alone: 32 cache lines per
-// warp load), and a word per entry is a third of what a double plus an index
-// would cost: gg_ttggg's 7260 entries are re-read by every team. Needs
-// |2 CF_ik| < 2^15 and at most 256 colours: true for all four processes
-// (2 CF <= 8192, 120 colours); checked on construction. Divide by d at the end.
+// The engine's kernel (detail/evaluator.hpp) splits the quadratic form into
+// n = colours items of equal length for the threads of a team. The upper
+// triangle of CF, off-diagonal entries doubled (weights w_ik = 2 CF_ik,
+// w_ii = CF_ii), has n (n + 1) / 2 entries, row i holding the n - i entries
+// k >= i. Rows t and n - 1 - t (t < n / 2) hold n + 1 together: step
+// m = 0 .. n - t - 1 of pair t is entry (t, t + m), step m = n - t .. n is
+// entry (n - 1 - t, m - 1). Item h n / 2 + t takes half h (h = 0, 1) of the
+// steps of pair t. The weights are stored step-major, weights[m n / 2 + t],
+// so that the threads of a warp, taking neighbouring pairs, read neighbouring
+// 16-bit words, and all loops have lengths known at compile time. The
+// triangle's entries dealt one by one to the threads (an index word and a
+// gather of two jamps per entry) held a third of the gg_ttggg kernel's stall
+// samples on the H100; folded, gg_ttggg ran 20% and gg_ttgg 5% faster at the
+// peak (perf/results/me.md).
+// Needs an even n and |2 CF_ik| < 2^15: true for all four processes
+// (n = 2, 6, 24, 120; 2 CF <= 8192); checked on construction. Divide by d at the end.
 template <class MemSpace>
-Kokkos::View<int*, MemSpace> packed_colour_entries(const ColourMatrix& m) {
-  Kokkos::View<int*, MemSpace> packed("hepex::colour_entries", m.colours * (m.colours + 1) / 2);
-  auto host = Kokkos::create_mirror_view(packed);
-  int index = 0;
-  for (int i = 0; i < m.colours; ++i) {
-    for (int k = i; k < m.colours; ++k) {
-      const int c = (i == k ? 1 : 2) * m.cf[i * m.colours + k];
-      if (c < -32768 || c > 32767 || m.colours > 256) {
-        throw Error("colour matrix entry or size beyond the packed colour sum", ErrorKind::runtime);
+Kokkos::View<std::int16_t*, MemSpace> folded_colour_weights(const ColourMatrix& m) {
+  const int n = m.colours, half = n / 2;
+  if (n % 2 != 0) throw Error("folded colour sum: odd number of colours", ErrorKind::runtime);
+  Kokkos::View<std::int16_t*, MemSpace> weights("hepex::colour_weights", (n + 1) * half);
+  auto host = Kokkos::create_mirror_view(weights);
+  for (int t = 0; t < half; ++t) {
+    for (int step = 0; step <= n; ++step) {
+      const bool upper = step < n - t;
+      const int i = upper ? t : n - 1 - t, k = upper ? t + step : step - 1;
+      const int w = (i == k ? 1 : 2) * m.cf[i * n + k];
+      if (w < -32768 || w > 32767) {
+        throw Error("colour matrix entry beyond the folded colour sum", ErrorKind::runtime);
       }
-      host(index++) = int(unsigned(c) << 16 | unsigned(i << 8 | k));
+      host(step * half + t) = static_cast<std::int16_t>(w);
     }
   }
-  Kokkos::deep_copy(packed, host);
-  return packed;
+  Kokkos::deep_copy(weights, host);
+  return weights;
 }
 
-// One packed entry's share of the quadratic form for the jamps j:
-// 2 CF_ik (x_i x_k + y_i y_k) (CF_ii on the diagonal), before dividing by d.
-template <class Real>
-KOKKOS_INLINE_FUNCTION Real colour_term(int entry, const Kokkos::complex<Real>* j) {
-  const int i = (entry >> 8) & 0xff, k = entry & 0xff;
-  return Real(entry >> 16) * (j[i].real() * j[k].real() + j[i].imag() * j[k].imag());
+// Item `item` (0 <= item < n) of the folded triangle: its share of
+// sum over c < combinations of sum_{i <= k} w_ik Re(conj(J_ci) J_ck), the
+// jamps J_c at j + c n; the items' shares add up to d |M|^2 summed over the
+// combinations.
+template <int n, int max_combinations, class Real, class Weights>
+KOKKOS_INLINE_FUNCTION double folded_colour_share(const Weights& weights, int item,
+                                                  const Kokkos::complex<Real>* j,
+                                                  int combinations) {
+  static_assert(n % 2 == 0, "folded colour sum: odd number of colours");
+  constexpr int half = n / 2, steps = n + 1, per_item = (steps + 1) / 2;
+  const int t = item % half, first = item / half * per_item;
+  // Rows t and n - 1 - t of every combination, as values (selected by value
+  // below, not by reference, so that they stay in registers).
+  Real upper_re[max_combinations] = {}, upper_im[max_combinations] = {};
+  Real lower_re[max_combinations] = {}, lower_im[max_combinations] = {};
+  for (int c = 0; c < max_combinations; ++c) {
+    if (c < combinations) {
+      upper_re[c] = j[c * n + t].real();
+      upper_im[c] = j[c * n + t].imag();
+      lower_re[c] = j[c * n + n - 1 - t].real();
+      lower_im[c] = j[c * n + n - 1 - t].imag();
+    }
+  }
+  double sum = 0;
+  for (int s = 0; s < per_item; ++s) {
+    const int step = first + s;
+    if (step < steps) {
+      const bool in_upper = step < n - t;
+      const int k = in_upper ? t + step : step - 1;
+      Real term = 0;
+      for (int c = 0; c < max_combinations; ++c) {
+        if (c < combinations) {
+          const Kokkos::complex<Real> column = j[c * n + k];
+          term += (in_upper ? upper_re[c] : lower_re[c]) * column.real() +
+                  (in_upper ? upper_im[c] : lower_im[c]) * column.imag();
+        }
+      }
+      sum += double(Real(weights(step * half + t)) * term);
+    }
+  }
+  return sum;
 }
 
 // The BLAS form of the same sum (--colour-sum blas, double precision): read

@@ -5,9 +5,9 @@
 // with the currents of a length computed in parallel, then the jamps of the
 // unit's (up to four) top-helicity combinations and their colour sum, all in
 // one kernel ("no per-diagram kernels"; the colour sum is a team reduction of
-// the triangular quadratic form, colour_sum.hpp). With --colour-sum blas the
-// team writes the jamps to device memory instead, one unit per launch, and a
-// vendor GEMM does the colour sum (double precision only).
+// the triangular quadratic form, folded into equal items, colour_sum.hpp). With --colour-sum blas
+// the team writes the jamps to device memory instead, one unit per launch, and a vendor GEMM does
+// the colour sum (double precision only).
 //
 // Why teams: one thread per (event, unit) needs ~10^4 events to fill an H100
 // (gg_ttggg: 32 units, each thread with ~50 KB of currents in local memory);
@@ -18,6 +18,7 @@
 // events (perf/results/me.md).
 
 #include <algorithm>
+#include <cstdint>
 #include <memory>
 #include <type_traits>
 #include <vector>
@@ -202,7 +203,7 @@ class EvaluatorOf : public Evaluator<ExecSpace> {
   struct TeamKernel {
     MomentaView<Memory> momenta;
     CurrentPlan<Memory> plan;
-    Kokkos::View<int*, Memory> entries;  // packed_colour_entries
+    Kokkos::View<std::int16_t*, Memory> weights;  // folded_colour_weights
     double denominator;                  // of the colour matrix
     EventTotals<Memory> totals;  // fused colour sum: partial(unit, event) and me
     Jamps jamps;                 // (event, combination * colours + flow): BLAS path, one unit
@@ -320,27 +321,23 @@ class EvaluatorOf : public Evaluator<ExecSpace> {
     }
 
     // partial(unit, e) (+)= the colour sums of the `combinations` jamps in
-    // scratch: the team's threads take the triangle's entries in turn, each
-    // entry for every combination; `last`: the unit's final contribution.
+    // scratch: the team's threads take the items of the folded triangle
+    // (folded_colour_share), each for every combination; `last`: the unit's
+    // final contribution.
     template <class ScratchOf>
     KOKKOS_INLINE_FUNCTION void colour_sum(const Member& team, int here, int combinations,
                                            bool accumulate, bool last,
                                            const ScratchOf& scratch) const {
-      constexpr int triangle = colours * (colours + 1) / 2;
+      constexpr int most = antitops_together * max_combinations_per_antitop;
       const int u = team.league_rank() % unit_count;
       const int first_event = team.league_rank() / unit_count * events_per_team;
       for (int v = 0; v < here; ++v) {
         const EventScratch s = scratch(v);
         double sum = 0;
         Kokkos::parallel_reduce(
-            Kokkos::TeamThreadRange(team, triangle),
-            [&](int p, double& acc) {
-              const int entry = entries(p);
-              ColourReal term = 0;
-              for (int c = 0; c < combinations; ++c) {
-                term += colour_term(entry, s.jamps + c * colours);
-              }
-              acc += double(term);
+            Kokkos::TeamThreadRange(team, colours),
+            [&](int item, double& acc) {
+              acc += folded_colour_share<colours, most>(weights, item, s.jamps, combinations);
             },
             sum);
         Kokkos::single(Kokkos::PerTeam(team), [&] {
@@ -368,7 +365,7 @@ class EvaluatorOf : public Evaluator<ExecSpace> {
 
   EvaluatorOf(Process process, double width, ColourSumMethod method, TeamShape shape)
       : plan_(make_current_plan<Memory>(NG)),
-        entries_(packed_colour_entries<Memory>(colour_matrix(process))),
+        weights_(folded_colour_weights<Memory>(colour_matrix(process))),
         denominator_(colour_matrix(process).denominator),
         width_(width),
         method_(method),
@@ -442,7 +439,7 @@ class EvaluatorOf : public Evaluator<ExecSpace> {
               const Jamps& jamps) const {
     const int events = static_cast<int>(momenta.extent(0));
     const int v = shape_.events_per_team;
-    TeamKernel kernel{momenta, plan_, entries_, denominator_,   totals, jamps, {},
+    TeamKernel kernel{momenta, plan_, weights_, denominator_,   totals, jamps, {},
                       count,   first, v,        scratch_level_, width_, fused};
     std::copy(units_.begin() + first, units_.begin() + first + count, kernel.units);
     Policy policy(stream, count * ((events + v - 1) / v), shape_.team_size);
@@ -485,7 +482,7 @@ class EvaluatorOf : public Evaluator<ExecSpace> {
   }
 
   CurrentPlan<Memory> plan_;
-  Kokkos::View<int*, Memory> entries_;
+  Kokkos::View<std::int16_t*, Memory> weights_;
   double denominator_;
   double width_;
   ColourSumMethod method_;
