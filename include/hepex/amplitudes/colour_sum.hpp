@@ -45,26 +45,40 @@ inline ColourMatrix colour_matrix(Process process) {
 // k >= i. Rows t and n - 1 - t (t < n / 2) hold n + 1 together: step
 // m = 0 .. n - t - 1 of pair t is entry (t, t + m), step m = n - t .. n is
 // entry (n - 1 - t, m - 1). Item h n / 2 + t takes half h (h = 0, 1) of the
-// steps of pair t. The weights are stored step-major, weights[m n / 2 + t],
-// so that the threads of a warp, taking neighbouring pairs, read neighbouring
-// 16-bit words, and all loops have lengths known at compile time. The
-// triangle's entries dealt one by one to the threads (an index word and a
-// gather of two jamps per entry) held a third of the gg_ttggg kernel's stall
-// samples on the H100; folded, gg_ttggg ran 20% and gg_ttgg 5% faster at the
-// peak (perf/results/me.md).
+// steps of pair t, padded with zero weights to a multiple of the chunk in
+// which an item reads its weights (the loads of a chunk in flight at once).
+// The weights are stored step-major, weights[m n / 2 + t], so that the
+// threads of a warp, taking neighbouring pairs, read neighbouring 16-bit
+// words, and all loops have lengths known at compile time. The triangle's
+// entries dealt one by one to the threads (an index word and a gather of two
+// jamps per entry) held a third of the gg_ttggg kernel's stall samples on the
+// H100; folded, gg_ttggg ran 20% and gg_ttgg 5% faster at the peak
+// (perf/results/me.md).
 // Needs an even n and |2 CF_ik| < 2^15: true for all four processes
 // (n = 2, 6, 24, 120; 2 CF <= 8192); checked on construction. Divide by d at the end.
+struct FoldedColourSteps {
+  KOKKOS_INLINE_FUNCTION static constexpr int half_pair(int n) { return (n + 2) / 2; }
+  // Weights read four steps at a time for gg_ttggg (64 steps per item: 11%
+  // more MEs/s than one at a time on the H100), one at a time below (gg_ttgg:
+  // 13 steps per item, chunks of 4 or 13 cost it 3-4%; perf/results/me.md).
+  KOKKOS_INLINE_FUNCTION static constexpr int chunk(int n) { return half_pair(n) > 16 ? 4 : 1; }
+  // Steps per item: half of a pair's n + 1, rounded up to whole chunks.
+  KOKKOS_INLINE_FUNCTION static constexpr int per_item(int n) {
+    return (half_pair(n) + chunk(n) - 1) / chunk(n) * chunk(n);
+  }
+};
+
 template <class MemSpace>
 Kokkos::View<std::int16_t*, MemSpace> folded_colour_weights(const ColourMatrix& m) {
-  const int n = m.colours, half = n / 2;
+  const int n = m.colours, half = n / 2, rows = 2 * FoldedColourSteps::per_item(n);
   if (n % 2 != 0) throw Error("folded colour sum: odd number of colours", ErrorKind::runtime);
-  Kokkos::View<std::int16_t*, MemSpace> weights("hepex::colour_weights", (n + 1) * half);
+  Kokkos::View<std::int16_t*, MemSpace> weights("hepex::colour_weights", rows * half);
   auto host = Kokkos::create_mirror_view(weights);
   for (int t = 0; t < half; ++t) {
-    for (int step = 0; step <= n; ++step) {
+    for (int step = 0; step < rows; ++step) {
       const bool upper = step < n - t;
       const int i = upper ? t : n - 1 - t, k = upper ? t + step : step - 1;
-      const int w = (i == k ? 1 : 2) * m.cf[i * n + k];
+      const int w = step > n ? 0 : (i == k ? 1 : 2) * m.cf[i * n + k];
       if (w < -32768 || w > 32767) {
         throw Error("colour matrix entry beyond the folded colour sum", ErrorKind::runtime);
       }
@@ -84,7 +98,8 @@ KOKKOS_INLINE_FUNCTION double folded_colour_share(const Weights& weights, int it
                                                   const Kokkos::complex<Real>* j,
                                                   int combinations) {
   static_assert(n % 2 == 0, "folded colour sum: odd number of colours");
-  constexpr int half = n / 2, steps = n + 1, per_item = (steps + 1) / 2;
+  constexpr int half = n / 2, chunk = FoldedColourSteps::chunk(n);
+  constexpr int per_item = FoldedColourSteps::per_item(n);
   const int t = item % half, first = item / half * per_item;
   // Rows t and n - 1 - t of every combination, as values (selected by value
   // below, not by reference, so that they stay in registers).
@@ -99,20 +114,25 @@ KOKKOS_INLINE_FUNCTION double folded_colour_share(const Weights& weights, int it
     }
   }
   double sum = 0;
-  for (int s = 0; s < per_item; ++s) {
-    const int step = first + s;
-    if (step < steps) {
-      const bool in_upper = step < n - t;
-      const int k = in_upper ? t + step : step - 1;
-      Real term = 0;
-      for (int c = 0; c < max_combinations; ++c) {
-        if (c < combinations) {
-          const Kokkos::complex<Real> column = j[c * n + k];
-          term += (in_upper ? upper_re[c] : lower_re[c]) * column.real() +
-                  (in_upper ? upper_im[c] : lower_im[c]) * column.imag();
+  for (int s0 = 0; s0 < per_item; s0 += chunk) {
+    std::int16_t w[chunk];
+    for (int s = 0; s < chunk; ++s) w[s] = weights((first + s0 + s) * half + t);
+    for (int s = 0; s < chunk; ++s) {
+      const int step = first + s0 + s;
+      // Padding steps: skipped one at a time, in chunks weight 0 on the last jamp.
+      if (chunk > 1 || step <= n) {
+        const bool in_upper = step < n - t;
+        const int k = in_upper ? t + step : (chunk > 1 && step > n ? n - 1 : step - 1);
+        Real term = 0;
+        for (int c = 0; c < max_combinations; ++c) {
+          if (c < combinations) {
+            const Kokkos::complex<Real> column = j[c * n + k];
+            term += (in_upper ? upper_re[c] : lower_re[c]) * column.real() +
+                    (in_upper ? upper_im[c] : lower_im[c]) * column.imag();
+          }
         }
+        sum += double(Real(w[s]) * term);
       }
-      sum += double(Real(weights(step * half + t)) * term);
     }
   }
   return sum;

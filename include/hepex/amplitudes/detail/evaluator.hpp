@@ -200,6 +200,11 @@ class EvaluatorOf : public Evaluator<ExecSpace> {
 
   // The units [first_unit, first_unit + unit_count) for every event: league
   // rank r is unit r % unit_count, events (r / unit_count) * V ... + V - 1.
+  // The scratch level is a template argument so that, at level 0, the
+  // compiler sees that the scratch is GPU shared memory and reads it with
+  // shared-memory loads (LDS); behind a run-time level every scratch access
+  // was a generic load, slower to return (perf/results/me.md).
+  template <int scratch_level>
   struct TeamKernel {
     MomentaView<Memory> momenta;
     CurrentPlan<Memory> plan;
@@ -211,7 +216,6 @@ class EvaluatorOf : public Evaluator<ExecSpace> {
     int unit_count;
     int first_unit;
     int events_per_team;
-    int scratch_level;
     double width;
     bool fused;
 
@@ -389,7 +393,7 @@ class EvaluatorOf : public Evaluator<ExecSpace> {
                   " bytes the execution space offers");
     }
     Policy probe(1, Kokkos::AUTO);
-    const int most = probe.team_size_max(TeamKernel{}, Kokkos::ParallelForTag());
+    const int most = probe.team_size_max(TeamKernel<0>{}, Kokkos::ParallelForTag());
     if (shape_.team_size > most) {
       throw Error("team size " + std::to_string(shape_.team_size) + ": at most " +
                   std::to_string(most) + " threads per team here");
@@ -437,13 +441,24 @@ class EvaluatorOf : public Evaluator<ExecSpace> {
   void launch(const ExecSpace& stream, const MomentaView<Memory>& momenta,
               const EventTotals<Memory>& totals, int first, int count, bool fused,
               const Jamps& jamps) const {
+    if (scratch_level_ == 0) {
+      launch_at<0>(stream, momenta, totals, first, count, fused, jamps);
+    } else {
+      launch_at<1>(stream, momenta, totals, first, count, fused, jamps);
+    }
+  }
+
+  template <int scratch_level>
+  void launch_at(const ExecSpace& stream, const MomentaView<Memory>& momenta,
+                 const EventTotals<Memory>& totals, int first, int count, bool fused,
+                 const Jamps& jamps) const {
     const int events = static_cast<int>(momenta.extent(0));
     const int v = shape_.events_per_team;
-    TeamKernel kernel{momenta, plan_, weights_, denominator_,   totals, jamps, {},
-                      count,   first, v,        scratch_level_, width_, fused};
+    TeamKernel<scratch_level> kernel{momenta, plan_, weights_, denominator_, totals, jamps, {},
+                                     count,   first, v,        width_,       fused};
     std::copy(units_.begin() + first, units_.begin() + first + count, kernel.units);
     Policy policy(stream, count * ((events + v - 1) / v), shape_.team_size);
-    policy.set_scratch_size(scratch_level_, Kokkos::PerTeam(v * Scratch::bytes + 16));
+    policy.set_scratch_size(scratch_level, Kokkos::PerTeam(v * Scratch::bytes + 16));
     Kokkos::parallel_for("hepex::me_team", policy, kernel);
     backend::check_launch("hepex::me_team");
   }
