@@ -147,16 +147,29 @@ CurrentPlan<MemSpace> make_current_plan(int ng) {
 // one length and compute those of the next in parallel.
 //  current[4 s + mu]   gluon current J(s), s = 1 .. count(NG) - 1
 //  momentum[4 m + mu]  outgoing momentum of the gluon subset with bits m
-//  psi[4 s + mu]       fermion current Psi(s), s = 1 .. offset(NG, NG) - 1
+//  psi[4 (s - 1) + mu] fermion current Psi(s) of the sequences s shorter than
+//                      NG - 1 (s = 1 .. offset(NG, NG - 1) - 1)
+// The fermion currents of length NG - 1 are not stored: each enters one term
+// of one jamp per top helicity (that of the ordering which starts with the
+// gluon it lacks), so the jamp's step computes it (close_on_top's `first`).
 // Momenta stay in double whatever T (see Wave); keeping one per gluon subset
-// instead of one per current is what lets gg_ttggg's currents fit in 48 KB.
+// instead of one per current, and not storing the longest fermion currents,
+// is what lets gg_ttggg's currents of both antitop helicities fit in 40 KB.
 template <int NG>
 struct CurrentSizes {
   static constexpr int currents = Sequences::count(NG);
   static constexpr int subsets = 1 << NG;
-  static constexpr int fermion_currents = Sequences::offset(NG, NG);
+  static constexpr int stored_fermion_currents = Sequences::offset(NG, NG - 1) - 1;
   static constexpr int colours = Sequences::falling(NG, NG);
 };
+
+// The stored fermion current of sequence s (1 <= s < offset(NG, NG - 1)), or
+// the antitop's spinor for the empty sequence.
+template <class T>
+KOKKOS_INLINE_FUNCTION const cplx<T>* stored_fermion_current(const cplx<T>* psi, int s,
+                                                             const cplx<T>* antitop) {
+  return s == 0 ? antitop : psi + 4 * (s - 1);
+}
 
 // The gluon current J(s) of a sequence of the given length, from the currents
 // of its pieces (all shorter, so ready):
@@ -185,36 +198,46 @@ KOKKOS_INLINE_FUNCTION void gluon_current(const Plan& plan, int s, const double*
   for (int mu = 0; mu < 4; ++mu) current[4 * s + mu] = out[mu] * propagator;
 }
 
-// The fermion current Psi(s) of a sequence shorter than NG, from the gluon
-// currents, the fermion currents of its suffixes and the outgoing antitop's
-// column spinor (Psi of the empty sequence); `width` is the top width.
+// The fermion current Psi(s) of a sequence shorter than NG into out[0..3],
+// from the gluon currents, the stored fermion currents of its suffixes and
+// the outgoing antitop's column spinor (Psi of the empty sequence); `width`
+// is the top width.
 template <int NG, int length, class T, class Plan>
 KOKKOS_INLINE_FUNCTION void fermion_current(const Plan& plan, int s, const double* momentum,
                                             const cplx<T>* current, const Wave<T>& antitop,
-                                            double width, cplx<T>* psi) {
+                                            double width, const cplx<T>* psi, cplx<T>* out) {
   constexpr int W = NG + 1;
   const cplx<T> gc11(0, T(gc11_im));
   cplx<T> x[4] = {};
   for (int c = 1; c <= length; ++c) {
     const int suffix = plan.sub(s, c * W + length);
-    add_gamma_times(current + 4 * plan.sub(s, c), suffix == 0 ? antitop.c : psi + 4 * suffix, x);
+    add_gamma_times(current + 4 * plan.sub(s, c), stored_fermion_current(psi, suffix, antitop.c),
+                    x);
   }
   double k[4];
   for (int mu = 0; mu < 4; ++mu) k[mu] = momentum[4 * plan.mask(s) + mu] + antitop.k[mu];
-  fermion_propagator(k, top_mass, width, gc11, x, psi + 4 * s);
+  fermion_propagator(k, top_mass, width, gc11, x, out);
 }
 
-// The jamp of the full ordering s, closed on the outgoing top's row spinor.
+// The length-(NG - 1) suffix of the full ordering s, whose fermion current
+// close_on_top takes as `first`.
+template <int NG, class Plan>
+KOKKOS_INLINE_FUNCTION int first_suffix(const Plan& plan, int s) {
+  return plan.sub(s, (NG + 1) + NG);
+}
+
+// The jamp of the full ordering s, closed on the outgoing top's row spinor;
+// `first` is the fermion current of first_suffix(s), the others are stored.
 template <int NG, class T, class Plan>
 KOKKOS_INLINE_FUNCTION cplx<T> close_on_top(const Plan& plan, int s, const cplx<T>* current,
-                                            const cplx<T>* psi, const cplx<T>* antitop,
-                                            const cplx<T>* top) {
+                                            const cplx<T>* psi, const cplx<T>* first,
+                                            const cplx<T>* antitop, const cplx<T>* top) {
   constexpr int W = NG + 1;
   const cplx<T> gc11(0, T(gc11_im));
-  cplx<T> amplitude(0);
-  for (int c = 1; c <= NG; ++c) {
+  cplx<T> amplitude = ffv_sandwich(first, top, current + 4 * plan.sub(s, 1));
+  for (int c = 2; c <= NG; ++c) {
     const int suffix = plan.sub(s, c * W + NG);
-    amplitude += ffv_sandwich(suffix == 0 ? antitop : psi + 4 * suffix, top,
+    amplitude += ffv_sandwich(stored_fermion_current(psi, suffix, antitop), top,
                               current + 4 * plan.sub(s, c));
   }
   return cplx<T>(0, -1) * gc11 * amplitude;  // FFV1_0 = -i C F2 gamma.V F1
@@ -265,7 +288,8 @@ struct FermionCurrentsOfLength {
   template <int length>
   KOKKOS_INLINE_FUNCTION void operator()(std::integral_constant<int, length>) const {
     for (int s = Sequences::offset(NG, length); s < Sequences::offset(NG, length + 1); ++s)
-      fermion_current<NG, length>(plan, s, momentum, current, antitop, width, psi);
+      fermion_current<NG, length>(plan, s, momentum, current, antitop, width, psi,
+                                  psi + 4 * (s - 1));
   }
 };
 
@@ -277,7 +301,7 @@ template <int NG, class T, class Plan>
 void colour_ordered_jamps(const Plan& plan, const Wave<T>* gluons, const Wave<T>& top,
                           const Wave<T>& antitop, double width, cplx<T>* jamps) {
   using Sizes = CurrentSizes<NG>;
-  std::vector<cplx<T>> current(4 * Sizes::currents), psi(4 * Sizes::fermion_currents);
+  std::vector<cplx<T>> current(4 * Sizes::currents), psi(4 * Sizes::stored_fermion_currents);
   std::vector<double> momentum(4 * Sizes::subsets);
   for (int m = 1; m < Sizes::subsets; ++m) {
     subset_momentum<NG>(m, WaveMomenta<T>{gluons}, &momentum[4 * m]);
@@ -286,11 +310,14 @@ void colour_ordered_jamps(const Plan& plan, const Wave<T>* gluons, const Wave<T>
     for (int mu = 0; mu < 4; ++mu) current[4 * s + mu] = gluons[plan.gluon(s)].c[mu];
   for_each_length<2, NG + 1>(
       GluonCurrentsOfLength<NG, T, Plan>{plan, momentum.data(), current.data()});
-  for_each_length<1, NG>(FermionCurrentsOfLength<NG, T, Plan>{plan, momentum.data(), current.data(),
-                                                              antitop, width, psi.data()});
+  for_each_length<1, NG - 1>(FermionCurrentsOfLength<NG, T, Plan>{
+      plan, momentum.data(), current.data(), antitop, width, psi.data()});
   for (int f = 0; f < Sizes::colours; ++f) {
-    jamps[f] = close_on_top<NG>(plan, Sequences::offset(NG, NG) + f, current.data(), psi.data(),
-                                antitop.c, top.c);
+    const int s = Sequences::offset(NG, NG) + f;
+    cplx<T> first[4];
+    fermion_current<NG, NG - 1>(plan, first_suffix<NG>(plan, s), momentum.data(), current.data(),
+                                antitop, width, psi.data(), first);
+    jamps[f] = close_on_top<NG>(plan, s, current.data(), psi.data(), first, antitop.c, top.c);
   }
 }
 

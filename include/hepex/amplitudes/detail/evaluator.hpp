@@ -60,7 +60,6 @@ class Evaluator {
 // their fermion currents): a unit of work is one gluon-helicity configuration
 // with up to four combinations, those of one antitop helicity first.
 inline constexpr int max_combinations_per_unit = 4;
-inline constexpr int max_combinations_per_antitop = 2;
 
 struct HelicityUnit {
   int count = 0;
@@ -144,36 +143,33 @@ class EvaluatorOf : public Evaluator<ExecSpace> {
   static constexpr int colours = Sizes::colours;
   static constexpr int max_units = 1 << NG;
 
-  // One event's scratch: gluon currents, subset momenta, the fermion currents
-  // of `antitops_together` antitop helicities, spinors of the antitop (two
-  // helicities) and top (per combination), and the jamps of the combinations
-  // with those antitop helicities; every part a multiple of 16 bytes.
-  template <int antitops_together>
-  struct ScratchFor {
+  // One event's scratch: gluon currents, subset momenta, the stored fermion
+  // currents of both antitop helicities, spinors of the antitop (two
+  // helicities) and top (per combination), and the jamps of all combinations;
+  // every part a multiple of 16 bytes. Both antitop helicities of a unit go
+  // in one pass (their fermion currents, then the jamps and colour sum of all
+  // its combinations: fewer steps with more items each, a shorter path per
+  // team; gg_ttggg float: 15% more MEs/s, perf/results/me.md). gg_ttggg in
+  // double needs 40,896 bytes, under the 40,936 that Kokkos 4.6 offers a team
+  // at level 0 in a GPU's 48 KB per block (the longest fermion currents are
+  // not stored for that, CurrentSizes); where a backend offers less, the
+  // scratch goes to level 1.
+  struct Scratch {
     static constexpr std::size_t current = 4 * sizeof(cplx<AmpReal>) * Sizes::currents;
     static constexpr std::size_t momentum = 4 * sizeof(double) * Sizes::subsets;
     static constexpr std::size_t psi =
-        antitops_together * 4 * sizeof(cplx<AmpReal>) * Sizes::fermion_currents;
+        2 * 4 * sizeof(cplx<AmpReal>) * Sizes::stored_fermion_currents;
     static constexpr std::size_t spinors =
         4 * sizeof(cplx<AmpReal>) * (2 + max_combinations_per_unit) + 2 * 4 * sizeof(double);
     static constexpr std::size_t jamps =
-        sizeof(cplx<ColourReal>) * antitops_together * max_combinations_per_antitop * colours;
+        sizeof(cplx<ColourReal>) * max_combinations_per_unit * colours;
     static constexpr std::size_t bytes = current + momentum + psi + spinors + jamps;
   };
-  // Both antitop helicities of a unit in one pass (their fermion currents,
-  // then the jamps and colour sum of all its combinations: half the steps on
-  // twice the items, a shorter path per team) where that scratch stays within
-  // 32 KB (the host's level 0; a GPU block offers ~40 KB): gg_tt to gg_ttgg,
-  // and gg_ttggg in float. gg_ttggg with double amplitudes would need 56 KB,
-  // so it takes one antitop helicity after the other (39,296 bytes, under the
-  // 40,936 that Kokkos 4.6 offers a team in a GPU's 48 KB per block).
-  static constexpr int antitops_together = ScratchFor<2>::bytes <= 32 * 1024 ? 2 : 1;
-  using Scratch = ScratchFor<antitops_together>;
 
   struct EventScratch {
     cplx<AmpReal>* current;
     double* momentum;
-    cplx<AmpReal>* psi;      // [antitops_together][4 fermion_currents]
+    cplx<AmpReal>* psi;      // [2][4 stored_fermion_currents]
     cplx<AmpReal>* antitop;  // [2][4]
     cplx<AmpReal>* top;      // [4][4]
     double* antitop_k;       // [2][4]
@@ -183,7 +179,7 @@ class EvaluatorOf : public Evaluator<ExecSpace> {
       current = reinterpret_cast<cplx<AmpReal>*>(base);
       momentum = reinterpret_cast<double*>(base + Scratch::current);
       psi = reinterpret_cast<cplx<AmpReal>*>(base + Scratch::current + Scratch::momentum);
-      antitop = psi + antitops_together * 4 * Sizes::fermion_currents;
+      antitop = psi + 2 * 4 * Sizes::stored_fermion_currents;
       top = antitop + 8;
       antitop_k = reinterpret_cast<double*>(top + 4 * max_combinations_per_unit);
       jamps = reinterpret_cast<cplx<ColourReal>*>(antitop_k + 8);
@@ -286,53 +282,53 @@ class EvaluatorOf : public Evaluator<ExecSpace> {
           gluon_current<NG, length>(plan, first + i, s.momentum, s.current);
         });
       });
-      // Per pass over antitops_together antitop helicities a0, ...: their
-      // fermion currents by length, then the jamps of the combinations with
-      // those antitop helicities and their colour sum.
-      const int per_pass = antitops_together < antitops ? antitops_together : antitops;
-      for (int a0 = 0; a0 < antitops; a0 += per_pass) {
-        const bool last_pass = a0 + per_pass == antitops;
-        const auto psi = [&](const EventScratch& s, int a) {
-          return s.psi + (a - a0) * 4 * Sizes::fermion_currents;
-        };
-        for_each_length<1, NG>([&](auto length_constant) {
-          constexpr int length = decltype(length_constant)::value;
-          constexpr int first = Sequences::offset(NG, length);
-          constexpr int n = Sequences::falling(NG, length);
-          for_items(per_pass * n, [&](const EventScratch& s, int, int i) {
-            const int a = a0 + i / n;
-            fermion_current<NG, length>(plan, first + i % n, s.momentum, s.current,
-                                        s.antitop_wave(a), width, psi(s, a));
-          });
+      // The stored fermion currents of the unit's antitop helicities, by
+      // length; then per (antitop helicity, flow) the fermion current of
+      // length NG - 1 that the flow's jamps need and the jamps of the
+      // combinations with that antitop helicity; then their colour sum.
+      const auto psi = [&](const EventScratch& s, int a) {
+        return s.psi + a * 4 * Sizes::stored_fermion_currents;
+      };
+      for_each_length<1, NG - 1>([&](auto length_constant) {
+        constexpr int length = decltype(length_constant)::value;
+        constexpr int first = Sequences::offset(NG, length);
+        constexpr int n = Sequences::falling(NG, length);
+        for_items(antitops * n, [&](const EventScratch& s, int, int i) {
+          const int a = i / n, id = first + i % n;
+          fermion_current<NG, length>(plan, id, s.momentum, s.current, s.antitop_wave(a), width,
+                                      psi(s, a), psi(s, a) + 4 * (id - 1));
         });
-        const int k0 = a0 == 0 ? 0 : unit.first_of_second_antitop;
-        const int k1 = last_pass ? unit.count : unit.first_of_second_antitop;
-        for_items((k1 - k0) * colours, [&](const EventScratch& s, int e, int i) {
-          const int k = k0 + i / colours, flow = i % colours;
-          const int a = k < unit.first_of_second_antitop ? 0 : 1;
-          const auto amplitude = close_on_top<NG>(plan, Sequences::offset(NG, NG) + flow, s.current,
-                                                  psi(s, a), s.antitop + 4 * a, s.top + 4 * k);
+      });
+      for_items(antitops * colours, [&](const EventScratch& s, int e, int i) {
+        const int a = i / colours, flow = i % colours;
+        const int ordering = Sequences::offset(NG, NG) + flow;
+        cplx<AmpReal> first[4];
+        fermion_current<NG, NG - 1>(plan, first_suffix<NG>(plan, ordering), s.momentum, s.current,
+                                    s.antitop_wave(a), width, psi(s, a), first);
+        const int k0 = a == 0 ? 0 : unit.first_of_second_antitop;
+        const int k1 = a == 0 ? unit.first_of_second_antitop : unit.count;
+        for (int k = k0; k < k1; ++k) {
+          const auto amplitude = close_on_top<NG>(plan, ordering, s.current, psi(s, a), first,
+                                                  s.antitop + 4 * a, s.top + 4 * k);
           const Kokkos::complex<ColourReal> jamp(ColourReal(amplitude.real()),
                                                  ColourReal(amplitude.imag()));
           if (fused) {
-            s.jamps[i] = jamp;
+            s.jamps[k * colours + flow] = jamp;
           } else {
             jamps(e, k * colours + flow) = jamp;
           }
-        });
-        if (fused) colour_sum(team, here, k1 - k0, a0 > 0, last_pass, scratch);
-      }
+        }
+      });
+      if (fused) colour_sum(team, here, unit.count, scratch);
     }
 
-    // partial(unit, e) (+)= the colour sums of the `combinations` jamps in
+    // partial(unit, e) = the colour sums of the `combinations` jamps in
     // scratch: the team's threads take the items of the folded triangle
-    // (folded_colour_share), each for every combination; `last`: the unit's
-    // final contribution.
+    // (folded_colour_share), each for every combination.
     template <class ScratchOf>
     KOKKOS_INLINE_FUNCTION void colour_sum(const Member& team, int here, int combinations,
-                                           bool accumulate, bool last,
                                            const ScratchOf& scratch) const {
-      constexpr int most = antitops_together * max_combinations_per_antitop;
+      constexpr int most = max_combinations_per_unit;
       const int u = team.league_rank() % unit_count;
       const int first_event = team.league_rank() / unit_count * events_per_team;
       for (int v = 0; v < here; ++v) {
@@ -345,9 +341,8 @@ class EvaluatorOf : public Evaluator<ExecSpace> {
             },
             sum);
         Kokkos::single(Kokkos::PerTeam(team), [&] {
-          double& out = totals.partial(first_unit + u, first_event + v);
-          out = accumulate ? out + sum / denominator : sum / denominator;
-          if (last) totals.unit_done(first_event + v);
+          totals.partial(first_unit + u, first_event + v) = sum / denominator;
+          totals.unit_done(first_event + v);
         });
       }
     }
