@@ -5,9 +5,10 @@
 // with the currents of a length computed in parallel, then the jamps of the
 // unit's (up to four) top-helicity combinations and their colour sum, all in
 // one kernel ("no per-diagram kernels"; the colour sum is a team reduction of
-// the triangular quadratic form, folded into equal items, colour_sum.hpp). With --colour-sum blas
-// the team writes the jamps to device memory instead, one unit per launch, and a vendor GEMM does
-// the colour sum (double precision only).
+// the triangular quadratic form, folded into equal items, colour_sum.hpp).
+// With --colour-sum blas the team writes the jamps to device memory instead,
+// one unit per launch, and a vendor GEMM does the colour sum (double
+// precision only).
 //
 // Why teams: one thread per (event, unit) needs ~10^4 events to fill an H100
 // (gg_ttggg: 32 units, each thread with ~50 KB of currents in local memory);
