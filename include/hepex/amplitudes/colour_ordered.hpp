@@ -163,12 +163,19 @@ struct CurrentSizes {
   static constexpr int colours = Sequences::falling(NG, NG);
 };
 
-// The stored fermion current of sequence s (1 <= s < offset(NG, NG - 1)), or
-// the antitop's spinor for the empty sequence.
+// Where the fermion current of sequence s (1 <= s < offset(NG, NG - 1)) is
+// stored.
+template <class Pointer>
+KOKKOS_INLINE_FUNCTION Pointer fermion_current_slot(Pointer psi, int s) {
+  return psi + 4 * (s - 1);
+}
+
+// The stored fermion current of sequence s, or the antitop's spinor for the
+// empty sequence.
 template <class T>
 KOKKOS_INLINE_FUNCTION const cplx<T>* stored_fermion_current(const cplx<T>* psi, int s,
                                                              const cplx<T>* antitop) {
-  return s == 0 ? antitop : psi + 4 * (s - 1);
+  return s == 0 ? antitop : fermion_current_slot(psi, s);
 }
 
 // The gluon current J(s) of a sequence of the given length, from the currents
@@ -219,15 +226,19 @@ KOKKOS_INLINE_FUNCTION void fermion_current(const Plan& plan, int s, const doubl
   fermion_propagator(k, top_mass, width, gc11, x, out);
 }
 
-// The length-(NG - 1) suffix of the full ordering s, whose fermion current
-// close_on_top takes as `first`.
-template <int NG, class Plan>
-KOKKOS_INLINE_FUNCTION int first_suffix(const Plan& plan, int s) {
-  return plan.sub(s, (NG + 1) + NG);
+// The fermion current of the length-(NG - 1) suffix of the full ordering s
+// (not stored: close_on_top takes it as `first`) into first[0..3].
+template <int NG, class T, class Plan>
+KOKKOS_INLINE_FUNCTION void first_fermion_current(const Plan& plan, int s, const double* momentum,
+                                                  const cplx<T>* current, const Wave<T>& antitop,
+                                                  double width, const cplx<T>* psi,
+                                                  cplx<T>* first) {
+  fermion_current<NG, NG - 1>(plan, plan.sub(s, (NG + 1) + NG), momentum, current, antitop, width,
+                              psi, first);
 }
 
 // The jamp of the full ordering s, closed on the outgoing top's row spinor;
-// `first` is the fermion current of first_suffix(s), the others are stored.
+// `first` is first_fermion_current(s), the others are stored.
 template <int NG, class T, class Plan>
 KOKKOS_INLINE_FUNCTION cplx<T> close_on_top(const Plan& plan, int s, const cplx<T>* current,
                                             const cplx<T>* psi, const cplx<T>* first,
@@ -289,7 +300,7 @@ struct FermionCurrentsOfLength {
   KOKKOS_INLINE_FUNCTION void operator()(std::integral_constant<int, length>) const {
     for (int s = Sequences::offset(NG, length); s < Sequences::offset(NG, length + 1); ++s)
       fermion_current<NG, length>(plan, s, momentum, current, antitop, width, psi,
-                                  psi + 4 * (s - 1));
+                                  fermion_current_slot(psi, s));
   }
 };
 
@@ -315,8 +326,8 @@ void colour_ordered_jamps(const Plan& plan, const Wave<T>* gluons, const Wave<T>
   for (int f = 0; f < Sizes::colours; ++f) {
     const int s = Sequences::offset(NG, NG) + f;
     cplx<T> first[4];
-    fermion_current<NG, NG - 1>(plan, first_suffix<NG>(plan, s), momentum.data(), current.data(),
-                                antitop, width, psi.data(), first);
+    first_fermion_current<NG>(plan, s, momentum.data(), current.data(), antitop, width, psi.data(),
+                              first);
     jamps[f] = close_on_top<NG>(plan, s, current.data(), psi.data(), first, antitop.c, top.c);
   }
 }

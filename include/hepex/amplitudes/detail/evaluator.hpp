@@ -297,15 +297,15 @@ class EvaluatorOf : public Evaluator<ExecSpace> {
         for_items(antitops * n, [&](const EventScratch& s, int, int i) {
           const int a = i / n, id = first + i % n;
           fermion_current<NG, length>(plan, id, s.momentum, s.current, s.antitop_wave(a), width,
-                                      psi(s, a), psi(s, a) + 4 * (id - 1));
+                                      psi(s, a), fermion_current_slot(psi(s, a), id));
         });
       });
       for_items(antitops * colours, [&](const EventScratch& s, int e, int i) {
         const int a = i / colours, flow = i % colours;
         const int ordering = Sequences::offset(NG, NG) + flow;
         cplx<AmpReal> first[4];
-        fermion_current<NG, NG - 1>(plan, first_suffix<NG>(plan, ordering), s.momentum, s.current,
-                                    s.antitop_wave(a), width, psi(s, a), first);
+        first_fermion_current<NG>(plan, ordering, s.momentum, s.current, s.antitop_wave(a), width,
+                                  psi(s, a), first);
         const int k0 = a == 0 ? 0 : unit.first_of_second_antitop;
         const int k1 = a == 0 ? unit.first_of_second_antitop : unit.count;
         for (int k = k0; k < k1; ++k) {
