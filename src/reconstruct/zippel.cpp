@@ -1,11 +1,14 @@
 #include "hepex/reconstruct/zippel.hpp"
 
 #include <algorithm>
-#include <optional>
+#include <map>
+#include <numeric>
+#include <tuple>
 
 #include "hepex/core/random.hpp"
 #include "hepex/core/spaces.hpp"
-#include "hepex/reconstruct/univariate.hpp"
+#include "hepex/reconstruct/detail/sparse_interpolation.hpp"
+#include "hepex/reconstruct/detail/term_interpolation.hpp"
 #include "hepex/reconstruct/vandermonde.hpp"
 
 namespace hepex::reconstruct {
@@ -17,237 +20,357 @@ std::uint64_t RandomElements::next(const field::Zp64& f) {
   }
 }
 
+namespace detail {
+
 namespace {
 
-// Failed probe batches tolerated per stage before the random choices are
-// declared unlucky.
-constexpr std::size_t max_failed_rounds = 16;
+// Window moves per value of a variable before the choices are declared unlucky.
+constexpr std::size_t max_window_moves = 16;
 
-// The state between stages: per function, the monomials in x_0..x_{k-1} and
-// their coefficients at x_k.. = a.
-struct Skeleton {
-  std::vector<PolynomialModP> polys;
-  std::size_t max_terms() const {
-    std::size_t t = 0;
-    for (const auto& p : polys) t = std::max(t, p.terms());
-    return t;
-  }
+// A probe point: stage k (the variable being added), value index i of x_k,
+// power j of the generators in x_0..x_{k-1}.
+struct Key {
+  std::size_t k, i, j;
+  bool operator<(const Key& o) const { return std::tie(k, i, j) < std::tie(o.k, o.i, o.j); }
 };
 
-class Stage {
+struct Probe {
+  bool ok;
+  std::vector<std::uint64_t> raw;  // per function
+};
+
+struct FunctionState {
+  std::size_t stage = 0, value = 0, window = 0, moves = 0;
+  bool started = false, done = false;
+  PolynomialModP skeleton;            // monomials in x_0..x_{k-1}, values at x_k = anchor
+  std::vector<std::uint64_t> nodes;   // m_t = prod_l y_l^{e_tl}
+  std::vector<TermInterpolation> terms;
+  std::vector<std::size_t> active;    // unfinished terms
+};
+
+class Engine {
  public:
-  Stage(const BlackBox& box, const field::Zp64& f, const ZippelOptions& options,
-        RandomElements& random, const std::vector<std::uint64_t>& anchors,
-        const std::vector<std::uint64_t>& generators, std::size_t k)
-      : box_(box),
+  Engine(ProbeTarget& target, const field::Zp64& f, std::uint64_t seed,
+         const ZippelOptions& options, const std::vector<std::size_t>& bounds)
+      : target_(target),
         f_(f),
         options_(options),
-        random_(random),
-        anchors_(anchors),
-        generators_(generators),
-        k_(k) {}
+        bounds_(bounds),
+        m_(target.variables()),
+        F_(target.functions()),
+        states_(F_) {
+    RandomElements random(seed);
+    std::size_t top = options.max_degree;
+    if (!bounds.empty()) top = *std::max_element(bounds.begin(), bounds.end());
+    for (std::size_t k = 0; k < m_; ++k) {
+      anchors_.push_back(random.next(f));
+      generators_.push_back(random.next(f));
+      points_.emplace_back(f, anchors_.back(), random.next(f), top);
+    }
+    const std::vector<std::uint32_t> zero(m_, 0);
+    for (auto& s : states_) {
+      s.skeleton = PolynomialModP{m_, {}, {}};
+      s.skeleton.add_term(zero.data(), 0);
+    }
+  }
 
-  Skeleton run(const Skeleton& in) {
-    // Nodes m_t = prod_{l<k} y_l^{e_tl}; the first stage has the one monomial 1.
-    for (const auto& p : in.polys) {
-      for (std::size_t t = 0; t < p.terms(); ++t) {
-        std::uint64_t m = 1;
-        for (std::size_t l = 0; l < k_; ++l)
-          m = f_.mul(m, f_.pow(generators_[l], p.exponent(t)[l]));
-        systems_.nodes.push_back(m);
+  std::vector<PolynomialModP> run() {
+    if (m_ == 0) return constants();
+    while (true) {
+      std::vector<std::size_t> active;
+      bool progressed = false;
+      for (std::size_t g = 0; g < F_; ++g) {
+        if (states_[g].done || !target_.ready(g)) continue;
+        prepare(g);
+        progressed = true;
+        if (!states_[g].done) active.push_back(g);
       }
-      systems_.offsets.push_back(systems_.nodes.size());
-      std::vector<std::uint64_t> sorted(systems_.nodes.begin() + systems_.offsets.end()[-2],
-                                        systems_.nodes.end());
-      std::sort(sorted.begin(), sorted.end());
-      if (std::adjacent_find(sorted.begin(), sorted.end()) != sorted.end()) {
-        throw UnluckyChoice("zippel: two skeleton monomials take the same value");
+      if (active.empty()) {
+        if (std::all_of(states_.begin(), states_.end(), [](const auto& s) { return s.done; }))
+          break;
+        // Functions finished in prepare() may have made others ready.
+        if (!progressed) throw Error("zippel: no function can proceed", ErrorKind::runtime);
+        continue;
       }
+      probe(active);
+      solve(active);
+      evict();
     }
-    solver_.emplace(f_, systems_);  // masters and denominators for every round
-    const std::size_t total = systems_.nodes.size();
-    NewtonBatch newton(f_, total);
-    if (k_ > 0) {  // the coefficients so far are the values at x_k = a_k
-      std::vector<std::uint64_t> values;
-      for (const auto& p : in.polys)
-        values.insert(values.end(), p.coefficients.begin(), p.coefficients.end());
-      newton.add(anchors_[k_], values.data());
-      used_.push_back(anchors_[k_]);
-    }
-    std::size_t failed_rounds = 0;
-    while (!newton.converged()) {
-      if (newton.points() > options_.max_degree + 1) {
-        throw Error("reconstruction: the degree in variable " + std::to_string(k_ + 1) +
-                        " exceeds the limit " + std::to_string(options_.max_degree),
-                    ErrorKind::negative_answer);
-      }
-      std::vector<std::uint64_t> values;
-      const std::size_t solved = solve_round(in, values);
-      if (solved == 0 && ++failed_rounds > max_failed_rounds) {
-        throw UnluckyChoice("zippel: the black box keeps failing at the probes");
-      }
-      for (std::size_t r = 0; r < solved && !newton.converged(); ++r) {
-        newton.add(values_[r], values.data() + r * total);
-      }
-    }
-    return lift(in, newton);
+    std::vector<PolynomialModP> out;
+    for (auto& s : states_) out.push_back(std::move(s.skeleton));
+    return out;
   }
 
  private:
-  // Probes S new values of x_k; returns how many were usable, their values in
-  // values_ and the skeleton coefficients there in `solution` (S x total).
-  //
-  // A probe where the black box fails is replaced by moving the window of
-  // consecutive powers: values at y^{j0+1} .. y^{j0+T} solve the system for
-  // a_t m_t^{j0}, so any run of T+1 successful probes among the `window`
-  // evaluated per value of x_k serves.
-  std::size_t solve_round(const Skeleton& in, std::vector<std::uint64_t>& solution) {
-    const std::size_t n = box_.variables(), F = box_.functions();
-    const std::size_t S = std::max<std::size_t>(1, options_.values_per_round);
-    // One check probe beyond the T of each system (none needed for T = 1 at k = 0).
-    const std::size_t probes = k_ == 0 ? 1 : in.max_terms() + 1;
-    const std::size_t window = k_ == 0 ? 1 : probes + 2 + probes / 8;
-    values_.clear();
-    for (std::size_t r = 0; r < S; ++r) {
-      std::uint64_t c;
-      do {
-        c = random_.next(f_);
-      } while (std::find(used_.begin(), used_.end(), c) != used_.end());
-      used_.push_back(c);
-      values_.push_back(c);
-    }
-    std::vector<std::uint64_t> points(S * window * n);
-    for (std::size_t r = 0; r < S; ++r) {
-      std::vector<std::uint64_t> power(k_, 1);
-      for (std::size_t j = 0; j < window; ++j) {
-        std::uint64_t* x = points.data() + (r * window + j) * n;
-        for (std::size_t l = 0; l < k_; ++l) x[l] = power[l] = f_.mul(power[l], generators_[l]);
-        x[k_] = values_[r];
-        for (std::size_t l = k_ + 1; l < n; ++l) x[l] = anchors_[l];
-      }
-    }
-    std::vector<std::uint64_t> out;
+  std::vector<PolynomialModP> constants() {
+    std::vector<std::uint64_t> values;
     std::vector<std::uint8_t> ok;
-    box_.evaluate(f_, S * window, points, out, ok);
-    // Keep the values of x_k with a run of `probes` successes; first[i] is
-    // where the run starts.
-    std::vector<std::size_t> good, first;
-    for (std::size_t r = 0; r < S; ++r) {
-      std::size_t run = 0;
-      for (std::size_t j = 0; j < window && run < probes; ++j) {
-        run = ok[r * window + j] != 0 ? run + 1 : 0;
-        if (run == probes) {
-          good.push_back(r);
-          first.push_back(r * window + j + 1 - probes);
-        }
-      }
-    }
-    const std::size_t total = systems_.nodes.size();
-    std::vector<std::uint64_t> rhs(good.size() * total);
-    for (std::size_t i = 0; i < good.size(); ++i)
-      for (std::size_t g = 0; g < F; ++g)
-        for (std::size_t j = systems_.offsets[g]; j < systems_.offsets[g + 1]; ++j)
-          rhs[i * total + j] = out[(first[i] + j - systems_.offsets[g]) * F + g];
-    solution = solver_->solve(good.size(), rhs);
-    for (std::size_t i = 0; i < good.size(); ++i) {
-      std::uint64_t* a = solution.data() + i * total;
-      check_probe(in, a, out.data() + first[i] * F, probes);
-      const std::size_t shift = first[i] - good[i] * window;  // j0
-      if (shift != 0) {
-        for (std::size_t j = 0; j < total; ++j) {
-          a[j] = f_.mul(a[j], f_.inv(f_.pow(systems_.nodes[j], shift)));
-        }
-      }
-      values_[i] = values_[good[i]];
-    }
-    values_.resize(good.size());
-    return good.size();
-  }
-
-  // The probe j = T_g + 1 must agree with the solved coefficients.
-  void check_probe(const Skeleton& in, const std::uint64_t* a, const std::uint64_t* out,
-                   std::size_t probes) const {
-    const std::size_t F = box_.functions();
-    for (std::size_t g = 0; g < F; ++g) {
-      const std::size_t first = systems_.offsets[g], T = in.polys[g].terms();
-      if (T + 1 > probes) continue;  // the first stage: nothing to check
-      std::uint64_t sum = 0;
-      for (std::size_t t = 0; t < T; ++t) {
-        sum = f_.fma(a[first + t], f_.pow(systems_.nodes[first + t], T + 1), sum);
-      }
-      if (sum != out[T * F + g]) {
-        throw UnluckyChoice("zippel: the skeleton misses a monomial (unlucky anchor point)");
-      }
-    }
-  }
-
-  // Each skeleton coefficient becomes a polynomial in x_k.
-  Skeleton lift(const Skeleton& in, const NewtonBatch& newton) const {
-    Skeleton out;
-    std::size_t j = 0;
-    for (const auto& p : in.polys) {
-      PolynomialModP q{p.variables, {}, {}};
-      for (std::size_t t = 0; t < p.terms(); ++t, ++j) {
-        const auto c = newton.monomial(j);
-        std::vector<std::uint32_t> e(p.exponent(t), p.exponent(t) + p.variables);
-        for (std::size_t d = 0; d < c.size(); ++d) {
-          if (c[d] == 0) continue;
-          e[k_] = static_cast<std::uint32_t>(d);
-          q.add_term(e.data(), c[d]);
-        }
-      }
-      out.polys.push_back(std::move(q));
+    target_.evaluate(f_, 1, {}, values, ok);
+    if (ok.at(0) == 0) throw UnluckyChoice("zippel: the black box fails without variables");
+    std::vector<PolynomialModP> out(F_, PolynomialModP{0, {}, {}});
+    for (std::size_t g = 0; g < F_; ++g) {
+      const std::uint64_t v = target_.adjust(g, nullptr, values[g]);
+      if (v != 0) out[g].add_term(nullptr, v);
+      target_.finished(g, out[g]);
     }
     return out;
   }
 
-  const BlackBox& box_;
+  std::size_t budget(std::size_t g, const std::uint32_t* e, std::size_t k) const {
+    if (bounds_.empty()) return options_.max_degree;
+    const std::size_t used = std::accumulate(e, e + k, std::size_t{0});
+    if (used > bounds_[g]) throw UnluckyChoice("zippel: a monomial exceeds the degree bound");
+    return bounds_[g] - used;
+  }
+
+  // Sets up the current stage of function g; finishes stages (and the
+  // function) whose terms are all known already.
+  void prepare(std::size_t g) {
+    FunctionState& s = states_[g];
+    while (!s.done && !s.started) {
+      const std::size_t k = s.stage;
+      s.terms.clear();
+      s.nodes.clear();
+      s.active.clear();
+      for (std::size_t t = 0; t < s.skeleton.terms(); ++t) {
+        const std::uint32_t* e = s.skeleton.exponent(t);
+        std::uint64_t node = 1;
+        for (std::size_t l = 0; l < k; ++l) node = f_.mul(node, f_.pow(generators_[l], e[l]));
+        s.nodes.push_back(node);
+        s.terms.emplace_back(budget(g, e, k), !bounds_.empty());
+        // Stage k >= 1: the coefficient so far is the value at x_k = anchor.
+        if (k == 0 || !s.terms.back().add(points_[k], 0, s.skeleton.coefficients[t]))
+          s.active.push_back(t);
+      }
+      std::vector<std::uint64_t> sorted = s.nodes;
+      std::sort(sorted.begin(), sorted.end());
+      if (std::adjacent_find(sorted.begin(), sorted.end()) != sorted.end())
+        throw UnluckyChoice("zippel: two skeleton monomials take the same value");
+      s.value = k == 0 ? 0 : 1;
+      s.window = s.moves = 0;
+      s.started = true;
+      if (s.active.empty()) next_stage(g);
+    }
+  }
+
+  // The terms of stage k are known: the skeleton in x_0..x_k.
+  void next_stage(std::size_t g) {
+    FunctionState& s = states_[g];
+    const std::size_t k = s.stage;
+    PolynomialModP next{m_, {}, {}};
+    for (std::size_t t = 0; t < s.skeleton.terms(); ++t) {
+      std::vector<std::uint32_t> e(s.skeleton.exponent(t), s.skeleton.exponent(t) + m_);
+      const auto& c = s.terms[t].coefficients();
+      for (std::size_t d = 0; d < c.size(); ++d) {
+        if (c[d] == 0) continue;
+        e[k] = static_cast<std::uint32_t>(d);
+        next.add_term(e.data(), c[d]);
+      }
+    }
+    s.skeleton = std::move(next);
+    s.terms.clear();
+    s.started = false;
+    if (++s.stage == m_) {
+      s.done = true;
+      target_.finished(g, s.skeleton);
+    }
+    if (options_.progress != nullptr) report();
+  }
+
+  void report() {
+    std::size_t slowest = m_, done = 0, terms = 0;
+    for (const auto& s : states_) {
+      done += s.done ? 1 : 0;
+      terms += s.skeleton.terms();
+      if (!s.done) slowest = std::min(slowest, s.stage);
+    }
+    if (slowest == reported_stage_ && done != F_) return;
+    reported_stage_ = slowest;
+    *options_.progress << "zippel: prime " << f_.modulus() << ": every function past variable "
+                       << slowest << "/" << m_ << ", " << done << "/" << F_
+                       << " functions done, " << terms << " terms so far\n";
+  }
+
+  // The probes of function g's current value.
+  std::vector<Key> wanted(std::size_t g) const {
+    const FunctionState& s = states_[g];
+    if (s.stage == 0) return {Key{0, s.value, 0}};
+    std::vector<Key> keys;
+    for (std::size_t j = 1; j <= s.active.size(); ++j)
+      keys.push_back(Key{s.stage, s.value, s.window + j});
+    return keys;
+  }
+
+  void point(const Key& key, std::uint64_t* x) const {
+    for (std::size_t l = 0; l < key.k; ++l) x[l] = f_.pow(generators_[l], key.j);
+    x[key.k] = points_[key.k].point(key.i);
+    for (std::size_t l = key.k + 1; l < m_; ++l) x[l] = anchors_[l];
+  }
+
+  // Evaluates the probes the active functions want and the cache lacks.
+  void probe(const std::vector<std::size_t>& active) {
+    std::vector<Key> fresh;
+    for (const std::size_t g : active)
+      for (const Key& key : wanted(g))
+        if (cache_.count(key) == 0) fresh.push_back(key);
+    std::sort(fresh.begin(), fresh.end());
+    fresh.erase(std::unique(fresh.begin(), fresh.end(),
+                            [](const Key& a, const Key& b) { return !(a < b) && !(b < a); }),
+                fresh.end());
+    if (fresh.empty()) return;
+    std::vector<std::uint64_t> x(fresh.size() * m_), values;
+    std::vector<std::uint8_t> ok;
+    for (std::size_t q = 0; q < fresh.size(); ++q) point(fresh[q], x.data() + q * m_);
+    target_.evaluate(f_, fresh.size(), x, values, ok);
+    for (std::size_t q = 0; q < fresh.size(); ++q) {
+      cache_[fresh[q]] = Probe{ok[q] != 0, std::vector<std::uint64_t>(values.begin() + q * F_,
+                                                                      values.begin() + (q + 1) * F_)};
+    }
+  }
+
+  // The right-hand side of g's current value, finished terms subtracted;
+  // false (window moved or value skipped) when a probe failed.
+  bool right_hand_side(std::size_t g, std::vector<std::uint64_t>& rhs) {
+    FunctionState& s = states_[g];
+    const auto keys = wanted(g);
+    std::vector<std::uint64_t> x(m_);
+    rhs.clear();
+    for (const Key& key : keys) {
+      const Probe& p = cache_.at(key);
+      if (!p.ok) {
+        if (s.stage == 0) {
+          ++s.value;  // the next value of x_0 instead
+        } else {
+          s.window = key.j;  // a window of consecutive powers past the failure
+        }
+        if (++s.moves > max_window_moves)
+          throw UnluckyChoice("zippel: the black box keeps failing at the probes");
+        return false;
+      }
+      point(key, x.data());
+      rhs.push_back(target_.adjust(g, x.data(), p.raw[g]));
+    }
+    if (s.stage == 0) return true;
+    const std::uint64_t c = points_[s.stage].point(s.value);
+    std::vector<std::uint8_t> open(s.terms.size(), 0);
+    for (const std::size_t t : s.active) open[t] = 1;
+    for (std::size_t t = 0; t < s.terms.size(); ++t) {
+      if (open[t]) continue;
+      const std::uint64_t m = s.nodes[t], m_shoup = f_.shoup(m);
+      std::uint64_t w = f_.mul(s.terms[t].evaluate(f_, c), f_.pow(m, s.window + 1));
+      for (auto& r : rhs) {
+        r = f_.sub(r, w);
+        w = f_.mul_shoup(w, m, m_shoup);
+      }
+    }
+    return true;
+  }
+
+  // One value for every active function: one batched transposed Vandermonde
+  // solve over all of them, then the terms take their values.
+  void solve(const std::vector<std::size_t>& active) {
+    VandermondeSystems systems;
+    std::vector<std::uint64_t> rhs_all;
+    std::vector<std::size_t> solved;
+    for (const std::size_t g : active) {
+      std::vector<std::uint64_t> rhs;
+      if (!right_hand_side(g, rhs)) continue;
+      FunctionState& s = states_[g];
+      if (s.stage == 0) {  // the single term's value itself
+        feed(g, {rhs[0]});
+        continue;
+      }
+      for (const std::size_t t : s.active) systems.nodes.push_back(s.nodes[t]);
+      systems.offsets.push_back(systems.nodes.size());
+      rhs_all.insert(rhs_all.end(), rhs.begin(), rhs.end());
+      solved.push_back(g);
+    }
+    if (solved.empty()) return;
+    const TransposedVandermonde<DeviceSpace> solver(f_, systems);
+    const auto a = solver.solve(1, rhs_all);
+    for (std::size_t q = 0; q < solved.size(); ++q) {
+      const std::size_t g = solved[q];
+      FunctionState& s = states_[g];
+      std::vector<std::uint64_t> values(a.begin() + systems.offsets[q],
+                                        a.begin() + systems.offsets[q + 1]);
+      if (s.window != 0) {  // solved a_t m_t^window
+        for (std::size_t u = 0; u < values.size(); ++u)
+          values[u] = f_.mul(values[u], f_.inv(f_.pow(s.nodes[s.active[u]], s.window)));
+      }
+      feed(g, values);
+    }
+  }
+
+  // The active terms of g at the current value; the next value.
+  void feed(std::size_t g, const std::vector<std::uint64_t>& values) {
+    FunctionState& s = states_[g];
+    std::vector<std::size_t> still;
+    for (std::size_t u = 0; u < s.active.size(); ++u) {
+      TermInterpolation& term = s.terms[s.active[u]];
+      if (term.add(points_[s.stage], s.value, values[u])) continue;
+      if (term.beyond_limit()) {
+        throw Error("reconstruction: the degree in variable " + std::to_string(s.stage + 1) +
+                        " exceeds the limit " + std::to_string(options_.max_degree),
+                    ErrorKind::negative_answer);
+      }
+      still.push_back(s.active[u]);
+    }
+    s.active = std::move(still);
+    ++s.value;
+    s.window = s.moves = 0;
+    if (s.active.empty()) next_stage(g);
+  }
+
+  // Drops the probes that no unfinished function can still want.
+  void evict() {
+    Key low{m_, 0, 0};
+    for (const auto& s : states_)
+      if (!s.done && s.started) low = std::min(low, Key{s.stage, s.value, 0});
+      else if (!s.done) low = std::min(low, Key{s.stage, 0, 0});
+    cache_.erase(cache_.begin(), cache_.lower_bound(low));
+  }
+
+  ProbeTarget& target_;
   const field::Zp64& f_;
   const ZippelOptions& options_;
-  RandomElements& random_;
-  const std::vector<std::uint64_t>& anchors_;
-  const std::vector<std::uint64_t>& generators_;
-  const std::size_t k_;
-  VandermondeSystems systems_;
-  std::optional<TransposedVandermonde<DeviceSpace>> solver_;
-  std::vector<std::uint64_t> used_;    // values of x_k probed so far
-  std::vector<std::uint64_t> values_;  // this round's values of x_k
+  const std::vector<std::size_t>& bounds_;
+  const std::size_t m_, F_;
+  std::vector<std::uint64_t> anchors_, generators_;
+  std::vector<GeometricPoints> points_;
+  std::vector<FunctionState> states_;
+  std::map<Key, Probe> cache_;
+  std::size_t reported_stage_ = 0;
+};
+
+// A black box as a probe target.
+class BoxTarget : public ProbeTarget {
+ public:
+  explicit BoxTarget(const BlackBox& box) : box_(box) {}
+  std::size_t variables() const override { return box_.variables(); }
+  std::size_t functions() const override { return box_.functions(); }
+  void evaluate(const field::Zp64& f, std::size_t count, const std::vector<std::uint64_t>& points,
+                std::vector<std::uint64_t>& values, std::vector<std::uint8_t>& ok) override {
+    box_.evaluate(f, count, points, values, ok);
+  }
+
+ private:
+  const BlackBox& box_;
 };
 
 }  // namespace
 
+std::vector<PolynomialModP> interpolate(ProbeTarget& target, const field::Zp64& f,
+                                        std::uint64_t seed, const ZippelOptions& options,
+                                        const std::vector<std::size_t>& degree_bounds) {
+  return Engine(target, f, seed, options, degree_bounds).run();
+}
+
+}  // namespace detail
+
 std::vector<PolynomialModP> zippel(const BlackBox& box, const field::Zp64& f, std::uint64_t seed,
                                    const ZippelOptions& options) {
-  const std::size_t n = box.variables(), F = box.functions();
-  RandomElements random(seed);
-  if (n == 0) {  // constants: one evaluation
-    std::vector<std::uint64_t> out;
-    std::vector<std::uint8_t> ok;
-    box.evaluate(f, 1, {}, out, ok);
-    if (ok.at(0) == 0) throw Error("the black box fails without variables", ErrorKind::runtime);
-    std::vector<PolynomialModP> result(F);
-    for (std::size_t g = 0; g < F; ++g) {
-      if (out[g] != 0) result[g].add_term(nullptr, out[g]);
-    }
-    return result;
-  }
-  std::vector<std::uint64_t> anchors(n), generators(n);
-  for (auto& a : anchors) a = random.next(f);
-  for (auto& y : generators) y = random.next(f);
-  Skeleton skeleton;
-  const std::vector<std::uint32_t> zero(n, 0);
-  skeleton.polys.assign(F, PolynomialModP{n, {}, {}});
-  for (auto& p : skeleton.polys) p.add_term(zero.data(), 0);  // the monomial 1, value unknown
-  for (std::size_t k = 0; k < n; ++k) {
-    skeleton = Stage(box, f, options, random, anchors, generators, k).run(skeleton);
-    if (options.progress != nullptr) {
-      std::size_t terms = 0;
-      for (const auto& p : skeleton.polys) terms += p.terms();
-      *options.progress << "zippel: prime " << f.modulus() << ", variable " << k + 1 << "/" << n
-                        << ": " << terms << " terms\n";
-    }
-  }
-  return skeleton.polys;
+  detail::BoxTarget target(box);
+  return detail::interpolate(target, f, seed, options, options.degree_bounds);
 }
 
 }  // namespace hepex::reconstruct

@@ -127,13 +127,24 @@ TEST(Reconstruct, BlackBoxFailingOnAQuarterOfThePoints) {
   EXPECT_GT(failures, 0u);
 }
 
+TEST(Reconstruct, OnePrimeDeterminesSmallCoefficients) {
+  SCOPED_TRACE(hepex::test::seed_trace());
+  ReconstructOptions options;
+  options.max_primes = 1;
+  const auto r = from_text({"x/3 + 5/7"}, {"x"}, options);
+  EXPECT_EQ(to_string(r.functions[0], {"x"}), "(7*x + 15)/(21)");
+  EXPECT_EQ(r.primes, 1u);
+  ASSERT_EQ(r.probes_per_prime.size(), 2u);  // the image, then the check on the next prime
+  EXPECT_LE(r.probes_per_prime[1], options.verify_points);
+}
+
 TEST(Reconstruct, TooFewPrimesIsANegativeAnswer) {
   SCOPED_TRACE(hepex::test::seed_trace());
   ReconstructOptions options;
   options.max_primes = 1;
   try {
-    from_text({"x/3 + 5/7"}, {"x"}, options);
-    ADD_FAILURE() << "one prime determined rational coefficients";
+    from_text({"x/3 + 1234567890123456789012345678901234567/7"}, {"x"}, options);
+    ADD_FAILURE() << "one prime determined a 37-digit coefficient";
   } catch (const hepex::Error& e) {
     EXPECT_EQ(e.exit_code(), 3);
     EXPECT_NE(std::string(e.what()).find("--primes"), std::string::npos);

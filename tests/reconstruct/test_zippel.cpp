@@ -99,7 +99,6 @@ TEST(Zippel, BlackBoxFailingOnSomePoints) {
   std::size_t failures = 0;
   const auto box = polynomial_box(truth, n, 12, &failures);
   ZippelOptions options;
-  options.values_per_round = 5;
   auto got = zippel(box, f, hepex::test::seed(), options);
   got[0].sort();
   EXPECT_GT(failures, 0u);

@@ -5,17 +5,16 @@
 // in FireFly, Klappert-Lange, Comput. Phys. Commun. 247 (2020) 106951).
 //
 // With f = N/D, substitute x = t*(1, z_1, .., z_{n-1}) + s for a random shift
-// s (s = 0 when f is regular at the origin, i.e. D(0) != 0). As a function of
-// t alone, f = n(t)/d(t) with d(0) = D(s) independent of z; Thiele in t
-// (univariate.hpp) gives n, d, normalised by d(0) = 1. Then the coefficient of
-// t^r in n is a polynomial in z: the degree-r homogeneous part N_r of N
-// (dehomogenised by x_0 = 1) divided by D(s), plus, when s != 0, the shift's
-// contributions of the parts of higher degree. Reconstructing the parts from
-// the highest degree down, those contributions are known and subtracted, so
-// each part is a sparse polynomial reconstructed by Zippel (zippel.hpp) in
-// n-1 variables; numerator and denominator parts of the same degree, of all
-// functions, go through Zippel together. The first probe in t fixes the
-// degrees; when every denominator is constant, plain Zippel in x is used.
+// s (s = 0 when f is regular at the origin, i.e. D(0) != 0). A first line in
+// t (Thiele, univariate.hpp) gives the total degrees. Then every homogeneous
+// part of every numerator and denominator is one function of a single Zippel
+// run in the n-1 variables z (detail/sparse_interpolation.hpp), all of them
+// fed from the same probe points: one fit along t at a point z gives every
+// part's value there, and solves only for the parts not yet known
+// (detail/line_target.hpp). With s != 0 the parts are found from the top
+// degree down, the higher parts' share of each coefficient in t subtracted.
+// When every denominator is constant, plain Zippel in x is used with the
+// degrees as bounds.
 
 #include <cstdint>
 #include <vector>

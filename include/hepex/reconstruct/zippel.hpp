@@ -6,11 +6,13 @@
 // Stage k adds x_k to the polynomials known in x_0..x_{k-1} (with
 // x_{k+1}.. fixed at random anchors a): their monomials form the skeleton;
 // for each new value c of x_k, probing at (y_0^j, .., y_{k-1}^j, c, a..),
-// j = 1..T+1, gives a transposed Vandermonde system (vandermonde.hpp) for the
-// T skeleton coefficients, the extra probe checking the skeleton; Newton in
-// x_k (univariate.hpp) across the values c then lifts each coefficient to a
-// polynomial in x_k, stopping once every one is predicted by the earlier
-// values. All functions of the black box go through each stage together.
+// j = 1..U, gives a transposed Vandermonde system (vandermonde.hpp) for the U
+// skeleton coefficients not yet known as polynomials in x_k; each coefficient
+// stops on its own, by sparse or dense univariate interpolation in x_k
+// (detail/term_interpolation.hpp), so a probe count near (terms x 2-3) per
+// variable instead of (terms x (degree + 2)). Each function of the black box
+// goes at its own pace; functions at the same variable and value share probes
+// (detail/sparse_interpolation.hpp).
 
 #include <cstddef>
 #include <cstdint>
@@ -26,11 +28,13 @@
 namespace hepex::reconstruct {
 
 struct ZippelOptions {
-  // Newton points per variable at most (degree + 2): beyond this the
-  // reconstruction stops with ErrorKind::negative_answer.
+  // The largest degree in a variable: beyond it the reconstruction stops with
+  // ErrorKind::negative_answer.
   std::size_t max_degree = 200;
-  // Values of the next variable solved per launch.
-  std::size_t values_per_round = 2;
+  // Per function, a true bound on its total degree (empty: none known, then
+  // max_degree only limits the search). With a bound a coefficient stops
+  // after (degree left + 1) values at most.
+  std::vector<std::size_t> degree_bounds;
   std::ostream* progress = nullptr;
 };
 

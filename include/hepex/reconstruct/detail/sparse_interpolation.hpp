@@ -1,0 +1,63 @@
+#pragma once
+// The engine of Zippel's method (zippel.hpp) over a "probe target": m
+// variables, F functions evaluated together at batches of points, each
+// function reconstructed at its own pace. Balanced Zippel (balanced_zippel.cpp)
+// makes every homogeneous part of every function one function of a target
+// whose evaluation is a fit along a line; plain Zippel wraps the black box.
+//
+// Function g adds variable x_k to its skeleton (its monomials in x_0..x_{k-1}
+// with coefficients at x_k.. = anchors) at the values x_k = sigma_k g_k^i,
+// i = 0, 1, ..., value 0 being the anchor itself. At value i the unfinished
+// skeleton terms are found from the probes (y^j, x_k, anchors), j = 1..U, by
+// one transposed Vandermonde solve after the finished terms' contributions
+// are subtracted; each term stops on its own (term_interpolation.hpp). A probe
+// point is identified by (k, i, j), so functions at the same stage and value
+// share probes. A failed probe moves the window of j (stage >= 1) or skips the
+// value (stage 0).
+
+#include <cstddef>
+#include <cstdint>
+#include <vector>
+
+#include "hepex/field/zp.hpp"
+#include "hepex/reconstruct/polynomial.hpp"
+#include "hepex/reconstruct/zippel.hpp"
+
+namespace hepex::reconstruct::detail {
+
+class ProbeTarget {
+ public:
+  virtual ~ProbeTarget() = default;
+  virtual std::size_t variables() const = 0;
+  virtual std::size_t functions() const = 0;
+  // values (count x functions, row-major) at `count` points (count x
+  // variables): needed only for the functions not yet finished; ok[i] = 0
+  // where point i gives no values.
+  virtual void evaluate(const field::Zp64& f, std::size_t count,
+                        const std::vector<std::uint64_t>& points,
+                        std::vector<std::uint64_t>& values, std::vector<std::uint8_t>& ok) = 0;
+  // The value of function g at point x from the raw value of evaluate().
+  virtual std::uint64_t adjust(std::size_t g, const std::uint64_t* x, std::uint64_t raw) {
+    (void)g;
+    (void)x;
+    return raw;
+  }
+  // Whether function g may start (its values depend on unfinished ones).
+  virtual bool ready(std::size_t g) const {
+    (void)g;
+    return true;
+  }
+  // Function g is complete: p.
+  virtual void finished(std::size_t g, const PolynomialModP& p) {
+    (void)g;
+    (void)p;
+  }
+};
+
+// Per function: a true bound on its total degree, or none (empty vector):
+// then options.max_degree only limits the search.
+std::vector<PolynomialModP> interpolate(ProbeTarget& target, const field::Zp64& f,
+                                        std::uint64_t seed, const ZippelOptions& options,
+                                        const std::vector<std::size_t>& degree_bounds);
+
+}  // namespace hepex::reconstruct::detail

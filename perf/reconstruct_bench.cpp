@@ -1,0 +1,185 @@
+// hepex side of the sparse rational-function reconstruction benchmark
+// (bench_reconstruct.sh runs it beside FireFly's firefly_driver.cpp on the
+// same files). Reads one function written by reconstruct_family.py,
+// reconstructs it with hepex::reconstruct::reconstruct from a compiled black
+// box and prints one JSON line:
+//   {"function", "seconds", "probes", "primes", "exact", "probes_per_prime",
+//    "black_box_seconds"}
+// Black box: per point, x_i^e for e = 0..16 is tabulated once, then N and D
+// are sum_k c_k prod_i x_i^{e_ki}: the scheme of the FireFly driver, so the
+// two compare algorithms, not black boxes. --box device evaluates it in a
+// Kokkos kernel of the default execution space (the GPU in a CUDA build).
+// exact: the answer equals the input, both made primitive, term by term.
+// usage: hepex_reconstruct_bench FILE [--name NAME] [--seed S] [--box host|device]
+#include <cstdio>
+#include <fstream>
+#include <iostream>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+#include "hepex/core/runtime.hpp"
+#include "hepex/reconstruct/black_box.hpp"
+#include "hepex/reconstruct/rational.hpp"
+
+namespace {
+
+using namespace hepex::reconstruct;
+constexpr std::size_t powers = 17;  // exponents 0..16
+
+// Terms of N then D: coefficients and exponents, one table for the kernel.
+struct Input {
+  std::size_t n = 0, num_terms = 0;
+  std::vector<long long> coefficients;
+  std::vector<std::uint8_t> exponents;  // terms x n
+  RationalFunction truth;
+};
+
+Input read_input(const std::string& path) {
+  std::ifstream in(path);
+  Input f;
+  std::string word;
+  if (!(in >> word >> f.n) || word != "vars" || f.n == 0) {
+    std::cerr << path << ": expected 'vars N' on the first line\n";
+    std::exit(1);
+  }
+  f.truth.num.variables = f.truth.den.variables = f.n;
+  std::vector<long long> den_c;
+  std::vector<std::uint8_t> den_e;
+  long long c;
+  std::size_t line = 1;
+  while (in >> word >> c) {
+    ++line;
+    std::vector<std::uint32_t> e(f.n);
+    for (auto& v : e) {
+      if (!(in >> v) || v >= powers) {
+        std::cerr << path << ":" << line << ": exponents 0..16 expected\n";
+        std::exit(1);
+      }
+    }
+    if (word != "num" && word != "den") {
+      std::cerr << path << ":" << line << ": 'num' or 'den' expected\n";
+      std::exit(1);
+    }
+    const bool num = word == "num";
+    (num ? f.truth.num : f.truth.den).add_term(e.data(), mpq_class(static_cast<long>(c)));
+    (num ? f.coefficients : den_c).push_back(c);
+    for (const auto v : e) (num ? f.exponents : den_e).push_back(static_cast<std::uint8_t>(v));
+  }
+  if (f.truth.den.terms() == 0) f.truth.den.add_term(std::vector<std::uint32_t>(f.n).data(), 1);
+  f.num_terms = f.coefficients.size();
+  f.coefficients.insert(f.coefficients.end(), den_c.begin(), den_c.end());
+  f.exponents.insert(f.exponents.end(), den_e.begin(), den_e.end());
+  if (den_c.empty()) {  // D = 1
+    f.coefficients.push_back(1);
+    f.exponents.insert(f.exponents.end(), f.n, 0);
+  }
+  return f;
+}
+
+// N/D at one point with power tables; false where D vanishes.
+template <class Memory>
+struct SparseRational {
+  hepex::field::Zp64 f;
+  std::size_t n, num_terms, terms;
+  Kokkos::View<const std::uint64_t*, Memory> coefficients;  // mod p
+  Kokkos::View<const std::uint8_t*, Memory> exponents;
+
+  KOKKOS_INLINE_FUNCTION bool operator()(const std::uint64_t* x, std::uint64_t* out) const {
+    constexpr std::size_t max_variables = 16;
+    std::uint64_t table[max_variables][powers];
+    for (std::size_t i = 0; i < n; ++i) {
+      table[i][0] = 1;
+      for (std::size_t e = 1; e < powers; ++e) table[i][e] = f.mul(table[i][e - 1], x[i]);
+    }
+    std::uint64_t num = 0, den = 0;
+    for (std::size_t t = 0; t < terms; ++t) {
+      std::uint64_t m = coefficients(t);
+      for (std::size_t i = 0; i < n; ++i) m = f.mul(m, table[i][exponents(t * n + i)]);
+      if (t < num_terms) {
+        num = f.add(num, m);
+      } else {
+        den = f.add(den, m);
+      }
+    }
+    if (den == 0) return false;
+    out[0] = f.mul(num, f.inv(den));
+    return true;
+  }
+};
+
+template <class Space>
+std::unique_ptr<BlackBox> make_box(const Input& in) {
+  using Memory = typename Space::memory_space;
+  using Functor = SparseRational<Memory>;
+  return std::make_unique<DeviceBlackBox<Space, Functor>>(
+      in.n, 1, [&in](const hepex::field::Zp64& f) {
+        std::vector<std::uint64_t> c;
+        for (const long long v : in.coefficients) c.push_back(f.from_int(v));
+        return Functor{f,
+                       in.n,
+                       in.num_terms,
+                       in.coefficients.size(),
+                       hepex::to_view<Memory>(c, "bench::coefficients"),
+                       hepex::to_view<Memory>(in.exponents, "bench::exponents")};
+      });
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  hepex::Runtime runtime(argc, argv);
+  std::string path, name, box_kind = "host";
+  std::uint64_t seed = 1;
+  for (int i = 1; i < argc; ++i) {
+    const std::string a = argv[i];
+    if (a == "--name" && i + 1 < argc) {
+      name = argv[++i];
+    } else if (a == "--seed" && i + 1 < argc) {
+      seed = std::stoull(argv[++i]);
+    } else if (a == "--box" && i + 1 < argc) {
+      box_kind = argv[++i];
+    } else if (path.empty() && a.rfind("--", 0) != 0) {
+      path = a;
+    } else {
+      std::cerr << "usage: hepex_reconstruct_bench FILE [--name NAME] [--seed S] [--box host|device]\n";
+      return 1;
+    }
+  }
+  if (path.empty() || (box_kind != "host" && box_kind != "device")) {
+    std::cerr << "usage: hepex_reconstruct_bench FILE [--name NAME] [--seed S] [--box host|device]\n";
+    return 1;
+  }
+  if (name.empty()) name = path;
+  const Input in = read_input(path);
+  if (in.n > 16) {
+    std::cerr << path << ": at most 16 variables\n";
+    return 1;
+  }
+  const auto box = box_kind == "host" ? make_box<Kokkos::DefaultHostExecutionSpace>(in)
+                                      : make_box<Kokkos::DefaultExecutionSpace>(in);
+  ReconstructOptions options;
+  options.seed = seed;
+  const auto r = reconstruct(*box, options);
+  RationalFunction truth = in.truth;
+  truth.num.sort();
+  truth.den.sort();
+  make_primitive(truth);  // the sign: the denominator's first term positive
+  std::vector<std::string> names;
+  for (std::size_t i = 0; i < in.n; ++i) names.push_back("x" + std::to_string(i + 1));
+  const bool exact = to_string(r.functions.at(0), names) == to_string(truth, names);
+  if (!exact) {
+    std::cerr << name << ": wrong answer\n  got      " << to_string(r.functions.at(0), names)
+              << "\n  expected " << to_string(truth, names) << "\n";
+  }
+  const nlohmann::json line{{"function", name},
+                            {"seconds", r.seconds},
+                            {"probes", r.probes},
+                            {"primes", r.primes},
+                            {"exact", exact},
+                            {"probes_per_prime", r.probes_per_prime},
+                            {"black_box_seconds", r.black_box_seconds},
+                            {"box", box_kind}};
+  std::cout << line.dump() << std::endl;
+  return exact ? 0 : 2;
+}
