@@ -44,25 +44,28 @@ std::vector<std::string> input_lines(const ReconstructOptions& o,
   return lines;
 }
 
+// "--function" or "FILE:LINE" for input j.
+std::string input_name(const ReconstructOptions& o, std::size_t j) {
+  if (o.file.empty()) return "--function";
+  return (o.file == "-" ? std::string("<stdin>") : o.file) + ":" + std::to_string(j + 1);
+}
+
 // Parses every input before any evaluation; errors name the input and column.
 std::vector<io::Expression> parse_expressions(const ReconstructOptions& o,
                                               const std::vector<std::string>& lines,
                                               const std::vector<std::string>& names) {
-  const std::string name = o.file == "-" ? "<stdin>" : o.file;
   std::vector<io::Expression> expressions;
   for (std::size_t i = 0; i < lines.size(); ++i) {
     try {
       expressions.push_back(io::Expression::parse(lines[i], names));
     } catch (const Error& e) {
-      throw Error((o.function.empty() ? name + ":" + std::to_string(i + 1) : "--function") +
-                  ": " + e.what());
+      throw Error(input_name(o, i) + ": " + e.what());
     }
   }
   return expressions;
 }
 
-// Each expression is one job (CLI.md "Many jobs, many ranks"); a chunk of
-// them is reconstructed in one batched call. A job's result is "PRIMES\nLINE".
+// Each expression is one job (CLI.md "Many jobs, many ranks").
 void run_reconstruct(const ReconstructOptions& o) {
   if (o.function.empty() == o.file.empty()) {
     throw Error("give exactly one of --function EXPR and --file F");
@@ -81,14 +84,23 @@ void run_reconstruct(const ReconstructOptions& o) {
            << o.max_degree << '\n';
   for (const auto& line : lines) identity << line << '\n';
 
+  // Each expression is reconstructed on its own, so that its probes, primes
+  // and times are its own. A job's result: "PRIMES PROBES BOX_SECONDS SECONDS\nLINE".
   const auto run = [&](const std::vector<std::size_t>& jobs) {
-    std::vector<io::Expression> chunk;
-    for (const std::size_t j : jobs) chunk.push_back(expressions[j]);
-    const auto box = reconstruct::expression_black_box(std::move(chunk), names.size());
-    const auto result = reconstruct::reconstruct(*box, options);
     std::vector<std::string> out;
-    for (const auto& f : result.functions) {
-      out.push_back(std::to_string(result.primes) + "\n" + reconstruct::to_string(f, names));
+    for (const std::size_t j : jobs) {
+      const auto box = reconstruct::expression_black_box({expressions[j]}, names.size());
+      try {
+        const auto r = reconstruct::reconstruct(*box, options);
+        std::ostringstream line;
+        line.precision(17);
+        line << r.primes << ' ' << r.probes << ' ' << r.black_box_seconds << ' ' << r.seconds
+             << '\n'
+             << reconstruct::to_string(r.functions.at(0), names);
+        out.push_back(line.str());
+      } catch (const Error& e) {
+        throw Error(input_name(o, j) + ": " + e.what(), e.kind());
+      }
     }
     return out;
   };
@@ -99,22 +111,32 @@ void run_reconstruct(const ReconstructOptions& o) {
   if (comm.rank() != 0) return;
 
   std::string text;
-  nlohmann::json lines_json = nlohmann::json::array();
-  std::size_t primes = 0;
+  nlohmann::json per_function = nlohmann::json::array();
+  std::size_t primes = 0, probes = 0;
   for (const auto& r : results) {
     const auto newline = r.find('\n');
-    primes = std::max<std::size_t>(primes, std::stoull(r.substr(0, newline)));
+    std::istringstream head(r.substr(0, newline));
+    std::size_t p = 0, q = 0;
+    double box_seconds = 0, function_seconds = 0;
+    head >> p >> q >> box_seconds >> function_seconds;
+    primes = std::max(primes, p);
+    probes += q;
     text += r.substr(newline + 1) + "\n";
-    lines_json.push_back(r.substr(newline + 1));
+    per_function.push_back({{"result", r.substr(newline + 1)},
+                            {"primes", p},
+                            {"probes", q},
+                            {"seconds", function_seconds},
+                            {"black_box_seconds", box_seconds},
+                            {"algebra_seconds", function_seconds - box_seconds}});
   }
   std::cout << text;
   if (!o.json_path.empty()) {
     std::ofstream out(o.json_path);
     const nlohmann::json summary{
         {"command", "reconstruct"}, {"variables", names}, {"functions", results.size()},
-        {"primes", primes},         {"seed", o.seed},     {"ranks", comm.size()},
-        {"seconds", seconds},       {"results", lines_json}};
-    if (!out || !(out << summary.dump(2) << '\n')) {
+        {"primes", primes},         {"probes", probes},   {"seed", o.seed},
+        {"ranks", comm.size()},     {"seconds", seconds}, {"results", per_function}};
+    if (!out || !(out << summary.dump(2) << '\n') || !out.flush()) {
       throw Error("--json: cannot write '" + o.json_path + "'");
     }
   }
@@ -135,7 +157,7 @@ void add_reconstruct_command(CLI::App& app) {
   cmd->add_option("--max-degree", o->max_degree, "largest degree per variable and in total")
       ->check(CLI::Range(std::size_t{1}, std::size_t{100000}));
   cmd->add_option("--json", o->json_path, "write a JSON summary to FILE");
-  cmd->add_flag("-v,--verbose", o->verbose, "progress on stderr (variable, terms, primes)");
+  cmd->add_flag("-v,--verbose", o->verbose, "progress on stderr (variables, terms, probes, rate, time per further prime)");
   add_job_options(*cmd, o->jobs, 16);
   cmd->callback([o] { run_reconstruct(*o); });
 }

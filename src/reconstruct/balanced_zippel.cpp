@@ -13,6 +13,9 @@ namespace {
 
 // Rounds of t values on the first line before the choices are declared unlucky.
 constexpr std::size_t max_first_line_rounds = 64;
+// Rounds without a single point where the black box is defined before the
+// function is declared undefined everywhere (8 random points a round).
+constexpr std::size_t undefined_after_rounds = 8;
 
 // The degrees of every function along one random line t (1, z) + s (Thiele
 // in t until each function is predicted); negative answer beyond the limit.
@@ -25,7 +28,12 @@ detail::LineDegrees first_line(const BlackBox& box, const field::Zp64& f, Random
   std::vector<Thiele> thiele(F, Thiele(f));
   std::vector<std::uint8_t> done(F, 0);
   const std::size_t limit = 2 * max_degree + 2, per_round = 8;
+  std::size_t defined = 0;
   for (std::size_t round = 0; std::count(done.begin(), done.end(), 0) > 0; ++round) {
+    if (round == undefined_after_rounds && defined == 0) {
+      throw Error("the function is undefined at all " + std::to_string(round * per_round) +
+                  " random points tried (a division by zero everywhere?)");
+    }
     if (round > max_first_line_rounds + limit / per_round)
       throw UnluckyChoice("balanced zippel: the black box keeps failing on the first line");
     std::vector<std::uint64_t> ts, points;
@@ -38,6 +46,7 @@ detail::LineDegrees first_line(const BlackBox& box, const field::Zp64& f, Random
     box.evaluate(f, per_round, points, out, ok);
     for (std::size_t r = 0; r < per_round; ++r) {
       if (ok[r] == 0) continue;
+      ++defined;
       for (std::size_t g = 0; g < F; ++g) {
         if (done[g] != 0) continue;
         if (thiele[g].add(ts[r], out[r * F + g]) == Thiele::Added::predicted) done[g] = 1;

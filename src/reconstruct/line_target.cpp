@@ -11,10 +11,12 @@ namespace {
 // Rounds of new t values per point before the point is given up.
 constexpr std::size_t max_t_rounds = 16;
 
-// Solves the U x U system a x = b mod p in place (row-major); false when
-// singular.
+// Solves the U x U system a x = b mod p in place (row-major): forward
+// elimination with Shoup products by the pivot row (fixed for all rows below
+// it), then back substitution. False when singular.
 bool solve_dense(const field::Zp64& f, std::size_t U, std::vector<std::uint64_t>& a,
                  std::vector<std::uint64_t>& b) {
+  std::vector<std::uint64_t> shoup(U);
   for (std::size_t c = 0; c < U; ++c) {
     std::size_t pivot = c;
     while (pivot < U && a[pivot * U + c] == 0) ++pivot;
@@ -24,16 +26,24 @@ bool solve_dense(const field::Zp64& f, std::size_t U, std::vector<std::uint64_t>
       std::swap(b[pivot], b[c]);
     }
     const std::uint64_t inverse = f.inv(a[c * U + c]);
-    for (std::size_t k = c; k < U; ++k) a[c * U + k] = f.mul(a[c * U + k], inverse);
+    for (std::size_t k = c; k < U; ++k) {
+      a[c * U + k] = f.mul(a[c * U + k], inverse);
+      shoup[k] = f.shoup(a[c * U + k]);
+    }
     b[c] = f.mul(b[c], inverse);
-    for (std::size_t r = 0; r < U; ++r) {
+    const std::uint64_t b_shoup = f.shoup(b[c]);
+    for (std::size_t r = c + 1; r < U; ++r) {
       const std::uint64_t factor = a[r * U + c];
-      if (r == c || factor == 0) continue;
-      const std::uint64_t minus = f.neg(factor);
-      for (std::size_t k = c; k < U; ++k) a[r * U + k] = f.fma(minus, a[c * U + k], a[r * U + k]);
-      b[r] = f.fma(minus, b[c], b[r]);
+      if (factor == 0) continue;
+      std::uint64_t* row = a.data() + r * U;
+      for (std::size_t k = c + 1; k < U; ++k)
+        row[k] = f.sub(row[k], f.mul_shoup(factor, a[c * U + k], shoup[k]));
+      row[c] = 0;
+      b[r] = f.sub(b[r], f.mul_shoup(factor, b[c], b_shoup));
     }
   }
+  for (std::size_t c = U; c-- > 0;)
+    for (std::size_t k = c + 1; k < U; ++k) b[c] = f.sub(b[c], f.mul(a[c * U + k], b[k]));
   return true;
 }
 

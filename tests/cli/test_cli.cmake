@@ -115,7 +115,8 @@ expect(0 "^\\(x \\+ y\\)/\\(x\\*y\\)\n$" reconstruct --vars x,y --function "1/x 
 expect(0 "^\\(-x\\^2\\)/\\(x\\*y - 1\\)\n\\(2\\*x\\^3 \\+ 6\\*x\\^2\\*y \\+ 6\\*x\\*y\\^2 \\+ 2\\*y\\^3 - 1\\)/\\(2\\)\n\\(3\\)/\\(7\\)\n\\(x \\+ z\\)/\\(y\\^2\\)\n$"
        reconstruct --vars x,y,z --file "${rdir}/in.txt" --json "${rdir}/r.json")
 file(READ "${rdir}/r.json" text)
-if(NOT text MATCHES "\"functions\": 4" OR NOT text MATCHES "\"primes\": [0-9]+")
+if(NOT text MATCHES "\"functions\": 4" OR NOT text MATCHES "\"primes\": [0-9]+"
+   OR NOT text MATCHES "\"probes\": [1-9][0-9]*" OR NOT text MATCHES "\"black_box_seconds\": ")
   message(FATAL_ERROR "reconstruct --json wrote:\n${text}")
 endif()
 execute_process(COMMAND "${HEPEX}" reconstruct --vars x,y,z --file "${rdir}/in.txt"
@@ -126,7 +127,7 @@ file(READ "${rdir}/out.txt" first)
 if(NOT rc EQUAL 0 OR NOT rc2 EQUAL 0 OR NOT first STREQUAL again)
   message(FATAL_ERROR "reconstruct output does not parse back to itself:\n${first}\n--\n${again}")
 endif()
-expect(0 "reconstruct: prime 2 .*4/4 functions determined"
+expect(0 "reconstruct: prime 1 .*: [0-9]+ probes, [0-9]+ terms; each further prime needs about [0-9]+ probes"
        reconstruct --vars x,y,z --file "${rdir}/out.txt" --verbose --seed 5)
 expect(1 "--function: column 5: expected a number" reconstruct --vars x,y --function "x + * y")
 expect(1 "bad.txt:2: column 5: expected '\\)'" reconstruct --vars x,y --file "${rdir}/bad.txt")
@@ -134,8 +135,16 @@ expect(1 "unknown variable 'w'" reconstruct --vars x,y --function "x*w")
 expect(1 "exactly one of --function" reconstruct --vars x)
 expect(1 "--vars: '' is not a variable name" reconstruct --vars "x,,y" --function x)
 expect(1 "cannot open" reconstruct --vars x --file "${rdir}/missing.txt")
+expect(0 "^\\(7\\*x \\+ 15\\)/\\(21\\)\n$" reconstruct --vars x --function "x/3 + 5/7" --primes 1)
 expect(3 "did not converge with 1 primes.*raise --primes"
-       reconstruct --vars x --function "x/3 + 5/7" --primes 1)
+       reconstruct --vars x --function "x/3 + 1234567890123456789012345678901234567/7" --primes 1)
+# No constant term in the denominator (shifted lines), and a function with no
+# value anywhere: an error naming the line.
+expect(0 "^\\(x\\*y \\+ 2\\)/\\(x\\^2\\*y \\+ x\\*y\\^2\\)\n$"
+       reconstruct --vars x,y --function "1/(x + y) + 2/(x*y*(x + y))")
+file(WRITE "${rdir}/undefined.txt" "x + y\n1/(x - x)\n")
+expect(1 "undefined.txt:2: the function is undefined at all 64 random points"
+       reconstruct --vars x,y --file "${rdir}/undefined.txt")
 # Matrix elements (CLI.md "Matrix elements"): RAMBO throughput runs, a momenta
 # file (the first two reference events of gg_ttg, ME 6.0592929364416362e-05 and
 # 2.7559994717990207e-04) and bad inputs.

@@ -74,6 +74,35 @@ TEST(Reconstruct, ManyRationalFunctionsInOneCall) {
   }
 }
 
+// Random sparse rational functions in 1 to 10 variables, with and without a
+// constant term in the denominator (without: the shifted lines), every third
+// one with coefficients of 100+ bits that need 3 or more 63-bit primes;
+// checked by cross-multiplication with GMP against the generated function.
+TEST(Reconstruct, RandomSparseRationalFunctionsOneToTenVariables) {
+  SCOPED_TRACE(hepex::test::seed_trace());
+  std::mt19937_64 rng(hepex::test::seed() + 3);
+  for (std::size_t c = 0; c < 30; ++c) {
+    const std::size_t n = 1 + c % 10;
+    const bool constant = (c / 10) % 2 == 0 || c % 3 == 1;
+    const unsigned bits = c % 3 == 0 ? 110 : 16;
+    const std::uint32_t degree = 8;
+    const std::size_t num_terms = 1 + rng() % (n == 1 ? 9 : 15);
+    const std::size_t den_terms = (constant ? 1 : 2) + rng() % (n == 1 ? 4 : 6);
+    const auto vars = names(n);
+    const RationalFunction truth{hepex::test::random_polynomial(rng, n, num_terms, degree, bits, false),
+                                 hepex::test::random_polynomial(rng, n, den_terms, degree, bits, constant)};
+    SCOPED_TRACE("case " + std::to_string(c) + ": " + to_string(truth, vars));
+    ReconstructOptions options;
+    options.max_primes = 60;
+    const auto r = from_text({to_string(truth, vars)}, vars, options);
+    ASSERT_EQ(r.functions.size(), 1u);
+    EXPECT_TRUE(hepex::test::same_function(r.functions[0], truth))
+        << "got " << to_string(r.functions[0], vars);
+    if (bits > 100) EXPECT_GE(r.primes, 3u);
+    EXPECT_EQ(r.probes_per_prime.size(), r.primes + 1);  // the last prime only confirmed
+  }
+}
+
 TEST(Reconstruct, CoefficientsOfHundredsOfDigits) {
   SCOPED_TRACE(hepex::test::seed_trace());
   std::mt19937_64 rng(hepex::test::seed() + 2);
