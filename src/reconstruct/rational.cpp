@@ -33,7 +33,7 @@ class CountingBox : public BlackBox {
     box_.evaluate(f, count, points, values, ok);
     seconds_ += seconds_since(start);
     probes_ += count;
-    if (progress_ != nullptr && seconds_since(last_report_) > 2) {
+    if (progress_ != nullptr && seconds_ > 0 && seconds_since(last_report_) > 2) {
       last_report_ = Clock::now();
       *progress_ << "reconstruct: prime " << f.modulus() << ": " << probes_ - prime_start_
                  << " probes, " << static_cast<std::size_t>(probes_ / seconds_)
