@@ -24,15 +24,6 @@ bool has_constant(const PolynomialModP& p) {
   return false;
 }
 
-// prod_l y[l]^e[l] over `count` exponents starting at e.
-std::uint64_t node(const field::Zp64& f, const std::vector<std::uint64_t>& y, const std::uint32_t* e,
-                   std::size_t count) {
-  std::uint64_t m = 1;
-  for (std::size_t l = 0; l < count; ++l)
-    if (e[l] != 0) m = f.mul(m, f.pow(y[l], e[l]));
-  return m;
-}
-
 // Solves the groups' systems sum_t c_t m_t^j = b_j (j = 1..T_g) for the
 // coefficients; rhs per group back to back.
 std::vector<std::uint64_t> solve_groups(const field::Zp64& f, const VandermondeSystems& systems,
@@ -69,7 +60,7 @@ std::vector<RationalModP> polynomials(const BlackBox& box, const field::Zp64& f,
   std::vector<std::uint64_t> rhs;
   for (std::size_t g = 0; g < F; ++g) {
     const PolynomialModP& p = support[g].num;
-    for (std::size_t t = 0; t < p.terms(); ++t) systems.nodes.push_back(node(f, y, p.exponent(t), n));
+    for (std::size_t t = 0; t < p.terms(); ++t) systems.nodes.push_back(monomial(f, p.exponent(t), y.data(), n));
     systems.offsets.push_back(systems.nodes.size());
     for (std::size_t j = 0; j < p.terms(); ++j) rhs.push_back(out[j * F + g]);
   }
@@ -135,7 +126,7 @@ std::vector<RationalModP> rationals(const BlackBox& box, const field::Zp64& f,
       for (std::size_t j = j0; j < end; ++j) values[q].push_back(out[(j - j0) * parts.size() + q]);
       if (terms[q].size() != end) continue;
       const PolynomialModP& p = parts[q].den ? support[parts[q].g].den : support[parts[q].g].num;
-      for (const std::size_t t : terms[q]) systems.nodes.push_back(node(f, y, p.exponent(t) + 1, m));
+      for (const std::size_t t : terms[q]) systems.nodes.push_back(monomial(f, p.exponent(t) + 1, y.data(), m));
       systems.offsets.push_back(systems.nodes.size());
       rhs.insert(rhs.end(), values[q].begin(), values[q].end());
       solved.push_back(q);

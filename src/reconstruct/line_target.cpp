@@ -118,8 +118,8 @@ bool LineTarget::fit(const field::Zp64& f, std::size_t g, const std::uint64_t* z
       if (known_[*index_[g][1][r]]) known_den[r] = reconstruct::evaluate(*known_[*index_[g][1][r]], f, z);
   }
   std::vector<std::uint64_t> a(U * U), b(U);
+  std::vector<std::uint64_t> power(std::max(known_num.size(), known_den.size()), 1);
   for (std::size_t row = 0; row < U; ++row) {
-    std::vector<std::uint64_t> power(std::max(known_num.size(), known_den.size()), 1);
     for (std::size_t r = 1; r < power.size(); ++r) power[r] = f.mul(power[r - 1], t[row]);
     std::size_t c = 0;
     for (const std::size_t r : s.unknown_num) a[row * U + c++] = power[r];

@@ -23,8 +23,6 @@ void SparsePolynomial<Coefficient>::sort() {
 template struct SparsePolynomial<std::uint64_t>;
 template struct SparsePolynomial<mpq_class>;
 
-namespace {
-
 std::uint64_t monomial(const field::Zp64& f, const std::uint32_t* e, const std::uint64_t* x,
                        std::size_t variables) {
   std::uint64_t m = 1;
@@ -33,8 +31,6 @@ std::uint64_t monomial(const field::Zp64& f, const std::uint32_t* e, const std::
   }
   return m;
 }
-
-}  // namespace
 
 std::uint64_t evaluate(const PolynomialModP& p, const field::Zp64& f, const std::uint64_t* x) {
   std::uint64_t sum = 0;

@@ -134,9 +134,7 @@ class Engine {
       s.active.clear();
       for (std::size_t t = 0; t < s.skeleton.terms(); ++t) {
         const std::uint32_t* e = s.skeleton.exponent(t);
-        std::uint64_t node = 1;
-        for (std::size_t l = 0; l < k; ++l) node = f_.mul(node, f_.pow(generators_[l], e[l]));
-        s.nodes.push_back(node);
+        s.nodes.push_back(monomial(f_, e, generators_.data(), k));
         s.terms.emplace_back(budget(g, e, k), !bounds_.empty());
         // Stage k >= 1: the coefficient so far is the value at x_k = anchor.
         if (k == 0 || !s.terms.back().add(points_[k], 0, s.skeleton.coefficients[t]))

@@ -38,6 +38,10 @@ struct SparsePolynomial {
 using PolynomialModP = SparsePolynomial<std::uint64_t>;
 using PolynomialQ = SparsePolynomial<mpq_class>;
 
+// prod_v x[v]^e[v] mod p over the first `variables` exponents.
+std::uint64_t monomial(const field::Zp64& f, const std::uint32_t* e, const std::uint64_t* x,
+                       std::size_t variables);
+
 // p(x) mod p for x of p.variables words.
 std::uint64_t evaluate(const PolynomialModP& p, const field::Zp64& f, const std::uint64_t* x);
 
