@@ -8,7 +8,9 @@
 // Black box: per point, x_i^e for e = 0..16 is tabulated once, then N and D
 // are sum_k c_k prod_i x_i^{e_ki}: the scheme of the FireFly driver, so the
 // two compare algorithms, not black boxes. --box device evaluates it in a
-// Kokkos kernel of the default execution space (the GPU in a CUDA build).
+// Kokkos kernel of the default execution space (the GPU in a CUDA build):
+// one team per point, its threads over the terms, the coefficients mod p
+// uploaded once per prime.
 // exact: the answer equals the input, both made primitive, term by term.
 // usage: hepex_reconstruct_bench FILE [--name NAME] [--seed S] [--box host|device]
 #include <cstdio>
@@ -108,6 +110,81 @@ struct SparseRational {
   }
 };
 
+// The same evaluation with one team per point: the team tabulates the powers
+// in scratch, each thread sums its share of the terms, one thread adds the
+// partial sums.
+class TeamBox : public BlackBox {
+ public:
+  using Space = Kokkos::DefaultExecutionSpace;
+  using Memory = Space::memory_space;
+  explicit TeamBox(const Input& in)
+      : in_(in), exponents_(hepex::to_view<Memory>(in.exponents, "bench::exponents")) {}
+  std::size_t variables() const override { return in_.n; }
+  std::size_t functions() const override { return 1; }
+  void evaluate(const hepex::field::Zp64& f, std::size_t count,
+                const std::vector<std::uint64_t>& points, std::vector<std::uint64_t>& values,
+                std::vector<std::uint8_t>& ok) const override {
+    if (f.modulus() != prime_) {
+      std::vector<std::uint64_t> c;
+      for (const long long v : in_.coefficients) c.push_back(f.from_int(v));
+      coefficients_ = hepex::to_view<Memory>(c, "bench::coefficients");
+      prime_ = f.modulus();
+    }
+    const auto x = hepex::to_view<Memory>(points, "bench::points");
+    Kokkos::View<std::uint64_t*, Memory> out("bench::values", count);
+    Kokkos::View<std::uint8_t*, Memory> good("bench::ok", count);
+    using Policy = Kokkos::TeamPolicy<Space>;
+    using Scratch = Kokkos::View<std::uint64_t*, Space::scratch_memory_space,
+                                 Kokkos::MemoryTraits<Kokkos::Unmanaged>>;
+    const int team = std::is_same_v<Space, Kokkos::DefaultHostExecutionSpace> ? 1 : 128;
+    const std::size_t n = in_.n, num_terms = in_.num_terms, terms = in_.coefficients.size();
+    const std::size_t scratch = Scratch::shmem_size(n * powers + 2 * team);
+    const auto c = coefficients_;
+    const auto e = exponents_;
+    Kokkos::parallel_for(
+        "bench::team_box",
+        Policy(static_cast<int>(count), team).set_scratch_size(0, Kokkos::PerTeam(scratch)),
+        KOKKOS_LAMBDA(const typename Policy::member_type& member) {
+          const std::size_t i = member.league_rank();
+          const int size = member.team_size(), rank = member.team_rank();
+          Scratch table(member.team_scratch(0), n * powers + 2 * size);
+          for (std::size_t v = rank; v < n; v += size) {
+            table(v * powers) = 1;
+            for (std::size_t k = 1; k < powers; ++k)
+              table(v * powers + k) = f.mul(table(v * powers + k - 1), x(i * n + v));
+          }
+          member.team_barrier();
+          std::uint64_t num = 0, den = 0;
+          for (std::size_t t = rank; t < terms; t += size) {
+            std::uint64_t m = c(t);
+            for (std::size_t v = 0; v < n; ++v) m = f.mul(m, table(v * powers + e(t * n + v)));
+            if (t < num_terms) num = f.add(num, m);
+            else den = f.add(den, m);
+          }
+          table(n * powers + 2 * rank) = num;
+          table(n * powers + 2 * rank + 1) = den;
+          member.team_barrier();
+          Kokkos::single(Kokkos::PerTeam(member), [&]() {
+            std::uint64_t N = 0, D = 0;
+            for (int r = 0; r < size; ++r) {
+              N = f.add(N, table(n * powers + 2 * r));
+              D = f.add(D, table(n * powers + 2 * r + 1));
+            }
+            good(i) = D != 0 ? 1 : 0;
+            out(i) = D != 0 ? f.mul(N, f.inv(D)) : 0;
+          });
+        });
+    values = hepex::to_vector(out);
+    ok = hepex::to_vector(good);
+  }
+
+ private:
+  const Input& in_;
+  Kokkos::View<const std::uint8_t*, Memory> exponents_;
+  mutable Kokkos::View<const std::uint64_t*, Memory> coefficients_;
+  mutable std::uint64_t prime_ = 0;
+};
+
 template <class Space>
 std::unique_ptr<BlackBox> make_box(const Input& in) {
   using Memory = typename Space::memory_space;
@@ -157,7 +234,7 @@ int main(int argc, char** argv) {
     return 1;
   }
   const auto box = box_kind == "host" ? make_box<Kokkos::DefaultHostExecutionSpace>(in)
-                                      : make_box<Kokkos::DefaultExecutionSpace>(in);
+                                      : std::unique_ptr<BlackBox>(std::make_unique<TeamBox>(in));
   ReconstructOptions options;
   options.seed = seed;
   const auto r = reconstruct(*box, options);

@@ -91,13 +91,17 @@ std::vector<RationalModP> rationals(const BlackBox& box, const field::Zp64& f,
   const auto& parts = target.parts();
   std::vector<std::uint64_t> y(m);
   for (auto& v : y) v = random.next(f);
-  // Each part's terms (indices into its function's num or den) and nodes.
-  std::vector<std::vector<std::size_t>> terms(parts.size());
-  for (std::size_t q = 0; q < parts.size(); ++q) {
+  const std::size_t P = parts.size();
+  // Each part's terms (indices into its function's num or den); once a part
+  // is solved, its nodes and c_k node_k^j at the last point z_j done.
+  std::vector<std::vector<std::size_t>> terms(P);
+  std::vector<std::vector<std::uint64_t>> nodes(P), current(P);
+  std::vector<std::uint8_t> solved_part(P, 0);
+  for (std::size_t q = 0; q < P; ++q) {
     const PolynomialModP& p = parts[q].den ? support[parts[q].g].den : support[parts[q].g].num;
     for (std::size_t t = 0; t < p.terms(); ++t)
       if (degree(p, t) == parts[q].r) terms[q].push_back(t);
-    if (terms[q].empty()) target.finished(q, PolynomialModP{m, {}, {}});
+    solved_part[q] = terms[q].empty() ? 1 : 0;
   }
   // Values of each part at z_1, z_2, ..: batches of j over which the parts
   // still unknown stay the same.
@@ -111,11 +115,25 @@ std::vector<RationalModP> rationals(const BlackBox& box, const field::Zp64& f,
   std::vector<std::uint64_t> power(m, 1);
   for (const std::size_t end : ends) {
     if (end == 0) continue;
-    std::vector<std::uint64_t> z((end - j0) * m), out;
+    const std::size_t count = end - j0;
+    std::vector<std::uint64_t> z(count * m), out;
     std::vector<std::uint8_t> ok;
     for (std::size_t j = j0; j < end; ++j)
       for (std::size_t l = 0; l < m; ++l) z[(j - j0) * m + l] = power[l] = f.mul(power[l], y[l]);
-    target.evaluate(f, end - j0, z, out, ok);
+    // The solved parts' values at z_{j0+1}..z_end.
+    detail::KnownValues known{std::vector<std::uint8_t>(count * P, 0),
+                              std::vector<std::uint64_t>(count * P, 0)};
+    for (std::size_t q = 0; q < P; ++q) {
+      if (!solved_part[q]) continue;
+      for (std::size_t i = 0; i < count; ++i) {
+        std::uint64_t sum = 0;
+        for (std::size_t k = 0; k < current[q].size(); ++k)
+          sum = f.add(sum, current[q][k] = f.mul(current[q][k], nodes[q][k]));
+        known.mask[i * P + q] = 1;
+        known.values[i * P + q] = sum;
+      }
+    }
+    target.evaluate(f, count, z, known, out, ok);
     if (std::count(ok.begin(), ok.end(), 0) > 0)
       throw UnluckyChoice("known support: a fit along t failed");
     VandermondeSystems systems;
@@ -123,10 +141,11 @@ std::vector<RationalModP> rationals(const BlackBox& box, const field::Zp64& f,
     std::vector<std::size_t> solved;
     for (std::size_t q = 0; q < parts.size(); ++q) {
       if (terms[q].size() < end) continue;
-      for (std::size_t j = j0; j < end; ++j) values[q].push_back(out[(j - j0) * parts.size() + q]);
+      for (std::size_t j = j0; j < end; ++j) values[q].push_back(out[(j - j0) * P + q]);
       if (terms[q].size() != end) continue;
       const PolynomialModP& p = parts[q].den ? support[parts[q].g].den : support[parts[q].g].num;
-      for (const std::size_t t : terms[q]) systems.nodes.push_back(monomial(f, p.exponent(t) + 1, y.data(), m));
+      for (const std::size_t t : terms[q]) nodes[q].push_back(monomial(f, p.exponent(t) + 1, y.data(), m));
+      systems.nodes.insert(systems.nodes.end(), nodes[q].begin(), nodes[q].end());
       systems.offsets.push_back(systems.nodes.size());
       rhs.insert(rhs.end(), values[q].begin(), values[q].end());
       solved.push_back(q);
@@ -136,13 +155,12 @@ std::vector<RationalModP> rationals(const BlackBox& box, const field::Zp64& f,
       const std::size_t q = solved[s];
       const PolynomialModP& p = parts[q].den ? support[parts[q].g].den : support[parts[q].g].num;
       PolynomialModP& into = parts[q].den ? result[parts[q].g].den : result[parts[q].g].num;
-      PolynomialModP dehomogenised{m, {}, {}};
       for (std::size_t k = 0; k < terms[q].size(); ++k) {
         const std::uint64_t coefficient = c[systems.offsets[s] + k];
         into.coefficients[terms[q][k]] = coefficient;
-        dehomogenised.add_term(p.exponent(terms[q][k]) + 1, coefficient);
+        current[q].push_back(f.mul(coefficient, f.pow(nodes[q][k], end)));
       }
-      target.finished(q, dehomogenised);
+      solved_part[q] = 1;
     }
     j0 = end;
   }

@@ -94,69 +94,76 @@ LineTarget::LineTarget(const BlackBox& box, const field::Zp64& f, RandomElements
   known_.resize(parts_.size());
 }
 
-LineTarget::Slots LineTarget::slots(std::size_t g) const {
+LineTarget::Slots LineTarget::slots(std::size_t g, const KnownValues& known,
+                                    std::size_t point) const {
+  // Shifted, every coefficient in t mixes several parts: all are unknown.
+  const auto is_known = [&](std::size_t q) {
+    return !shifted_ && known.mask[point * parts_.size() + q] != 0;
+  };
+  const auto value = [&](std::size_t q) { return known.values[point * parts_.size() + q]; };
   Slots s;
-  for (std::size_t r = 0; r <= degrees_.num[g]; ++r)
-    if (shifted_ || !known_[*index_[g][0][r]]) s.unknown_num.push_back(r);
-  for (std::size_t r = 1; r <= degrees_.den[g]; ++r)
-    if (shifted_ || !known_[*index_[g][1][r]]) s.unknown_den.push_back(r);
+  s.num.assign(degrees_.num[g] + 1, 0);
+  s.den.assign(degrees_.den[g] + 1, 0);
+  s.den[0] = 1;  // d(0) = 1 along every line
+  for (std::size_t r = 0; r < s.num.size(); ++r) {
+    const std::size_t q = *index_[g][0][r];
+    if (is_known(q)) s.num[r] = value(q);
+    else s.unknown_num.push_back(r);
+  }
+  for (std::size_t r = 1; r < s.den.size(); ++r) {
+    const std::size_t q = *index_[g][1][r];
+    if (is_known(q)) s.den[r] = value(q);
+    else s.unknown_den.push_back(r);
+  }
   return s;
 }
 
-bool LineTarget::fit(const field::Zp64& f, std::size_t g, const std::uint64_t* z, const Slots& s,
-                     const std::vector<std::uint64_t>& t, const std::vector<std::uint64_t>& y,
-                     std::vector<std::uint64_t>& out) const {
+bool LineTarget::fit(const field::Zp64& f, Slots& s, const std::uint64_t* t,
+                     const std::uint64_t* y, std::size_t stride) const {
   // sum_{unknown r} N_r t^r - y sum_{unknown r} D_r t^r
   //   = y (1 + sum_{known r} D_r t^r) - sum_{known r} N_r t^r.
-  const std::size_t U = s.unknown_num.size() + s.unknown_den.size();
-  std::vector<std::uint64_t> known_num(degrees_.num[g] + 1, 0), known_den(degrees_.den[g] + 1, 0);
-  known_den[0] = 1;
-  if (!shifted_) {
-    for (std::size_t r = 0; r < known_num.size(); ++r)
-      if (known_[*index_[g][0][r]]) known_num[r] = reconstruct::evaluate(*known_[*index_[g][0][r]], f, z);
-    for (std::size_t r = 1; r < known_den.size(); ++r)
-      if (known_[*index_[g][1][r]]) known_den[r] = reconstruct::evaluate(*known_[*index_[g][1][r]], f, z);
-  }
+  const std::size_t U = s.unknowns();
   std::vector<std::uint64_t> a(U * U), b(U);
-  std::vector<std::uint64_t> power(std::max(known_num.size(), known_den.size()), 1);
+  std::vector<std::uint64_t> power(std::max(s.num.size(), s.den.size()), 1);
   for (std::size_t row = 0; row < U; ++row) {
+    const std::uint64_t y_row = y[row * stride];
     for (std::size_t r = 1; r < power.size(); ++r) power[r] = f.mul(power[r - 1], t[row]);
     std::size_t c = 0;
     for (const std::size_t r : s.unknown_num) a[row * U + c++] = power[r];
-    for (const std::size_t r : s.unknown_den) a[row * U + c++] = f.neg(f.mul(y[row], power[r]));
+    for (const std::size_t r : s.unknown_den) a[row * U + c++] = f.neg(f.mul(y_row, power[r]));
     std::uint64_t den = 0, num = 0;
-    for (std::size_t r = 0; r < known_den.size(); ++r) den = f.fma(known_den[r], power[r], den);
-    for (std::size_t r = 0; r < known_num.size(); ++r) num = f.fma(known_num[r], power[r], num);
-    b[row] = f.sub(f.mul(y[row], den), num);
+    for (std::size_t r = 0; r < s.den.size(); ++r) den = f.fma(s.den[r], power[r], den);
+    for (std::size_t r = 0; r < s.num.size(); ++r) num = f.fma(s.num[r], power[r], num);
+    b[row] = f.sub(f.mul(y_row, den), num);
   }
   if (!solve_dense(f, U, a, b)) return false;
-  out.assign(known_num.size() + known_den.size(), 0);  // numerator slots, then denominator's
-  std::copy(known_num.begin(), known_num.end(), out.begin());
-  std::copy(known_den.begin(), known_den.end(), out.begin() + known_num.size());
   std::size_t c = 0;
-  for (const std::size_t r : s.unknown_num) out[r] = b[c++];
-  for (const std::size_t r : s.unknown_den) out[known_num.size() + r] = b[c++];
+  for (const std::size_t r : s.unknown_num) s.num[r] = b[c++];
+  for (const std::size_t r : s.unknown_den) s.den[r] = b[c++];
   return true;
 }
 
 void LineTarget::evaluate(const field::Zp64& f, std::size_t count,
-                          const std::vector<std::uint64_t>& z, std::vector<std::uint64_t>& values,
-                          std::vector<std::uint8_t>& ok) {
-  const std::size_t F = box_.functions(), m = n_ - 1;
-  std::vector<Slots> slot(F);
-  std::size_t U = 0;
-  for (std::size_t g = 0; g < F; ++g) {
-    slot[g] = slots(g);
-    U = std::max(U, slot[g].unknown_num.size() + slot[g].unknown_den.size());
+                          const std::vector<std::uint64_t>& z, const KnownValues& known,
+                          std::vector<std::uint64_t>& values, std::vector<std::uint8_t>& ok) {
+  const std::size_t F = box_.functions(), m = n_ - 1, P = parts_.size();
+  // Per point: each function's slots; the t values it needs (the most
+  // unknowns of any function there: one probe gives all functions).
+  std::vector<std::vector<Slots>> slot(count);
+  std::vector<std::size_t> needed(count, 0);
+  for (std::size_t i = 0; i < count; ++i) {
+    for (std::size_t g = 0; g < F; ++g) {
+      slot[i].push_back(slots(g, known, i));
+      needed[i] = std::max(needed[i], slot[i].back().unknowns());
+    }
   }
   // Per point: the t values probed and the functions' values there.
   std::vector<std::vector<std::uint64_t>> ts(count), ys(count);
-  for (std::size_t round = 0;; ++round) {
+  for (std::size_t round = 0; round < max_t_rounds; ++round) {
     std::vector<std::size_t> owner;
     std::vector<std::uint64_t> points, tnew;
     for (std::size_t i = 0; i < count; ++i) {
-      if (round >= max_t_rounds) break;
-      for (std::size_t k = ts[i].size(); k < U; ++k) {
+      for (std::size_t k = ts[i].size(); k < needed[i]; ++k) {
         const std::uint64_t t = random_.next(f);
         owner.push_back(i);
         tnew.push_back(t);
@@ -174,28 +181,22 @@ void LineTarget::evaluate(const field::Zp64& f, std::size_t count,
       ys[owner[q]].insert(ys[owner[q]].end(), out.begin() + q * F, out.begin() + (q + 1) * F);
     }
   }
-  values.assign(count * parts_.size(), 0);
+  values.assign(count * P, 0);
   ok.assign(count, 1);
-  std::vector<std::uint64_t> y, slots_out;
-  for (std::size_t i = 0; i < count && U > 0; ++i) {
-    if (ts[i].size() < U) {
+  for (std::size_t i = 0; i < count; ++i) {
+    if (ts[i].size() < needed[i]) {
       ok[i] = 0;
       continue;
     }
     for (std::size_t g = 0; g < F && ok[i]; ++g) {
-      y.resize(U);
-      for (std::size_t k = 0; k < U; ++k) y[k] = ys[i][k * F + g];
-      const std::vector<std::uint64_t> t(ts[i].begin(), ts[i].begin() + U);
-      const Slots& s = slot[g];
-      if (s.unknown_num.size() + s.unknown_den.size() == 0) continue;
-      if (!fit(f, g, z.data() + i * m, s, t, y, slots_out)) {
+      Slots& s = slot[i][g];
+      if (s.unknowns() > 0 && !fit(f, s, ts[i].data(), ys[i].data() + g, F)) {
         ok[i] = 0;
         break;
       }
-      const std::size_t dn = degrees_.num[g];
-      for (std::size_t r = 0; r <= dn; ++r) values[i * parts_.size() + *index_[g][0][r]] = slots_out[r];
-      for (std::size_t r = 0; r <= degrees_.den[g]; ++r)
-        if (index_[g][1][r]) values[i * parts_.size() + *index_[g][1][r]] = slots_out[dn + 1 + r];
+      for (std::size_t r = 0; r < s.num.size(); ++r) values[i * P + *index_[g][0][r]] = s.num[r];
+      for (std::size_t r = 0; r < s.den.size(); ++r)
+        if (index_[g][1][r]) values[i * P + *index_[g][1][r]] = s.den[r];
     }
   }
 }

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <map>
 #include <numeric>
+#include <optional>
 #include <tuple>
 
 #include "hepex/core/random.hpp"
@@ -46,6 +47,15 @@ struct FunctionState {
   std::vector<std::uint64_t> nodes;   // m_t = prod_l y_l^{e_tl}
   std::vector<TermInterpolation> terms;
   std::vector<std::size_t> active;    // unfinished terms
+  // Per solved value i of this stage: every term's coefficient at
+  // x_k = sigma_k g_k^i (kept only when the target uses known values).
+  std::map<std::size_t, std::vector<std::uint64_t>> solved;
+};
+
+// A function's value at the probes (k, i, j) of one (k, i) is
+// sum_t weights_t nodes_t^j.
+struct Passed {
+  std::vector<std::uint64_t> nodes, weights;
 };
 
 class Engine {
@@ -92,8 +102,9 @@ class Engine {
         if (!progressed) throw Error("zippel: no function can proceed", ErrorKind::runtime);
         continue;
       }
-      probe(active);
-      solve(active);
+      const auto ripe = fewest_probes_first(active);
+      probe(ripe);
+      solve(ripe);
       evict();
     }
     std::vector<PolynomialModP> out;
@@ -105,7 +116,9 @@ class Engine {
   std::vector<PolynomialModP> constants() {
     std::vector<std::uint64_t> values;
     std::vector<std::uint8_t> ok;
-    target_.evaluate(f_, 1, {}, values, ok);
+    target_.evaluate(f_, 1, {}, KnownValues{std::vector<std::uint8_t>(F_, 0),
+                                            std::vector<std::uint64_t>(F_, 0)},
+                     values, ok);
     if (ok.at(0) == 0) throw UnluckyChoice("zippel: the black box fails without variables");
     std::vector<PolynomialModP> out(F_, PolynomialModP{0, {}, {}});
     for (std::size_t g = 0; g < F_; ++g) {
@@ -132,6 +145,7 @@ class Engine {
       s.terms.clear();
       s.nodes.clear();
       s.active.clear();
+      s.solved.clear();
       for (std::size_t t = 0; t < s.skeleton.terms(); ++t) {
         const std::uint32_t* e = s.skeleton.exponent(t);
         s.nodes.push_back(monomial(f_, e, generators_.data(), k));
@@ -167,6 +181,7 @@ class Engine {
     }
     s.skeleton = std::move(next);
     s.terms.clear();
+    s.solved.clear();
     s.started = false;
     if (++s.stage == m_) {
       s.done = true;
@@ -187,6 +202,22 @@ class Engine {
     *options_.progress << "zippel: prime " << f_.modulus() << ": every function past variable "
                        << slowest << "/" << m_ << ", " << done << "/" << F_
                        << " functions done, " << terms << " terms so far\n";
+  }
+
+  // Of the functions at one stage and value, those wanting the fewest probes
+  // go first; the others find them known at their remaining probes.
+  std::vector<std::size_t> fewest_probes_first(const std::vector<std::size_t>& active) const {
+    std::map<std::pair<std::size_t, std::size_t>, std::size_t> last;  // (stage, value) -> j
+    for (const std::size_t g : active) {
+      const auto key = std::make_pair(states_[g].stage, states_[g].value);
+      const std::size_t j = wanted(g).back().j;
+      const auto at = last.find(key);
+      if (at == last.end() || j < at->second) last[key] = j;
+    }
+    std::vector<std::size_t> ripe;
+    for (const std::size_t g : active)
+      if (wanted(g).back().j == last.at({states_[g].stage, states_[g].value})) ripe.push_back(g);
+    return ripe;
   }
 
   // The probes of function g's current value.
@@ -219,11 +250,67 @@ class Engine {
     std::vector<std::uint64_t> x(fresh.size() * m_), values;
     std::vector<std::uint8_t> ok;
     for (std::size_t q = 0; q < fresh.size(); ++q) point(fresh[q], x.data() + q * m_);
-    target_.evaluate(f_, fresh.size(), x, values, ok);
+    target_.evaluate(f_, fresh.size(), x, known(fresh), values, ok);
     for (std::size_t q = 0; q < fresh.size(); ++q) {
       cache_[fresh[q]] = Probe{ok[q] != 0, std::vector<std::uint64_t>(values.begin() + q * F_,
                                                                       values.begin() + (q + 1) * F_)};
     }
+  }
+
+  // The values of the functions that have passed the probes `keys` (sorted).
+  KnownValues known(const std::vector<Key>& keys) const {
+    KnownValues out{std::vector<std::uint8_t>(keys.size() * F_, 0),
+                    std::vector<std::uint64_t>(keys.size() * F_, 0)};
+    if (!target_.uses_known_values()) return out;
+    for (std::size_t begin = 0, end = 0; begin < keys.size(); begin = end) {
+      const Key& first = keys[begin];
+      while (end < keys.size() && keys[end].k == first.k && keys[end].i == first.i) ++end;
+      for (std::size_t g = 0; g < F_; ++g) {
+        const auto at = passed(g, first.k, first.i);
+        if (!at) continue;
+        // weights_t nodes_t^j for consecutive j of the group.
+        std::vector<std::uint64_t> w = at->weights, shoup(w.size());
+        for (std::size_t t = 0; t < w.size(); ++t) {
+          w[t] = f_.mul(w[t], f_.pow(at->nodes[t], first.j));
+          shoup[t] = f_.shoup(at->nodes[t]);
+        }
+        std::size_t j = first.j;
+        for (std::size_t q = begin; q < end; ++q) {
+          for (; j < keys[q].j; ++j)
+            for (std::size_t t = 0; t < w.size(); ++t)
+              w[t] = f_.mul_shoup(w[t], at->nodes[t], shoup[t]);
+          std::uint64_t sum = 0;
+          for (const std::uint64_t v : w) sum = f_.add(sum, v);
+          out.mask[q * F_ + g] = 1;
+          out.values[q * F_ + g] = sum;
+        }
+      }
+    }
+    return out;
+  }
+
+  // Function g's terms at the probes of (k, i), if it has passed them.
+  std::optional<Passed> passed(std::size_t g, std::size_t k, std::size_t i) const {
+    const FunctionState& s = states_[g];
+    if (s.done || s.stage > k) {
+      // The skeleton (in x_0..x_{stage-1}) at x_k = sigma_k g_k^i and the
+      // anchors; nodes from the generators in x_0..x_{k-1}.
+      Passed p;
+      const std::uint64_t c = points_[k].point(i);
+      for (std::size_t t = 0; t < s.skeleton.terms(); ++t) {
+        const std::uint32_t* e = s.skeleton.exponent(t);
+        std::uint64_t w = f_.mul(s.skeleton.coefficients[t], f_.pow(c, e[k]));
+        for (std::size_t l = k + 1; l < m_; ++l)
+          if (e[l] != 0) w = f_.mul(w, f_.pow(anchors_[l], e[l]));
+        p.nodes.push_back(monomial(f_, e, generators_.data(), k));
+        p.weights.push_back(w);
+      }
+      return p;
+    }
+    if (s.stage < k || !s.started) return std::nullopt;
+    const auto at = s.solved.find(i);
+    if (at == s.solved.end()) return std::nullopt;
+    return Passed{s.nodes, at->second};
   }
 
   // The right-hand side of g's current value, finished terms subtracted;
@@ -302,6 +389,18 @@ class Engine {
   // The active terms of g at the current value; the next value.
   void feed(std::size_t g, const std::vector<std::uint64_t>& values) {
     FunctionState& s = states_[g];
+    if (target_.uses_known_values()) {
+      const std::uint64_t c = points_[s.stage].point(s.value);
+      std::vector<std::uint64_t> all(s.terms.size());
+      std::vector<std::uint8_t> open(s.terms.size(), 0);
+      for (std::size_t u = 0; u < s.active.size(); ++u) {
+        all[s.active[u]] = values[u];
+        open[s.active[u]] = 1;
+      }
+      for (std::size_t t = 0; t < s.terms.size(); ++t)
+        if (!open[t]) all[t] = s.terms[t].evaluate(f_, c);
+      s.solved[s.value] = std::move(all);
+    }
     std::vector<std::size_t> still;
     for (std::size_t u = 0; u < s.active.size(); ++u) {
       TermInterpolation& term = s.terms[s.active[u]];
@@ -347,7 +446,8 @@ class BoxTarget : public ProbeTarget {
   std::size_t variables() const override { return box_.variables(); }
   std::size_t functions() const override { return box_.functions(); }
   void evaluate(const field::Zp64& f, std::size_t count, const std::vector<std::uint64_t>& points,
-                std::vector<std::uint64_t>& values, std::vector<std::uint8_t>& ok) override {
+                const KnownValues&, std::vector<std::uint64_t>& values,
+                std::vector<std::uint8_t>& ok) override {
     box_.evaluate(f, count, points, values, ok);
   }
 

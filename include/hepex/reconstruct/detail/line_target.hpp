@@ -7,9 +7,9 @@
 // for s = 0, the degree-r part N_r (D_r) dehomogenised by x_0 = 1 and divided
 // by D(0): a polynomial in z of degree <= r. So one fit along t at a point z
 // gives every part's value at z (FireFly, Klappert-Lange CPC 247 (2020)
-// 106951, §3.2). The fit solves only for the parts not yet known: a known
-// part's value is computed, and the fit needs one t per unknown part (the
-// degrees in t are known from a first line).
+// 106951, §3.2). The fit solves only for the parts not known at z (the
+// engine's known values: parts that have passed the probe), and needs one t
+// per unknown part (the degrees in t are known from a first line).
 //
 // With a shift s != 0 (needed when D(0) = 0), the coefficient of t^r is the
 // degree-r part of N(x + s): N_r plus terms of the higher parts of N. Parts
@@ -53,21 +53,25 @@ class LineTarget : public ProbeTarget {
   std::size_t variables() const override { return n_ - 1; }
   std::size_t functions() const override { return parts_.size(); }
   void evaluate(const field::Zp64& f, std::size_t count, const std::vector<std::uint64_t>& z,
-                std::vector<std::uint64_t>& values, std::vector<std::uint8_t>& ok) override;
+                const KnownValues& known, std::vector<std::uint64_t>& values,
+                std::vector<std::uint8_t>& ok) override;
+  bool uses_known_values() const override { return !shifted_; }
   std::uint64_t adjust(std::size_t q, const std::uint64_t* z, std::uint64_t raw) override;
   bool ready(std::size_t q) const override;
   void finished(std::size_t q, const PolynomialModP& p) override;
 
  private:
-  // The slots of function g's fit: which parts are unknown, which known.
+  // The slots of function g's fit at one point: the degrees r of the
+  // unknown parts, and every part's value where known (0 elsewhere).
   struct Slots {
-    std::vector<std::size_t> unknown_num, unknown_den;  // degrees r
+    std::vector<std::size_t> unknown_num, unknown_den;
+    std::vector<std::uint64_t> num, den;
+    std::size_t unknowns() const { return unknown_num.size() + unknown_den.size(); }
   };
-  Slots slots(std::size_t g) const;
-  // Solves function g's fit at z from (t, y) pairs; false when singular.
-  bool fit(const field::Zp64& f, std::size_t g, const std::uint64_t* z, const Slots& s,
-           const std::vector<std::uint64_t>& t, const std::vector<std::uint64_t>& y,
-           std::vector<std::uint64_t>& out) const;
+  Slots slots(std::size_t g, const KnownValues& known, std::size_t point) const;
+  // Solves the fit from (t, y) pairs into s.num and s.den; false when singular.
+  bool fit(const field::Zp64& f, Slots& s, const std::uint64_t* t, const std::uint64_t* y,
+           std::size_t stride) const;
   // [t^r] of the known parts of (g, den) of degree > r at t (1, z) + s.
   std::uint64_t known_along_line(std::size_t g, bool den, std::size_t r,
                                  const std::uint64_t* z);
@@ -82,6 +86,7 @@ class LineTarget : public ProbeTarget {
   std::vector<Part> parts_;
   // index_[g][den] [r]: the part's index, or none for den r = 0 unshifted.
   std::vector<std::vector<std::vector<std::optional<std::size_t>>>> index_;
+  // The finished parts (shifted: what ready() and adjust() need).
   std::vector<std::optional<PolynomialModP>> known_;
   // Shifted: per (z, g, den) the known parts' polynomial in t and how many
   // parts it holds.

@@ -14,6 +14,14 @@
 // point is identified by (k, i, j), so functions at the same stage and value
 // share probes. A failed probe moves the window of j (stage >= 1) or skips the
 // value (stage 0).
+//
+// A function is known at a probe (k, i, j) once it has passed it: it has
+// finished stage k (its skeleton in x_0..x_k gives the value), or it is at
+// stage k past value i (its terms' values at x_k = sigma_k g_k^i give it).
+// The engine hands those values to the target with the points, so a target
+// whose evaluation solves for all functions at once (a fit along a line)
+// solves only for the others. To make the most of it, the functions at one
+// stage and value that want the fewest probes are solved first.
 
 #include <cstddef>
 #include <cstdint>
@@ -25,17 +33,29 @@
 
 namespace hepex::reconstruct::detail {
 
+// Per point (row-major, count x functions): mask != 0 where the function's
+// value at the point is known, values the value there (adjusted: what
+// adjust() would return).
+struct KnownValues {
+  std::vector<std::uint8_t> mask;
+  std::vector<std::uint64_t> values;
+};
+
 class ProbeTarget {
  public:
   virtual ~ProbeTarget() = default;
   virtual std::size_t variables() const = 0;
   virtual std::size_t functions() const = 0;
   // values (count x functions, row-major) at `count` points (count x
-  // variables): needed only for the functions not yet finished; ok[i] = 0
-  // where point i gives no values.
+  // variables): needed only for the functions not yet finished and not in
+  // `known` (their entries may be left as known's); ok[i] = 0 where point i
+  // gives no values.
   virtual void evaluate(const field::Zp64& f, std::size_t count,
-                        const std::vector<std::uint64_t>& points,
+                        const std::vector<std::uint64_t>& points, const KnownValues& known,
                         std::vector<std::uint64_t>& values, std::vector<std::uint8_t>& ok) = 0;
+  // Whether evaluate() does less work for known values (else the engine
+  // does not compute them).
+  virtual bool uses_known_values() const { return false; }
   // The value of function g at point x from the raw value of evaluate().
   virtual std::uint64_t adjust(std::size_t g, const std::uint64_t* x, std::uint64_t raw) {
     (void)g;
