@@ -11,6 +11,7 @@
 #include <sstream>
 
 #include "bench_output.hpp"
+#include "output.hpp"
 #include "commands.hpp"
 #include "hepex/core/error.hpp"
 #include "hepex/core/runtime.hpp"
@@ -155,7 +156,7 @@ void run_bench_rref(const BenchOptions& o) {
   if (o.prime.empty() == o.field.empty()) {
     throw Error("bench rref: give --prime P or --field real");
   }
-  check_writable(o.json_path);
+  OutputFile json("--json", o.json_path);
   if (!o.prime.empty()) {
     field::check_prime_modulus(parse_prime_option(o.prime), 63, "--prime");
   }
@@ -179,7 +180,7 @@ void run_bench_rref(const BenchOptions& o) {
     throw Error("bench rref: --field must be 'real'");
   }
   table.print(std::cout);
-  write_json(o.json_path, {{"benchmark", "rref"},
+  emit_json(json, {{"benchmark", "rref"},
                            {"device", devices().front().name},
                            {"copy_bandwidth", bandwidth},
                            {"rows", rows}});

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "bench_output.hpp"
+#include "output.hpp"
 #include "commands.hpp"
 #include "hepex/core/error.hpp"
 #include "hepex/core/runtime.hpp"
@@ -164,7 +165,7 @@ void bench_shapes(const field::Zp<Word>& f, const GemmBenchOptions& o, Table& ta
 }
 
 void run_bench_gemm(const GemmBenchOptions& o) {
-  check_writable(o.json_path);
+  OutputFile json("--json", o.json_path);
   const std::uint64_t p = parse_prime_option(o.prime);
   field::check_prime_modulus(p, 63, "--prime");
   for (const auto& text : o.shapes) parse_shape(text);  // every error before any work
@@ -184,7 +185,7 @@ void run_bench_gemm(const GemmBenchOptions& o) {
     bench_shapes(field::Zp64(p), o, table, rows);
   }
   table.print(std::cout);
-  write_json(o.json_path, {{"benchmark", "gemm"},
+  emit_json(json, {{"benchmark", "gemm"},
                            {"device", devices().front().name},
                            {"version", version_line()},
                            {"prime", p},

@@ -23,6 +23,7 @@
 #include <vector>
 
 #include "bench_output.hpp"
+#include "output.hpp"
 #include "commands.hpp"
 #include "hepex/amplitudes/matrix_element.hpp"
 #include "hepex/amplitudes/rambo.hpp"
@@ -203,7 +204,7 @@ void sweep(Process process, Precision precision, ColourSumMethod method, const M
 }
 
 void run_bench_me(MeBenchOptions o) {
-  check_writable(o.json_path);
+  OutputFile json("--json", o.json_path);
   if (o.batches.empty()) o.batches = default_batches();
   for (const std::size_t n : o.batches) {
     if (n == 0) throw Error("bench me: --batches must be positive");
@@ -248,7 +249,7 @@ void run_bench_me(MeBenchOptions o) {
                      std::to_string(p["events_at_90_percent"].get<std::size_t>())});
   }
   summary.print(std::cout);
-  write_json(o.json_path, {{"benchmark", "me"},
+  emit_json(json, {{"benchmark", "me"},
                            {"device", devices().front().name},
                            {"execution_space", DeviceSpace::name()},
                            {"version", version_line()},

@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "bench_output.hpp"
+#include "output.hpp"
 #include "commands.hpp"
 #include "hepex/core/error.hpp"
 #include "hepex/core/runtime.hpp"
@@ -135,7 +136,7 @@ void bench_size(const field::Zp64& f, std::size_t T, const char* where, double m
 }
 
 void run_bench_zippel(const ZippelBenchOptions& o) {
-  check_writable(o.json_path);
+  OutputFile json("--json", o.json_path);
   const std::uint64_t p =
       o.prime.empty() ? field::large_primes(1).front() : parse_prime_option(o.prime);
   const field::Zp64 f(p);
@@ -162,7 +163,7 @@ void run_bench_zippel(const ZippelBenchOptions& o) {
     bench_size<DeviceSpace>(f, T, "device", device_rate, o, table, rows);
   for (std::size_t T : o.host_sizes) bench_size<HostSpace>(f, T, "host", host_rate, o, table, rows);
   table.print(std::cout);
-  write_json(o.json_path, {{"benchmark", "zippel"},
+  emit_json(json, {{"benchmark", "zippel"},
                            {"device", devices().front().name},
                            {"version", version_line()},
                            {"prime", p},

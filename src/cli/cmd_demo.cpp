@@ -1,5 +1,4 @@
 // `hepex demo`: a short run of every kernel family on one backend, as a table.
-#include <fstream>
 #include <iomanip>
 #include <iostream>
 #include <nlohmann/json.hpp>
@@ -13,6 +12,7 @@
 #include "hepex/field/self_check.hpp"
 #include "hepex/linalg/self_check.hpp"
 #include "hepex/reconstruct/self_check.hpp"
+#include "output.hpp"
 #include "table.hpp"
 
 namespace hepex::cli {
@@ -36,6 +36,7 @@ std::string milliseconds(double seconds) {
 void run_demo(const DemoOptions& options) {
   const Backend backend = parse_backend(options.backend);
   if (options.cases == 0) throw Error("--cases must be at least 1");
+  OutputFile json("--json", options.json_path);
   const BuildInfo info = build_info();
   std::cout << "hepex demo: hepex " << info.hepex_version << ", Kokkos " << info.kokkos_version
             << ", backend " << backend_name(backend) << " ("
@@ -124,19 +125,13 @@ void run_demo(const DemoOptions& options) {
   table.print(std::cout);
   std::cout << '\n' << (failures == 0 ? "all checks passed" : "CHECKS FAILED") << '\n';
 
-  if (!options.json_path.empty()) {
-    std::ofstream out(options.json_path);
-    if (!out) throw Error("--json: cannot write '" + options.json_path + "'");
-    out << nlohmann::json{{"command", "demo"},
-                          {"hepex", info.hepex_version},
-                          {"kokkos", info.kokkos_version},
-                          {"backend", backend_name(backend)},
-                          {"seed", options.seed},
-                          {"rows", json_rows},
-                          {"failures", failures}}
-               .dump(2)
-        << '\n';
-  }
+  emit_json(json, {{"command", "demo"},
+                   {"hepex", info.hepex_version},
+                   {"kokkos", info.kokkos_version},
+                   {"backend", backend_name(backend)},
+                   {"seed", options.seed},
+                   {"rows", json_rows},
+                   {"failures", failures}});
   if (failures != 0) {
     throw Error(std::to_string(failures) + " self-check cases failed", ErrorKind::runtime);
   }

@@ -18,6 +18,7 @@
 #include "hepex/linalg/modgemm.hpp"
 #include "job_options.hpp"
 #include "mpi_session.hpp"
+#include "output.hpp"
 
 namespace hepex::cli {
 
@@ -95,24 +96,6 @@ std::string file_identity(const std::string& path) {
   return path + ' ' + std::to_string(error ? 0 : size) + ' ' + std::to_string(error ? 0 : time);
 }
 
-// Writes the complete output at once: nothing partial on failure.
-void emit(const LinalgOptions& o, const std::string& text) {
-  if (o.out_path.empty()) {
-    std::cout << text;
-    return;
-  }
-  std::ofstream out(o.out_path);
-  if (!out || !(out << text)) throw Error("--out: cannot write '" + o.out_path + "'");
-}
-
-void write_json(const LinalgOptions& o, const nlohmann::json& summary) {
-  if (o.json_path.empty()) return;
-  std::ofstream out(o.json_path);
-  if (!out || !(out << summary.dump(2) << '\n')) {
-    throw Error("--json: cannot write '" + o.json_path + "'");
-  }
-}
-
 template <class F>
 std::string matrix_text(const Matrix<typename F::value_type>& a, const F& f) {
   std::ostringstream out;
@@ -129,6 +112,7 @@ void run_rref(const LinalgOptions& o) {
   if (several && std::count(o.inputs.begin(), o.inputs.end(), "-") > 0) {
     throw Error("stdin ('-') can only be the single input");
   }
+  auto outputs = open_outputs(o.out_path, o.json_path, comm);
   const std::string stdin_text = o.inputs[0] == "-" ? read_on_rank0("-", comm) : std::string();
   std::ostringstream identity;
   identity << "rref\n" << o.prime << ' ' << o.field << ' ' << o.tolerance << '\n';
@@ -163,36 +147,39 @@ void run_rref(const LinalgOptions& o) {
       text += job.at("text").template get<std::string>();
       summaries.push_back(job.at("summary"));
     }
-    emit(o, text);
+    emit(outputs.out, text);
     nlohmann::json summary{{"command", "rref"}, {"backend", o.backend}, {"ranks", comm.size()}};
     if (several) {
       summary["matrices"] = summaries;
     } else {
       summary.update(summaries[0]);
     }
-    write_json(o, summary);
+    emit_json(outputs.json, summary);
   });
 }
 
 void run_rank(const LinalgOptions& o) {
+  auto outputs = open_outputs(o.out_path, o.json_path);
   with_field(o, [&](const auto& f) {
     const Backend backend = parse_backend(o.backend);
     const auto r = linalg::rank(f, read_input(o.inputs.at(0), f, backend), backend);
-    emit(o, std::to_string(r) + "\n");
-    write_json(o, {{"command", "rank"}, {"rank", r}});
+    emit(outputs.out, std::to_string(r) + "\n");
+    emit_json(outputs.json, {{"command", "rank"}, {"rank", r}});
   });
 }
 
 void run_nullspace(const LinalgOptions& o) {
+  auto outputs = open_outputs(o.out_path, o.json_path);
   with_field(o, [&](const auto& f) {
     const Backend backend = parse_backend(o.backend);
     const auto n = linalg::nullspace(f, read_input(o.inputs.at(0), f, backend), backend);
-    emit(o, matrix_text(n, f));
-    write_json(o, {{"command", "nullspace"}, {"dimension", n.cols}});
+    emit(outputs.out, matrix_text(n, f));
+    emit_json(outputs.json, {{"command", "nullspace"}, {"dimension", n.cols}});
   });
 }
 
 void run_solve(const LinalgOptions& o) {
+  auto outputs = open_outputs(o.out_path, o.json_path);
   with_field(o, [&](const auto& f) {
     const Backend backend = parse_backend(o.backend);
     const auto a = read_input(o.inputs.at(0), f, backend);
@@ -202,10 +189,10 @@ void run_solve(const LinalgOptions& o) {
                   " has " + std::to_string(b.rows));
     }
     const auto s = linalg::solve(f, a, b, backend);
-    write_json(o, {{"command", "solve"}, {"consistent", s.consistent},
-                   {"nullspace_dimension", s.nullspace.cols}});
+    emit_json(outputs.json, {{"command", "solve"}, {"consistent", s.consistent},
+                             {"nullspace_dimension", s.nullspace.cols}});
     if (!s.consistent) throw Error("inconsistent", ErrorKind::negative_answer);
-    emit(o, matrix_text(s.particular, f));
+    emit(outputs.out, matrix_text(s.particular, f));
   });
 }
 
@@ -220,6 +207,7 @@ void with_prime_field(const LinalgOptions& o, Action&& action) {
 
 void run_gemm(const LinalgOptions& o) {
   const linalg::GemmMethod method = linalg::parse_gemm_method(o.method);
+  auto outputs = open_outputs(o.out_path, o.json_path);
   with_prime_field(o, [&](const auto& f) {
     const Backend backend = parse_backend(o.backend);
     // Checked before reading: a method that is not exact for P is an error.
@@ -234,8 +222,8 @@ void run_gemm(const LinalgOptions& o) {
     Kokkos::Timer timer;
     const auto c = linalg::modgemm(f, a, b, method, backend);
     const double seconds = timer.seconds();
-    emit(o, matrix_text(c, f));
-    write_json(o, {{"command", "gemm"}, {"method", linalg::gemm_method_name(resolved)},
+    emit(outputs.out, matrix_text(c, f));
+    emit_json(outputs.json, {{"command", "gemm"}, {"method", linalg::gemm_method_name(resolved)},
                    {"m", a.rows}, {"k", a.cols}, {"n", b.cols}, {"seconds", seconds}});
   });
 }

@@ -14,6 +14,7 @@
 #include "hepex/core/error.hpp"
 #include "job_options.hpp"
 #include "mpi_session.hpp"
+#include "output.hpp"
 
 namespace hepex::cli {
 
@@ -105,7 +106,7 @@ std::string hexfloat(double x) {
 // is byte-identical for any rank count; times and throughput go to stderr and
 // --json. Without it, the single batch prints its time as before.
 void run_rambo_batches(const MeOptions& o, Process process, const MatrixElementOptions& options,
-                       std::ostream& out) {
+                       Outputs& outputs) {
   const auto& comm = communicator();
   const auto& info = process_info(process);
   const bool batched = o.batches > 0;
@@ -128,6 +129,7 @@ void run_rambo_batches(const MeOptions& o, Process process, const MatrixElementO
   const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   if (comm.rank() != 0) return;
 
+  std::ostream& out = outputs.out.stream();
   std::vector<BatchResult> batch(batches);
   double sum = 0, evaluation_seconds = 0;
   for (std::size_t b = 0; b < batches; ++b) {
@@ -161,12 +163,10 @@ void run_rambo_batches(const MeOptions& o, Process process, const MatrixElementO
     out << times.str() << '\n';
   }
   out << std::setprecision(10) << "mean ME " << mean << ' ' << info.me_units << '\n';
-  if (!o.json_path.empty()) {
-    std::ofstream json(o.json_path);
-    if (!json) throw Error("--json: cannot write '" + o.json_path + "'");
-    nlohmann::json means = nlohmann::json::array();
-    for (const auto& b : batch) means.push_back(b.sum / static_cast<double>(o.events));
-    json << nlohmann::json{{"command", "me"},
+  outputs.out.commit();
+  nlohmann::json means = nlohmann::json::array();
+  for (const auto& b : batch) means.push_back(b.sum / static_cast<double>(o.events));
+  emit_json(outputs.json, {{"command", "me"},
                            {"process", info.name},
                            {"events", o.events},
                            {"batches", batches},
@@ -182,10 +182,7 @@ void run_rambo_batches(const MeOptions& o, Process process, const MatrixElementO
                            {"mes_per_second", events / (batched ? wall : evaluation_seconds)},
                            {"mean_me", mean},
                            {"batch_mean_me", means},
-                           {"me_units", info.me_units}}
-                .dump(2)
-         << '\n';
-  }
+                           {"me_units", info.me_units}});
 }
 
 void run_me(const MeOptions& o) {
@@ -200,12 +197,13 @@ void run_me(const MeOptions& o) {
   // Given events are one job, done by rank 0 (it alone sees stdin under mpiexec).
   if (!o.momenta_path.empty() && !rank0) return;
 
-  std::ofstream file;
-  if (!o.out_path.empty() && rank0) {
-    file.open(o.out_path);
-    if (!file) throw Error("--out: cannot write '" + o.out_path + "'");
+  if (!o.momenta_path.empty() && !o.json_path.empty()) {
+    throw Error("--json is for RAMBO runs, not --momenta");
   }
-  std::ostream& out = o.out_path.empty() ? std::cout : file;
+  // Opened before any work; written only at the end, so --out may even name
+  // the --momenta file.
+  auto outputs = o.momenta_path.empty() ? open_outputs(o.out_path, o.json_path, communicator())
+                                        : open_outputs(o.out_path, "");
 
   if (!o.momenta_path.empty()) {
     std::vector<double> momenta;
@@ -224,15 +222,17 @@ void run_me(const MeOptions& o) {
     MatrixElement me(process, options);
     const auto values = me.evaluate(momenta);
     const std::size_t per_event = 4 * info.particles;
+    std::ostream& out = outputs.out.stream();
     out << std::setprecision(std::numeric_limits<double>::max_digits10);
     for (std::size_t e = 0; e < values.size(); ++e) {
       for (std::size_t k = 0; k < per_event; ++k) out << momenta[e * per_event + k] << ' ';
       out << values[e] << '\n';
     }
+    outputs.out.commit();
     return;
   }
 
-  run_rambo_batches(o, process, options, out);
+  run_rambo_batches(o, process, options, outputs);
 }
 
 }  // namespace

@@ -1,7 +1,6 @@
 // `hepex reconstruct`: rational functions over Q from expressions evaluated
 // as black boxes mod 64-bit primes (CLI.md, "Reconstruction").
 #include <algorithm>
-#include <fstream>
 #include <iostream>
 #include <memory>
 #include <nlohmann/json.hpp>
@@ -13,6 +12,7 @@
 #include "hepex/reconstruct/rational.hpp"
 #include "job_options.hpp"
 #include "mpi_session.hpp"
+#include "output.hpp"
 
 namespace hepex::cli {
 
@@ -25,6 +25,7 @@ struct ReconstructOptions {
   std::size_t primes = 40;
   std::uint64_t seed = 20261122;
   std::size_t max_degree = 200;
+  std::string out_path;
   std::string json_path;
   bool verbose = false;
   JobCliOptions jobs;
@@ -74,6 +75,7 @@ void run_reconstruct(const ReconstructOptions& o) {
   const auto names = io::parse_variable_list(o.vars);
   const auto lines = input_lines(o, comm);
   const auto expressions = parse_expressions(o, lines, names);
+  auto outputs = open_outputs(o.out_path, o.json_path, comm);
   reconstruct::ReconstructOptions options;
   options.max_primes = o.primes;
   options.seed = o.seed;
@@ -129,17 +131,11 @@ void run_reconstruct(const ReconstructOptions& o) {
                             {"black_box_seconds", box_seconds},
                             {"algebra_seconds", function_seconds - box_seconds}});
   }
-  std::cout << text;
-  if (!o.json_path.empty()) {
-    std::ofstream out(o.json_path);
-    const nlohmann::json summary{
-        {"command", "reconstruct"}, {"variables", names}, {"functions", results.size()},
-        {"primes", primes},         {"probes", probes},   {"seed", o.seed},
-        {"ranks", comm.size()},     {"seconds", seconds}, {"results", per_function}};
-    if (!out || !(out << summary.dump(2) << '\n') || !out.flush()) {
-      throw Error("--json: cannot write '" + o.json_path + "'");
-    }
-  }
+  emit(outputs.out, text);
+  emit_json(outputs.json, {{"command", "reconstruct"}, {"variables", names},
+                           {"functions", results.size()}, {"primes", primes},
+                           {"probes", probes}, {"seed", o.seed}, {"ranks", comm.size()},
+                           {"seconds", seconds}, {"results", per_function}});
 }
 
 }  // namespace
@@ -156,6 +152,7 @@ void add_reconstruct_command(CLI::App& app) {
   cmd->add_option("--seed", o->seed, "random seed of the probe points");
   cmd->add_option("--max-degree", o->max_degree, "largest degree per variable and in total")
       ->check(CLI::Range(std::size_t{1}, std::size_t{100000}));
+  cmd->add_option("--out", o->out_path, "write the functions to FILE instead of stdout");
   cmd->add_option("--json", o->json_path, "write a JSON summary to FILE");
   cmd->add_flag("-v,--verbose", o->verbose, "progress on stderr (variables, terms, probes, rate, time per further prime)");
   add_job_options(*cmd, o->jobs, 16);

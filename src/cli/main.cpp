@@ -9,6 +9,7 @@
 #include "hepex/core/runtime.hpp"
 #include "hepex/core/spaces.hpp"
 #include "mpi_session.hpp"
+#include "output.hpp"
 
 namespace {
 
@@ -60,6 +61,7 @@ int run_command(int argc, char* argv[], const hepex::distributed::Communicator& 
       if (rank == 0) std::cout << app.help();
       return 1;
     }
+    hepex::cli::check_stdout();
     return 0;
   } catch (const hepex::Error& e) {
     // Job commands fail alike on every rank (distributed/jobs.hpp): rank 0 says why.

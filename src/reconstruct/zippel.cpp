@@ -121,10 +121,19 @@ class Engine {
                      values, ok);
     if (ok.at(0) == 0) throw UnluckyChoice("zippel: the black box fails without variables");
     std::vector<PolynomialModP> out(F_, PolynomialModP{0, {}, {}});
-    for (std::size_t g = 0; g < F_; ++g) {
-      const std::uint64_t v = target_.adjust(g, nullptr, values[g]);
-      if (v != 0) out[g].add_term(nullptr, v);
-      target_.finished(g, out[g]);
+    // In the order the target allows (adjust() may need finished functions).
+    std::vector<std::uint8_t> done(F_, 0);
+    for (std::size_t left = F_; left > 0;) {
+      const std::size_t before = left;
+      for (std::size_t g = 0; g < F_; ++g) {
+        if (done[g] || !target_.ready(g)) continue;
+        const std::uint64_t v = target_.adjust(g, nullptr, values[g]);
+        if (v != 0) out[g].add_term(nullptr, v);
+        target_.finished(g, out[g]);
+        done[g] = 1;
+        --left;
+      }
+      if (left == before) throw Error("zippel: no function can proceed", ErrorKind::runtime);
     }
     return out;
   }
