@@ -1,7 +1,6 @@
 // `hepex rref | rank | nullspace | solve`: Gaussian elimination on Matrix
 // Market files (CLI.md, "Linear algebra").
 #include <algorithm>
-#include <filesystem>
 #include <fstream>
 #include <iostream>
 #include <limits>
@@ -13,6 +12,7 @@
 #include "commands.hpp"
 #include "hepex/core/error.hpp"
 #include "hepex/core/runtime.hpp"
+#include "hepex/distributed/checkpoint.hpp"
 #include "hepex/io/matrix_market.hpp"
 #include "hepex/linalg/echelon.hpp"
 #include "hepex/linalg/modgemm.hpp"
@@ -86,16 +86,6 @@ Matrix<typename F::value_type> read_text_input(const std::string& text, const st
   return io::read_matrix_market(in, name, f, limits);
 }
 
-// What identifies an input file for --checkpoint: its path, size and time of
-// last change (reading every file on one rank to hash it would cost a pass).
-std::string file_identity(const std::string& path) {
-  namespace fs = std::filesystem;
-  std::error_code error;
-  const auto size = fs::file_size(path, error);
-  const auto time = fs::last_write_time(path, error).time_since_epoch().count();
-  return path + ' ' + std::to_string(error ? 0 : size) + ' ' + std::to_string(error ? 0 : time);
-}
-
 template <class F>
 std::string matrix_text(const Matrix<typename F::value_type>& a, const F& f) {
   std::ostringstream out;
@@ -116,7 +106,11 @@ void run_rref(const LinalgOptions& o) {
   const std::string stdin_text = o.inputs[0] == "-" ? read_on_rank0("-", comm) : std::string();
   std::ostringstream identity;
   identity << "rref\n" << o.prime << ' ' << o.field << ' ' << o.tolerance << '\n';
-  for (const auto& path : o.inputs) identity << file_identity(path) << '\n';
+  // The inputs by content (read once more only when checkpointing).
+  if (!o.jobs.checkpoint.empty()) {
+    for (const auto& path : o.inputs)
+      if (path != "-") identity << distributed::file_fingerprint(path) << '\n';
+  }
   identity << stdin_text;
   with_field(o, [&](const auto& f) {
     const Backend backend = parse_backend(o.backend);

@@ -82,8 +82,9 @@ void run_reconstruct(const ReconstructOptions& o) {
   options.max_degree = o.max_degree;
   if (o.verbose && comm.rank() == 0) options.progress = &std::cerr;
   std::ostringstream identity;
-  identity << "reconstruct\n" << o.vars << '\n' << o.primes << ' ' << o.seed << ' '
-           << o.max_degree << '\n';
+  // Not --primes: a finished job's answer does not depend on it, so a rerun
+  // with more primes keeps the finished jobs.
+  identity << "reconstruct\n" << o.vars << '\n' << o.seed << ' ' << o.max_degree << '\n';
   for (const auto& line : lines) identity << line << '\n';
 
   // Each expression is reconstructed on its own, so that its probes, primes

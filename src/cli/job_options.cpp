@@ -25,6 +25,7 @@ distributed::JobOptions job_options(const JobCliOptions& o, std::string identity
   options.chunk = o.chunk;
   options.checkpoint = o.checkpoint;
   options.identity = std::move(identity);
+  options.messages = &std::cerr;
   return options;
 }
 

@@ -6,8 +6,10 @@
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <iomanip>
 #include <iterator>
 #include <sstream>
+#include <vector>
 
 #include "hepex/core/error.hpp"
 
@@ -17,14 +19,63 @@ namespace fs = std::filesystem;
 
 namespace {
 
-// 64-bit FNV-1a: a fingerprint of the job list, not a security measure.
-std::uint64_t fingerprint(const std::string& bytes) {
-  std::uint64_t h = 14695981039346656037ull;
-  for (const unsigned char c : bytes) {
-    h ^= c;
+// 64-bit FNV-1a: detects damage and mix-ups (a random change goes unnoticed
+// with probability 2^-64), not a security measure.
+constexpr std::uint64_t fnv_basis = 14695981039346656037ull;
+
+std::uint64_t fnv1a(std::uint64_t h, const char* bytes, std::size_t size) {
+  for (std::size_t i = 0; i < size; ++i) {
+    h ^= static_cast<unsigned char>(bytes[i]);
     h *= 1099511628211ull;
   }
   return h;
+}
+
+std::string hexadecimal(std::uint64_t h) {
+  std::ostringstream hex;
+  hex << std::hex << std::setw(16) << std::setfill('0') << h;
+  return hex.str();
+}
+
+std::string fingerprint(const std::string& bytes) {
+  return hexadecimal(fnv1a(fnv_basis, bytes.data(), bytes.size()));
+}
+
+std::string job_header(std::size_t job, const std::string& list, const std::string& result) {
+  return "hepex job " + std::to_string(job) + ' ' + list + ' ' + fingerprint(result) + ' ' +
+         std::to_string(result.size()) + '\n';
+}
+
+// The result in a job file's bytes, or why it cannot be used.
+bool check_job_file(const std::string& bytes, std::size_t job, const std::string& list,
+                    std::string& result, std::string& why) {
+  const auto newline = bytes.find('\n');
+  if (newline == std::string::npos) {
+    why = "no header line";
+    return false;
+  }
+  std::istringstream header(bytes.substr(0, newline));
+  std::string hepex, word, list_print, result_print;
+  std::size_t index = 0, size = 0;
+  if (!(header >> hepex >> word >> index >> list_print >> result_print >> size) ||
+      hepex != "hepex" || word != "job") {
+    why = "not a hepex job file";
+    return false;
+  }
+  result = bytes.substr(newline + 1);
+  if (index != job) {
+    why = "holds job " + std::to_string(index);
+  } else if (list_print != list) {
+    why = "belongs to another job list";
+  } else if (size != result.size()) {
+    why = "has " + std::to_string(result.size()) + " bytes of result, its header says " +
+          std::to_string(size);
+  } else if (result_print != fingerprint(result)) {
+    why = "its content does not match its checksum";
+  } else {
+    return true;
+  }
+  return false;
 }
 
 constexpr const char* job_prefix = "job-";
@@ -53,12 +104,23 @@ void write_atomically(const fs::path& path, const std::string& bytes) {
 
 }  // namespace
 
+std::string file_fingerprint(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw Error(path + ": cannot open the file");
+  std::uint64_t h = fnv_basis;
+  std::vector<char> buffer(1 << 20);
+  while (in) {
+    in.read(buffer.data(), static_cast<std::streamsize>(buffer.size()));
+    h = fnv1a(h, buffer.data(), static_cast<std::size_t>(in.gcount()));
+  }
+  if (in.bad()) throw Error(path + ": cannot read the file");
+  return hexadecimal(h);
+}
+
 Checkpoint::Checkpoint(std::string directory, const std::string& identity, std::size_t jobs)
     : directory_(std::move(directory)), jobs_(jobs) {
-  std::ostringstream header;
-  header << "hepex checkpoint\njobs " << jobs << "\nfingerprint " << std::hex
-         << fingerprint(identity) << '\n';
-  header_ = header.str();
+  fingerprint_ = fingerprint(identity);
+  header_ = "hepex checkpoint\njobs " + std::to_string(jobs) + "\nfingerprint " + fingerprint_ + '\n';
 }
 
 void Checkpoint::prepare() const {
@@ -85,8 +147,8 @@ void Checkpoint::prepare() const {
   write_atomically(list, header_);
 }
 
-std::map<std::size_t, std::string> Checkpoint::finished() const {
-  std::map<std::size_t, std::string> results;
+Checkpoint::Stored Checkpoint::finished() const {
+  Stored stored;
   for (const auto& entry : fs::directory_iterator(directory_)) {
     const std::string name = entry.path().filename().string();
     if (name.rfind(job_prefix, 0) != 0 || name.find(".tmp-") != std::string::npos) continue;
@@ -100,13 +162,19 @@ std::map<std::size_t, std::string> Checkpoint::finished() const {
     if (used == 0 || used != digits.size() || job >= jobs_) {
       throw Error(entry.path().string() + ": not a result of this job list");
     }
-    results.emplace(job, read_file(entry.path()));
+    std::string result, why;
+    if (check_job_file(read_file(entry.path()), job, fingerprint_, result, why)) {
+      stored.results.emplace(job, std::move(result));
+    } else {
+      stored.damaged.push_back(entry.path().string() + ": " + why);
+    }
   }
-  return results;
+  return stored;
 }
 
 void Checkpoint::store(std::size_t job, const std::string& result) const {
-  write_atomically(fs::path(directory_) / (job_prefix + std::to_string(job)), result);
+  write_atomically(fs::path(directory_) / (job_prefix + std::to_string(job)),
+                   job_header(job, fingerprint_, result) + result);
 }
 
 }  // namespace hepex::distributed

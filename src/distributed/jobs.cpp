@@ -4,6 +4,7 @@
 #include <map>
 #include <memory>
 #include <optional>
+#include <ostream>
 #include <sstream>
 
 #include "hepex/core/error.hpp"
@@ -122,13 +123,19 @@ std::vector<std::vector<std::size_t>> split(const std::vector<std::size_t>& jobs
 // learns the finished job indices (or the error, thrown on every rank).
 std::map<std::size_t, std::string> finished_jobs(const Communicator& comm,
                                                  const Checkpoint& checkpoint,
+                                                 std::ostream* messages,
                                                  std::vector<bool>& done) {
   std::map<std::size_t, std::string> finished;
   std::string message;
   if (comm.rank() == 0) {
     try {
       checkpoint.prepare();
-      finished = checkpoint.finished();
+      auto stored = checkpoint.finished();
+      if (messages != nullptr) {
+        for (const auto& why : stored.damaged)
+          *messages << "hepex: --checkpoint: " << why << "; running that job again\n";
+      }
+      finished = std::move(stored.results);
       std::ostringstream list;
       list << "ok";
       for (const auto& entry : finished) list << ' ' << entry.first;
@@ -163,7 +170,7 @@ std::vector<std::string> run_jobs(const Communicator& comm, std::size_t count, c
   std::map<std::size_t, std::string> finished;
   if (!options.checkpoint.empty()) {
     checkpoint = std::make_unique<Checkpoint>(options.checkpoint, options.identity, count);
-    finished = finished_jobs(comm, *checkpoint, done);
+    finished = finished_jobs(comm, *checkpoint, options.messages, done);
   }
   std::vector<std::size_t> pending;
   for (std::size_t job = 0; job < count; ++job) {

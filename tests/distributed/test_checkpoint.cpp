@@ -1,10 +1,15 @@
-// Checkpoint directories: results survive byte for byte, half-written files
-// are ignored, and a directory of another job list (or not ours) is refused.
+// Checkpoint directories: results survive byte for byte, half-written and
+// damaged files are never used, and a directory of another job list (or not
+// ours) is refused.
 #include <gtest/gtest.h>
+
+#include <unistd.h>
 
 #include <filesystem>
 #include <fstream>
+#include <iterator>
 #include <random>
+#include <set>
 
 #include "hepex/core/error.hpp"
 #include "hepex/distributed/checkpoint.hpp"
@@ -15,8 +20,10 @@ namespace {
 namespace fs = std::filesystem;
 using hepex::distributed::Checkpoint;
 
+// Per process: the test binaries may run at the same time (ctest -j).
 fs::path fresh_directory(const std::string& tag) {
-  const auto dir = fs::temp_directory_path() / ("hepex-checkpoint-" + tag);
+  const auto dir = fs::temp_directory_path() /
+                   ("hepex-checkpoint-" + tag + "-" + std::to_string(::getpid()));
   fs::remove_all(dir);
   return dir;
 }
@@ -38,11 +45,11 @@ TEST(Checkpoint, StoredResultsComeBackExactly) {
   }
   // A run killed mid-write leaves a temporary file: not a result.
   std::ofstream(dir / "job-7.tmp-12345") << "half";
-  EXPECT_EQ(checkpoint.finished(), stored);
+  EXPECT_EQ(checkpoint.finished().results, stored);
   // Reopening with the same identity keeps everything.
   Checkpoint again(dir.string(), "inputs and options", jobs);
   again.prepare();
-  EXPECT_EQ(again.finished(), stored);
+  EXPECT_EQ(again.finished().results, stored);
   fs::remove_all(dir);
 }
 
@@ -70,6 +77,69 @@ TEST(Checkpoint, AnotherJobListOrAForeignDirectoryIsRefused) {
   std::ofstream(dir / "job-x1") << "not a number";
   EXPECT_THROW(checkpoint.finished(), hepex::Error);
   fs::remove_all(dir);
+}
+
+std::string read(const fs::path& path) {
+  std::ifstream in(path, std::ios::binary);
+  return std::string(std::istreambuf_iterator<char>(in), {});
+}
+
+void write(const fs::path& path, const std::string& bytes) {
+  std::ofstream(path, std::ios::binary) << bytes;
+}
+
+// Each way a job file can be damaged or mixed up (truncated, one byte
+// changed anywhere, a line appended, two files swapped, a file of another
+// job list): the job is reported and left out, the intact ones come back.
+TEST(Checkpoint, DamagedOrForeignJobFilesAreNeverUsed) {
+  SCOPED_TRACE(hepex::test::seed_trace());
+  std::mt19937_64 rng(hepex::test::seed() + 1);
+  const auto dir = fresh_directory("damage"), other = fresh_directory("other");
+  const std::size_t jobs = 8;
+  Checkpoint checkpoint(dir.string(), "list A", jobs), foreign(other.string(), "list B", jobs);
+  checkpoint.prepare();
+  foreign.prepare();
+  for (int trial = 0; trial < 200; ++trial) {
+    SCOPED_TRACE("trial " + std::to_string(trial));
+    std::map<std::size_t, std::string> intact;
+    for (std::size_t job = 0; job < jobs; ++job) {
+      std::string bytes(1 + rng() % 100, '\0');
+      for (auto& c : bytes) c = static_cast<char>(rng());
+      checkpoint.store(job, bytes);
+      intact[job] = bytes;
+    }
+    const std::size_t a = rng() % jobs, b = (a + 1 + rng() % (jobs - 1)) % jobs;
+    const auto file = [&](std::size_t job) { return dir / ("job-" + std::to_string(job)); };
+    std::string bytes = read(file(a));
+    std::set<std::size_t> damaged{a};
+    switch (trial % 5) {
+      case 0:  // truncated
+        write(file(a), bytes.substr(0, rng() % bytes.size()));
+        break;
+      case 1:  // one byte changed
+        bytes[rng() % bytes.size()] ^= static_cast<char>(1 + rng() % 255);
+        write(file(a), bytes);
+        break;
+      case 2:  // a line appended
+        write(file(a), bytes + "1 2 3\n");
+        break;
+      case 3:  // swapped with another job's file
+        write(file(a), read(file(b)));
+        write(file(b), bytes);
+        damaged.insert(b);
+        break;
+      case 4:  // the same job of another job list
+        foreign.store(a, intact[a]);
+        write(file(a), read(other / ("job-" + std::to_string(a))));
+        break;
+    }
+    const auto stored = checkpoint.finished();
+    EXPECT_EQ(stored.damaged.size(), damaged.size());
+    for (const std::size_t job : damaged) intact.erase(job);
+    EXPECT_EQ(stored.results, intact);
+  }
+  fs::remove_all(dir);
+  fs::remove_all(other);
 }
 
 }  // namespace

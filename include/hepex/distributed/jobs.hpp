@@ -11,6 +11,7 @@
 
 #include <cstddef>
 #include <functional>
+#include <ostream>
 #include <string>
 #include <vector>
 
@@ -31,6 +32,7 @@ struct JobOptions {
   std::size_t chunk = 1;   // jobs handed to `run` at once (e.g. batched on a GPU)
   std::string checkpoint;  // directory for finished results; empty: none
   std::string identity;    // everything the results depend on (for the checkpoint)
+  std::ostream* messages = nullptr;  // rank 0: damaged checkpoint files are reported here
 };
 
 // Computes the results of the given jobs (indices ascending), one per job.
