@@ -13,6 +13,7 @@
 #include "bench_output.hpp"
 #include "output.hpp"
 #include "commands.hpp"
+#include "number_options.hpp"
 #include "hepex/core/error.hpp"
 #include "hepex/core/runtime.hpp"
 #include "hepex/field/primes.hpp"
@@ -193,7 +194,7 @@ void add_bench_commands(CLI::App& app) {
   bench->require_subcommand(1);
   auto o = std::make_shared<BenchOptions>();
   auto* rref = bench->add_subcommand("rref", "RREF of random n x n matrices on the device");
-  rref->add_option("--sizes", o->sizes, "matrix orders")->delimiter(',');
+  rref->add_option("--sizes", o->sizes, "matrix orders")->delimiter(',')->check(whole_number());
   rref->add_option("--prime", o->prime, "Z/p with this prime");
   rref->add_option("--field", o->field, "real (float64)");
   rref->add_option("--repeats", o->repeats, "runs per size (best is reported)")
@@ -206,7 +207,7 @@ void add_bench_commands(CLI::App& app) {
                    "panels of at most this many columns are reduced by the unblocked kernel "
                    "(0: the automatic choice's)")
       ->check(CLI::Range(0, 1 << 20));
-  rref->add_option("--seed", o->seed, "random seed");
+  rref->add_option("--seed", o->seed, "random seed")->check(whole_number());
   rref->add_option("--json", o->json_path, "write the results to FILE");
   rref->callback([o] { run_bench_rref(*o); });
 

@@ -25,6 +25,7 @@
 #include "bench_output.hpp"
 #include "output.hpp"
 #include "commands.hpp"
+#include "number_options.hpp"
 #include "hepex/amplitudes/matrix_element.hpp"
 #include "hepex/amplitudes/rambo.hpp"
 #include "hepex/core/error.hpp"
@@ -272,23 +273,26 @@ void add_bench_me_command(CLI::App& bench) {
   me->add_option("--precisions", o->precisions, "double, mixed, float")->delimiter(',');
   me->add_option("--colour-sums", o->colour_sums, "kernel, blas (double only)")->delimiter(',');
   me->add_option("--batches", o->batches, "events per evaluation (default 32, 64, ..., 2^20)")
-      ->delimiter(',');
+      ->delimiter(',')
+      ->check(whole_number());
   me->add_option("--warmup", o->warmup, "untimed runs per batch")->check(CLI::Range(0, 100));
   me->add_option("--repeats", o->repeats, "timed runs per batch (the median is reported)")
       ->check(CLI::Range(1, 1000));
   me->add_option("--budget", o->budget,
                  "seconds per batch: a sweep stops before a batch predicted to take longer")
-      ->check(CLI::PositiveNumber);
-  me->add_option("--seed", o->seed, "RAMBO random seed");
-  me->add_option("--sqrts", o->sqrt_s, "collision energy sqrt(s) [GeV]");
+      ->check(finite_positive());
+  me->add_option("--seed", o->seed, "RAMBO random seed")->check(whole_number());
+  me->add_option("--sqrts", o->sqrt_s, "collision energy sqrt(s) [GeV]")->check(finite_positive());
   me->add_option("--streams", o->streams, "execution-space instances the units are dealt over")
       ->check(CLI::Range(1, 64));
   me->add_option("--in-flight", o->in_flight,
                  "evaluations of one batch each kept in flight, each on its own instance")
       ->check(CLI::Range(1, 64));
-  me->add_option("--team-size", o->team_size, "threads per team (0: the measured default)");
+  me->add_option("--team-size", o->team_size, "threads per team (0: the measured default)")
+      ->check(CLI::Range(0, 1024));
   me->add_option("--events-per-team", o->events_per_team,
-                 "events per team (0: the measured default)");
+                 "events per team (0: the measured default)")
+      ->check(CLI::Range(0, 1 << 20));
   me->add_option("--json", o->json_path, "write the results to FILE");
   me->callback([o] { run_bench_me(*o); });
 }

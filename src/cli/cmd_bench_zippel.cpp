@@ -21,6 +21,7 @@
 #include "hepex/field/primes.hpp"
 #include "hepex/reconstruct/vandermonde.hpp"
 #include "multiply_rate.hpp"
+#include "number_options.hpp"
 #include "table.hpp"
 
 namespace hepex::cli {
@@ -177,15 +178,18 @@ void run_bench_zippel(const ZippelBenchOptions& o) {
 void add_bench_zippel_command(CLI::App& bench) {
   auto o = std::make_shared<ZippelBenchOptions>();
   auto* zippel = bench.add_subcommand("zippel", "transposed Vandermonde solves of one Zippel step");
-  zippel->add_option("--sizes", o->sizes, "skeleton terms T, on the device")->delimiter(',');
+  zippel->add_option("--sizes", o->sizes, "skeleton terms T, on the device")
+      ->delimiter(',')
+      ->check(whole_number());
   zippel->add_option("--host-sizes", o->host_sizes, "skeleton terms T, on the host")
-      ->delimiter(',');
+      ->delimiter(',')
+      ->check(whole_number());
   zippel->add_option("--solves", o->solves, "right-hand sides (values of the last variable)")
       ->check(CLI::Range(1, 1000));
   zippel->add_option("--variables", o->variables, "variables of the skeleton")
       ->check(CLI::Range(1, 12));
   zippel->add_option("--prime", o->prime, "the prime P (default: the largest 63-bit one)");
-  zippel->add_option("--seed", o->seed, "random seed");
+  zippel->add_option("--seed", o->seed, "random seed")->check(whole_number());
   zippel->add_option("--json", o->json_path, "write the results to FILE");
   zippel->add_option("--method", o->method,
                      "auto (by size), quadratic (O(T^2) per solve) or fast (O(T log^2 T))")

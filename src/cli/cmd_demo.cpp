@@ -5,6 +5,7 @@
 #include <sstream>
 
 #include "commands.hpp"
+#include "number_options.hpp"
 #include "hepex/amplitudes/self_check.hpp"
 #include "hepex/core/error.hpp"
 #include "hepex/core/runtime.hpp"
@@ -35,7 +36,6 @@ std::string milliseconds(double seconds) {
 
 void run_demo(const DemoOptions& options) {
   const Backend backend = parse_backend(options.backend);
-  if (options.cases == 0) throw Error("--cases must be at least 1");
   OutputFile json("--json", options.json_path);
   const BuildInfo info = build_info();
   std::cout << "hepex demo: hepex " << info.hepex_version << ", Kokkos " << info.kokkos_version
@@ -145,10 +145,10 @@ void add_demo_command(CLI::App& app) {
   demo->add_option("--backend", options->backend, "host or device")
       ->check(CLI::IsMember({"host", "device"}));
   demo->add_option("--cases", options->cases, "random cases per check")
-      ->check(CLI::Range(std::size_t{1}, std::size_t{1} << 30));
-  demo->add_option("--seed", options->seed, "random seed");
+      ->check(whole_number(1, std::size_t{1} << 30));
+  demo->add_option("--seed", options->seed, "random seed")->check(whole_number());
   demo->add_option("--rref-size", options->rref_size, "order of the demo's RREF matrix")
-      ->check(CLI::Range(std::size_t{1}, std::size_t{1} << 15));
+      ->check(whole_number(1, std::size_t{1} << 15));
   demo->add_option("--json", options->json_path, "write a JSON summary to FILE");
   demo->callback([options] { run_demo(*options); });
 }

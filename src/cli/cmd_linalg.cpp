@@ -18,6 +18,7 @@
 #include "hepex/linalg/modgemm.hpp"
 #include "job_options.hpp"
 #include "mpi_session.hpp"
+#include "number_options.hpp"
 #include "output.hpp"
 
 namespace hepex::cli {
@@ -230,7 +231,7 @@ CLI::App* add_linalg_subcommand(CLI::App& app, const std::string& name,
   cmd->add_option("--field", o->field, "real or complex (floating point)")
       ->check(CLI::IsMember({"real", "complex"}));
   cmd->add_option("--tol", o->tolerance, "floating point: entries below this are zero")
-      ->check(CLI::PositiveNumber);
+      ->check(finite_positive());
   cmd->add_option("--backend", o->backend, "host or device")
       ->check(CLI::IsMember({"host", "device"}));
   cmd->add_option("--out", o->out_path, "write the result to FILE instead of stdout");

@@ -12,8 +12,10 @@
 #include "hepex/amplitudes/matrix_element.hpp"
 #include "hepex/amplitudes/rambo.hpp"
 #include "hepex/core/error.hpp"
+#include "hepex/core/runtime.hpp"
 #include "job_options.hpp"
 #include "mpi_session.hpp"
+#include "number_options.hpp"
 #include "output.hpp"
 
 namespace hepex::cli {
@@ -93,6 +95,23 @@ BatchResult evaluate_batch(MatrixElement& me, const MeOptions& o, std::size_t ba
   return result;
 }
 
+// A RAMBO batch's momenta and MEs against the memory they live in (the
+// device's, and the host's for the copy of the MEs); exit 1 with the
+// estimate, before any allocation, when they cannot fit.
+void check_batch_memory(std::size_t events, int particles) {
+  const std::size_t per_event = (4 * static_cast<std::size_t>(particles) + 1) * sizeof(double);
+  std::size_t limit = host_memory_bytes();
+  const auto found = devices();
+  if (has_accelerator && !found.empty()) limit = std::min(limit, found.front().memory_bytes);
+  if (events <= limit / per_event) return;
+  std::ostringstream message;
+  message << std::setprecision(3) << "--events " << events << ": a batch needs "
+          << static_cast<long double>(events) * per_event / (1u << 30)
+          << " GiB for its momenta and MEs, more than the " << static_cast<double>(limit) / (1u << 30)
+          << " GiB of memory";
+  throw Error(message.str());
+}
+
 std::string hexfloat(double x) {
   std::ostringstream text;
   text << std::hexfloat << x;
@@ -111,6 +130,7 @@ void run_rambo_batches(const MeOptions& o, Process process, const MatrixElementO
   const auto& info = process_info(process);
   const bool batched = o.batches > 0;
   const std::size_t batches = batched ? o.batches : 1;
+  check_batch_memory(o.events, info.particles);
   MatrixElement me(process, options);
   std::ostringstream identity;
   identity << "me\n" << info.name << ' ' << o.events << ' ' << o.seed << ' ' << hexfloat(o.sqrt_s)
@@ -191,7 +211,6 @@ void run_me(const MeOptions& o) {
   MatrixElementOptions options;
   options.precision = parse_precision(o.precision);
   options.colour_sum = parse_colour_sum(o.colour_sum);
-  if (o.momenta_path.empty() && o.events == 0) throw Error("--events must be at least 1");
   if (!o.momenta_path.empty() && o.batches > 0) throw Error("--batches is for RAMBO runs, not --momenta");
   const bool rank0 = communicator().rank() == 0;
   // Given events are one job, done by rank 0 (it alone sees stdin under mpiexec).
@@ -241,9 +260,10 @@ void add_me_command(CLI::App& app) {
   auto o = std::make_shared<MeOptions>();
   auto* me = app.add_subcommand("me", "LO matrix elements of g g -> t tbar + 0..3 gluons");
   me->add_option("--process", o->process, "gg_tt, gg_ttg, gg_ttgg or gg_ttggg")->required();
-  me->add_option("--events", o->events, "number of RAMBO events (without --momenta)");
-  me->add_option("--seed", o->seed, "RAMBO random seed");
-  me->add_option("--sqrts", o->sqrt_s, "collision energy sqrt(s) [GeV]");
+  me->add_option("--events", o->events, "number of RAMBO events (without --momenta)")
+      ->check(whole_number(1));
+  me->add_option("--seed", o->seed, "RAMBO random seed")->check(whole_number());
+  me->add_option("--sqrts", o->sqrt_s, "collision energy sqrt(s) [GeV]")->check(finite_positive());
   me->add_option("--precision", o->precision, "double, float or mixed");
   me->add_option("--colour-sum", o->colour_sum, "kernel or blas");
   me->add_option("--momenta", o->momenta_path, "events to evaluate, one per line ('-': stdin)");
@@ -251,7 +271,7 @@ void add_me_command(CLI::App& app) {
   me->add_option("--json", o->json_path, "RAMBO runs: write a JSON summary to FILE");
   me->add_option("--batches", o->batches,
                  "RAMBO runs: B jobs of --events each (spread over MPI ranks)")
-      ->check(CLI::Range(std::size_t{1}, std::size_t{1} << 30));
+      ->check(whole_number(1, std::size_t{1} << 30));
   add_job_options(*me, o->jobs, 1);
   me->callback([o] { run_me(*o); });
 }

@@ -12,6 +12,7 @@
 #include "hepex/reconstruct/rational.hpp"
 #include "job_options.hpp"
 #include "mpi_session.hpp"
+#include "number_options.hpp"
 #include "output.hpp"
 
 namespace hepex::cli {
@@ -149,10 +150,10 @@ void add_reconstruct_command(CLI::App& app) {
   cmd->add_option("--function", o->function, "one expression");
   cmd->add_option("--file", o->file, "one expression per line ('-' for stdin)");
   cmd->add_option("--primes", o->primes, "primes to try at most (exit 3 beyond)")
-      ->check(CLI::Range(std::size_t{1}, std::size_t{10000}));
-  cmd->add_option("--seed", o->seed, "random seed of the probe points");
+      ->check(whole_number(1, 10000));
+  cmd->add_option("--seed", o->seed, "random seed of the probe points")->check(whole_number());
   cmd->add_option("--max-degree", o->max_degree, "largest degree per variable and in total")
-      ->check(CLI::Range(std::size_t{1}, std::size_t{100000}));
+      ->check(whole_number(1, 100000));
   cmd->add_option("--out", o->out_path, "write the functions to FILE instead of stdout");
   cmd->add_option("--json", o->json_path, "write a JSON summary to FILE");
   cmd->add_flag("-v,--verbose", o->verbose, "progress on stderr (variables, terms, probes, rate, time per further prime)");

@@ -5,6 +5,7 @@
 #include <iterator>
 
 #include "hepex/core/error.hpp"
+#include "number_options.hpp"
 
 namespace hepex::cli {
 
@@ -16,7 +17,7 @@ void add_job_options(CLI::App& cmd, JobCliOptions& o, std::size_t chunk) {
                  "MPI ranks: static (contiguous blocks) or dynamic (next chunk on demand)")
       ->check(CLI::IsMember({"static", "dynamic"}));
   cmd.add_option("--chunk", o.chunk, "jobs run together on a rank")
-      ->check(CLI::Range(std::size_t{1}, std::size_t{1} << 20));
+      ->check(whole_number(1, std::size_t{1} << 20));
 }
 
 distributed::JobOptions job_options(const JobCliOptions& o, std::string identity) {

@@ -22,6 +22,9 @@ std::string describe(const std::string& text, std::size_t pos) {
   return "byte " + std::to_string(static_cast<unsigned>(static_cast<unsigned char>(c)));
 }
 
+// Parentheses and unary signs nested deeper than this are refused.
+constexpr std::size_t max_nesting = 1000;
+
 }  // namespace
 
 // Recursive descent over the grammar in expression.hpp, emitting postfix code.
@@ -86,11 +89,22 @@ class ExpressionParser {
     }
   }
 
+  // The recursion of the parser: bounded, so that no input overflows the
+  // call stack.
+  void nest() {
+    if (++nesting_ > max_nesting) {
+      fail("the expression nests more than " + std::to_string(max_nesting) +
+           " parentheses or signs deep");
+    }
+  }
+
   void unary() {
     skip_space();
     if (pos_ < text_.size() && (text_[pos_] == '-' || text_[pos_] == '+')) {
       const bool negate = text_[pos_++] == '-';
+      nest();
       unary();
+      --nesting_;
       if (negate) emit(Op::neg);
       return;
     }
@@ -155,7 +169,9 @@ class ExpressionParser {
       emit(Op::variable, static_cast<std::uint64_t>(it - variables_.begin()));
     } else if (c == '(') {
       ++pos_;
+      nest();
       sum();
+      --nesting_;
       skip_space();
       if (pos_ >= text_.size() || text_[pos_] != ')') {
         fail("expected ')', found " + describe(text_, pos_));
@@ -180,6 +196,7 @@ class ExpressionParser {
   const std::vector<std::string>& variables_;
   std::size_t pos_ = 0;
   std::size_t depth_ = 0;
+  std::size_t nesting_ = 0;
   Expression result_;
 };
 

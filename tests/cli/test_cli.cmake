@@ -183,7 +183,7 @@ expect(1 "cannot read" me --process gg_tt --momenta "${medir}/missing.txt")
 expect(1 "process 'gg_tttt'" me --process gg_tttt)
 expect(1 "precision 'half'" me --process gg_tt --precision half)
 expect(1 "threshold" me --process gg_tt --sqrts 300)
-expect(1 "--events must be at least 1" me --process gg_tt --events 0)
+expect(1 "--events: '0' is not a whole number from 1" me --process gg_tt --events 0)
 expect(1 "" me --events 10)
 
 # Outputs are never silently lost (issue 24): an unwritable path is refused
@@ -235,3 +235,17 @@ if(EXISTS /dev/full)
     message(STATUS "ok: hepex ${args} > /dev/full -> 1")
   endforeach()
 endif()
+
+# Numbers and nesting beyond what fits are errors before any work (issue 24):
+# nothing wraps, clamps or crashes.
+expect(1 "--events: '-1' is not a whole number" me --process gg_tt --events -1)
+expect(1 "--seed: '-1' is not a whole number" me --process gg_tt --seed -1)
+expect(1 "--seed: '18446744073709551616' is too large" reconstruct --vars x --function x --seed 18446744073709551616)
+expect(1 "--events 144115188075855873: a batch needs .* GiB" me --process gg_tt --events 144115188075855873)
+expect(1 "--tol: 'nan' is not a finite number" rank --field real --tol nan "${dir}/A.mtx")
+expect(1 "--tol: 'inf' is not a finite number" solve --field real --tol inf "${dir}/A.mtx" "${dir}/b1.mtx")
+expect(1 "--chunk: '0x10' is not a whole number" reconstruct --vars x --function x --chunk 0x10)
+string(REPEAT "(" 20000 open)
+string(REPEAT ")" 20000 close)
+file(WRITE "${odir}/deep.txt" "x + 1\n${open}x${close}\n")
+expect(1 "deep.txt:2: column 1002: the expression nests more than 1000" reconstruct --vars x --file "${odir}/deep.txt")

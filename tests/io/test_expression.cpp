@@ -119,6 +119,29 @@ TEST(Expression, DeepNestingIsRefusedNotTruncated) {
   EXPECT_LE(Expression::parse(shallow, {"x"}).stack_depth(), 2u);
 }
 
+// Parentheses and signs nested 20000 deep are refused with a message (they
+// used to overflow the parser's call stack); 1000 levels still parse.
+TEST(Expression, NestingBeyondTheLimitIsAnErrorNotACrash) {
+  const auto nested = [](std::size_t levels, const std::string& open, const std::string& close) {
+    std::string text;
+    for (std::size_t i = 0; i < levels; ++i) text += open;
+    text += "x";
+    for (std::size_t i = 0; i < levels; ++i) text += close;
+    return text;
+  };
+  for (const auto& [open, close] : {std::pair<std::string, std::string>{"(", ")"}, {"-", ""}}) {
+    SCOPED_TRACE("nesting '" + open + "'");
+    EXPECT_NO_THROW(Expression::parse(nested(1000, open, close), {"x"}));
+    try {
+      Expression::parse(nested(20000, open, close), {"x"});
+      ADD_FAILURE() << "20000 levels accepted";
+    } catch (const hepex::Error& e) {
+      EXPECT_NE(std::string(e.what()).find("nests more than 1000"), std::string::npos) << e.what();
+      EXPECT_EQ(e.exit_code(), 1);
+    }
+  }
+}
+
 TEST(Expression, VariableLists) {
   SCOPED_TRACE(hepex::test::seed_trace());
   EXPECT_EQ(hepex::io::parse_variable_list("x,y_1,Z"), (std::vector<std::string>{"x", "y_1", "Z"}));

@@ -1,0 +1,43 @@
+#include "number_options.hpp"
+
+#include <cmath>
+#include <cstdlib>
+#include <string>
+
+namespace hepex::cli {
+
+CLI::Validator whole_number(std::uint64_t low, std::uint64_t high) {
+  const std::string range = "a whole number from " + std::to_string(low) + " to " + std::to_string(high);
+  return CLI::Validator(
+      [low, high, range](std::string& text) -> std::string {
+        if (text.empty() || text.find_first_not_of("0123456789") != std::string::npos) {
+          return "'" + text + "' is not " + range;
+        }
+        std::uint64_t value = 0;
+        for (const char c : text) {
+          if (__builtin_mul_overflow(value, 10, &value) ||
+              __builtin_add_overflow(value, static_cast<std::uint64_t>(c - '0'), &value)) {
+            return "'" + text + "' is too large: " + range + " is expected";
+          }
+        }
+        if (value < low || value > high) return "'" + text + "' is not " + range;
+        return {};
+      },
+      "UINT in [" + std::to_string(low) + ", " + std::to_string(high) + "]");
+}
+
+CLI::Validator finite_positive() {
+  return CLI::Validator(
+      [](std::string& text) -> std::string {
+        char* end = nullptr;
+        const double value = std::strtod(text.c_str(), &end);
+        if (text.empty() || end != text.c_str() + text.size() || !std::isfinite(value) ||
+            !(value > 0)) {
+          return "'" + text + "' is not a finite number above 0";
+        }
+        return {};
+      },
+      "FLOAT > 0");
+}
+
+}  // namespace hepex::cli
