@@ -89,44 +89,70 @@ void run_reconstruct(const ReconstructOptions& o) {
   for (const auto& line : lines) identity << line << '\n';
 
   // Each expression is reconstructed on its own, so that its probes, primes
-  // and times are its own. A job's result: "PRIMES PROBES BOX_SECONDS SECONDS\nLINE".
+  // and times are its own. A job's result is
+  //   "ok PRIMES PROBES BOX_SECONDS SECONDS\nANSWER", or
+  //   "failed MAX_PRIMES\nWHY" for a function that is undefined or needs
+  // more primes: the other lines still get their answers.
   const auto run = [&](const std::vector<std::size_t>& jobs) {
     std::vector<std::string> out;
     for (const std::size_t j : jobs) {
       const auto box = reconstruct::expression_black_box({expressions[j]}, names.size());
+      std::ostringstream result;
       try {
         const auto r = reconstruct::reconstruct(*box, options);
-        std::ostringstream line;
-        line.precision(17);
-        line << r.primes << ' ' << r.probes << ' ' << r.black_box_seconds << ' ' << r.seconds
-             << '\n'
-             << reconstruct::to_string(r.functions.at(0), names);
-        out.push_back(line.str());
+        result.precision(17);
+        result << "ok " << r.primes << ' ' << r.probes << ' ' << r.black_box_seconds << ' '
+               << r.seconds << '\n'
+               << reconstruct::to_string(r.functions.at(0), names);
       } catch (const Error& e) {
-        throw Error(input_name(o, j) + ": " + e.what(), e.kind());
+        if (e.kind() != ErrorKind::negative_answer) throw Error(input_name(o, j) + ": " + e.what(), e.kind());
+        result << "failed " << o.primes << '\n' << e.what();
       }
+      out.push_back(result.str());
     }
     return out;
   };
+  auto job = job_options(o.jobs, identity.str());
+  // A stored failure is tried again with more primes than it had.
+  job.reusable = [&](const std::string& result) {
+    std::istringstream head(result);
+    std::string status;
+    std::size_t max_primes = 0;
+    head >> status >> max_primes;
+    return status == "ok" || max_primes >= o.primes;
+  };
   Kokkos::Timer timer;
-  const auto results = distributed::run_jobs(comm, expressions.size(), run,
-                                             job_options(o.jobs, identity.str()));
+  const auto results = distributed::run_jobs(comm, expressions.size(), run, job);
   const double seconds = timer.seconds();
   if (comm.rank() != 0) return;
 
   std::string text;
   nlohmann::json per_function = nlohmann::json::array();
-  std::size_t primes = 0, probes = 0;
-  for (const auto& r : results) {
+  std::size_t primes = 0, probes = 0, failed = 0;
+  for (std::size_t j = 0; j < results.size(); ++j) {
+    const std::string& r = results[j];
     const auto newline = r.find('\n');
     std::istringstream head(r.substr(0, newline));
+    const std::string body = r.substr(newline + 1);
+    std::string status;
+    head >> status;
+    if (status != "ok") {
+      // A line that is no answer, and cannot be taken for one.
+      const std::string why = input_name(o, j) + ": " + body;
+      text += "# not reconstructed: " + why + "\n";
+      std::cerr << "hepex: " << why << '\n';
+      per_function.push_back({{"input", input_name(o, j)}, {"error", body}});
+      ++failed;
+      continue;
+    }
     std::size_t p = 0, q = 0;
     double box_seconds = 0, function_seconds = 0;
     head >> p >> q >> box_seconds >> function_seconds;
     primes = std::max(primes, p);
     probes += q;
-    text += r.substr(newline + 1) + "\n";
-    per_function.push_back({{"result", r.substr(newline + 1)},
+    text += body + "\n";
+    per_function.push_back({{"input", input_name(o, j)},
+                            {"result", body},
                             {"primes", p},
                             {"probes", q},
                             {"seconds", function_seconds},
@@ -135,9 +161,15 @@ void run_reconstruct(const ReconstructOptions& o) {
   }
   emit(outputs.out, text);
   emit_json(outputs.json, {{"command", "reconstruct"}, {"variables", names},
-                           {"functions", results.size()}, {"primes", primes},
-                           {"probes", probes}, {"seed", o.seed}, {"ranks", comm.size()},
-                           {"seconds", seconds}, {"results", per_function}});
+                           {"functions", results.size()}, {"failed", failed},
+                           {"primes", primes}, {"probes", probes}, {"seed", o.seed},
+                           {"ranks", comm.size()}, {"seconds", seconds},
+                           {"results", per_function}});
+  if (failed > 0) {
+    throw Error(std::to_string(failed) + " of " + std::to_string(results.size()) +
+                    " functions not reconstructed (lines marked '# not reconstructed')",
+                ErrorKind::negative_answer);
+  }
 }
 
 }  // namespace

@@ -1,6 +1,7 @@
 #include "hepex/distributed/jobs.hpp"
 
 #include <algorithm>
+#include <iterator>
 #include <map>
 #include <memory>
 #include <optional>
@@ -124,6 +125,7 @@ std::vector<std::vector<std::size_t>> split(const std::vector<std::size_t>& jobs
 std::map<std::size_t, std::string> finished_jobs(const Communicator& comm,
                                                  const Checkpoint& checkpoint,
                                                  std::ostream* messages,
+                                                 const std::function<bool(const std::string&)>& reusable,
                                                  std::vector<bool>& done) {
   std::map<std::size_t, std::string> finished;
   std::string message;
@@ -136,6 +138,10 @@ std::map<std::size_t, std::string> finished_jobs(const Communicator& comm,
           *messages << "hepex: --checkpoint: " << why << "; running that job again\n";
       }
       finished = std::move(stored.results);
+      if (reusable) {
+        for (auto it = finished.begin(); it != finished.end();)
+          it = reusable(it->second) ? std::next(it) : finished.erase(it);
+      }
       std::ostringstream list;
       list << "ok";
       for (const auto& entry : finished) list << ' ' << entry.first;
@@ -170,7 +176,7 @@ std::vector<std::string> run_jobs(const Communicator& comm, std::size_t count, c
   std::map<std::size_t, std::string> finished;
   if (!options.checkpoint.empty()) {
     checkpoint = std::make_unique<Checkpoint>(options.checkpoint, options.identity, count);
-    finished = finished_jobs(comm, *checkpoint, options.messages, done);
+    finished = finished_jobs(comm, *checkpoint, options.messages, options.reusable, done);
   }
   std::vector<std::size_t> pending;
   for (std::size_t job = 0; job < count; ++job) {

@@ -32,7 +32,8 @@ detail::LineDegrees first_line(const BlackBox& box, const field::Zp64& f, Random
   for (std::size_t round = 0; std::count(done.begin(), done.end(), 0) > 0; ++round) {
     if (round == undefined_after_rounds && defined == 0) {
       throw Error("the function is undefined at all " + std::to_string(round * per_round) +
-                  " random points tried (a division by zero everywhere?)");
+                      " random points tried (a division by zero everywhere?)",
+                  ErrorKind::negative_answer);
     }
     if (round > max_first_line_rounds + limit / per_round)
       throw UnluckyChoice("balanced zippel: the black box keeps failing on the first line");

@@ -104,6 +104,17 @@ cp -rp ck-primes ck-primes.before
 diff -r ck-primes ck-primes.before >/dev/null && cmp -s out.txt reference-0.txt ||
   fail "a rerun with more --primes did not keep the finished jobs"
 echo "ok: a rerun with more --primes keeps the finished jobs"
+# A line that needed more primes is tried again with more; the answered
+# lines are kept.
+printf 'x + y\nx/3 + 1234567890123456789012345678901234567/7\n3/7\n' >more.txt
+"$hepex" reconstruct --vars x,y --file more.txt --primes 1 --checkpoint ck-more >/dev/null 2>&1
+[[ $? -eq 3 ]] || fail "a line needing more primes was not exit 3"
+cp -p ck-more/job-0 job-0.before
+"$hepex" reconstruct --vars x,y --file more.txt --primes 10 --checkpoint ck-more >out.txt 2>&1 ||
+  fail "the rerun with more primes: $(cat out.txt)"
+grep -qF "(7*x + 3703703670370370367037037036703703701)/(21)" out.txt && cmp -s job-0.before ck-more/job-0 ||
+  fail "the rerun with more primes did not answer the failed line or rewrote a finished one: $(cat out.txt)"
+echo "ok: a line that needed more primes is tried again with more, the others kept"
 # The trials must have met damaged files, or they tested nothing.
 ((recomputed > 0)) || fail "no trial met a damaged job file"
 echo "all $trials trials gave the uninterrupted output ($recomputed damaged job files run again)"

@@ -163,6 +163,45 @@ TEST(Jobs, CheckpointSkipsFinishedJobsAndRefusesAnotherJobList) {
   if (communicator().rank() == 0) std::filesystem::remove_all(dir);
 }
 
+// Stored results the caller says are not reusable (failures that more effort
+// may turn into answers) are run again; the others are not.
+TEST(Jobs, StoredResultsThatAreNotReusableRunAgain) {
+  const std::string dir = hepex::test::shared_scratch_name("jobs-reusable");
+  const std::size_t count = 12;
+  if (communicator().rank() == 0) std::filesystem::remove_all(dir);
+  communicator().barrier();
+  JobOptions options;
+  options.checkpoint = dir;
+  options.identity = "the job list";
+  const auto first = [](const std::vector<std::size_t>& jobs) {
+    std::vector<std::string> out;
+    for (const std::size_t j : jobs) out.push_back(j % 3 == 0 ? "failed" : expected_result(j));
+    return out;
+  };
+  hepex::distributed::run_jobs(communicator(), count, first, options);
+  options.reusable = [](const std::string& result) { return result != "failed"; };
+  std::vector<std::size_t> again;
+  const auto results = hepex::distributed::run_jobs(
+      communicator(), count,
+      [&](const std::vector<std::size_t>& jobs) {
+        again.insert(again.end(), jobs.begin(), jobs.end());
+        std::vector<std::string> out;
+        for (const std::size_t j : jobs) out.push_back(expected_result(j));
+        return out;
+      },
+      options);
+  const auto rerun = jobs_run_everywhere(again);
+  if (communicator().rank() == 0) {
+    ASSERT_EQ(results.size(), count);
+    for (std::size_t j = 0; j < count; ++j) {
+      EXPECT_EQ(results[j], expected_result(j)) << "job " << j;
+      EXPECT_EQ(rerun.count(j), j % 3 == 0 ? 1u : 0u) << "job " << j;
+    }
+  }
+  communicator().barrier();
+  if (communicator().rank() == 0) std::filesystem::remove_all(dir);
+}
+
 TEST(Jobs, CollectivesAgreeAcrossRanks) {
   const auto& comm = communicator();
   std::string text = comm.rank() == 0 ? std::string("from rank 0\0!", 13) : std::string();

@@ -33,6 +33,9 @@ struct JobOptions {
   std::string checkpoint;  // directory for finished results; empty: none
   std::string identity;    // everything the results depend on (for the checkpoint)
   std::ostream* messages = nullptr;  // rank 0: damaged checkpoint files are reported here
+  // Whether a result stored in the checkpoint may be used (e.g. not a failure
+  // that more effort could turn into an answer); empty: every result may.
+  std::function<bool(const std::string& result)> reusable;
 };
 
 // Computes the results of the given jobs (indices ascending), one per job.
