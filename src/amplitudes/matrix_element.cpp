@@ -167,8 +167,9 @@ void MatrixElement::evaluate_async(const MomentaView<Memory>& momenta,
 }
 
 std::vector<double> MatrixElement::evaluate(const std::vector<double>& momenta,
-                                            MomentumCheck check) {
-  check_momenta(info_, momenta.data(), momenta.size(), check);
+                                            MomentumCheck check,
+                                            const MomentumTolerance& tolerance) {
+  check_momenta(info_, momenta.data(), momenta.size(), check, tolerance);
   const std::size_t events = momenta.size() / (4 * info_.particles);
   MomentaView<Memory> device("hepex::momenta", events, info_.particles, 4);
   auto host = Kokkos::create_mirror_view(device);

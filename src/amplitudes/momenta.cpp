@@ -10,7 +10,7 @@
 namespace hepex::amplitudes {
 
 void check_momenta(const ProcessInfo& process, const double* momenta, std::size_t values,
-                   MomentumCheck check) {
+                   MomentumCheck check, const MomentumTolerance& tolerance) {
   const std::size_t per_event = 4 * static_cast<std::size_t>(process.particles);
   if (values == 0 || values % per_event != 0) {
     throw Error(std::string(process.name) + ": " + std::to_string(values) +
@@ -20,34 +20,32 @@ void check_momenta(const ProcessInfo& process, const double* momenta, std::size_
   static const char* const names[] = {"g", "g", "t", "tbar", "g", "g", "g"};
   for (std::size_t e = 0; e < values / per_event; ++e) {
     const double* p = momenta + e * per_event;
-    const auto where = [&](int i) {
-      return "event " + std::to_string(e) + ", particle " + std::to_string(i + 1) + " (" +
-             names[i] + ")";
+    const auto fail = [&](int i, const std::string& what) {
+      throw MomentumError(e, "particle " + std::to_string(i + 1) + " (" + names[i] + "): " + what);
     };
     double balance[4] = {0, 0, 0, 0};
     for (int i = 0; i < process.particles; ++i) {
       const double* q = p + 4 * i;
       for (int mu = 0; mu < 4; ++mu) {
-        if (!std::isfinite(q[mu])) throw Error(where(i) + ": momentum component is not finite");
+        if (!std::isfinite(q[mu])) fail(i, "momentum component is not finite");
         balance[mu] += i < 2 ? q[mu] : -q[mu];
       }
-      if (!(q[0] > 0))
-        throw Error(where(i) + ": energy " + std::to_string(q[0]) + " is not positive");
+      if (!(q[0] > 0)) fail(i, "energy " + std::to_string(q[0]) + " is not positive");
       if (check == MomentumCheck::on_shell) {
         const double mass = (i == 2 || i == 3) ? top_mass : 0.0;
         const double p2 = q[0] * q[0] - q[1] * q[1] - q[2] * q[2] - q[3] * q[3];
-        if (std::fabs(p2 - mass * mass) > on_shell_tolerance * q[0] * q[0]) {
-          throw Error(where(i) + ": off shell, p^2 = " + std::to_string(p2) +
-                      " GeV^2 but m^2 = " + std::to_string(mass * mass) + " GeV^2");
+        if (std::fabs(p2 - mass * mass) > tolerance.on_shell * q[0] * q[0]) {
+          fail(i, "off shell, p^2 = " + std::to_string(p2) + " GeV^2 but m^2 = " +
+                      std::to_string(mass * mass) + " GeV^2");
         }
       }
     }
     const double scale = p[0] + p[4];
     for (int mu = 0; mu < 4; ++mu) {
-      if (std::fabs(balance[mu]) > conservation_tolerance * scale) {
-        throw Error("event " + std::to_string(e) + ": momentum not conserved, component " +
-                    std::to_string(mu) + " of p1 + p2 - sum(outgoing) is " +
-                    std::to_string(balance[mu]) + " GeV");
+      if (std::fabs(balance[mu]) > tolerance.conservation * scale) {
+        throw MomentumError(e, "momentum not conserved, component " + std::to_string(mu) +
+                                   " of p1 + p2 - sum(outgoing) is " +
+                                   std::to_string(balance[mu]) + " GeV");
       }
     }
   }

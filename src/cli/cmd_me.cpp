@@ -1,5 +1,6 @@
 // `hepex me`: LO matrix elements of g g -> t tbar + n g (CLI.md "Matrix elements").
 #include <chrono>
+#include <cmath>
 #include <cstdlib>
 #include <fstream>
 #include <iomanip>
@@ -35,12 +36,21 @@ struct MeOptions {
   std::string out_path;
   std::string json_path;
   std::size_t batches = 0;  // 0: one batch, time printed on stdout
+  double momentum_tolerance = 0;  // 0: MomentumTolerance's defaults
+  bool keep_nonfinite = false;
   JobCliOptions jobs;
 };
 
-// One event per non-empty, non-'#' line: 4 * particles numbers.
-std::vector<double> read_momenta(std::istream& in, const std::string& name, int particles) {
+// Events read from a file: momenta event-major, and each event's line.
+struct GivenEvents {
   std::vector<double> momenta;
+  std::vector<std::size_t> lines;
+};
+
+// One event per non-empty, non-'#' line: 4 * particles numbers.
+GivenEvents read_momenta(std::istream& in, const std::string& name, int particles) {
+  GivenEvents events;
+  std::vector<double>& momenta = events.momenta;
   std::string line;
   for (std::size_t number = 1; std::getline(in, line); ++number) {
     if (line.find_first_not_of(" \t\r") == std::string::npos || line[0] == '#') continue;
@@ -66,9 +76,10 @@ std::vector<double> read_momenta(std::istream& in, const std::string& name, int 
                   " numbers, expected " + std::to_string(4 * particles) + " (E px py pz for " +
                   std::to_string(particles) + " particles)");
     }
+    events.lines.push_back(number);
   }
   if (momenta.empty()) throw Error(name + ": no events");
-  return momenta;
+  return events;
 }
 
 // One RAMBO batch: events [batch N, (batch + 1) N) of the stream `seed`, so
@@ -157,6 +168,10 @@ void run_rambo_batches(const MeOptions& o, Process process, const MatrixElementO
     std::string a, c;
     fields >> a >> c;
     batch[b] = {std::strtod(a.c_str(), nullptr), std::strtod(c.c_str(), nullptr)};
+    if (!std::isfinite(batch[b].sum) && !o.keep_nonfinite) {
+      throw Error("batch " + std::to_string(b) + ": the sum of its MEs is " +
+                  std::to_string(batch[b].sum) + " (--keep-nonfinite prints it anyway)");
+    }
     sum += batch[b].sum;
     evaluation_seconds += batch[b].seconds;
   }
@@ -205,6 +220,50 @@ void run_rambo_batches(const MeOptions& o, Process process, const MatrixElementO
                            {"me_units", info.me_units}});
 }
 
+// --momenta: the events of a file, each checked (messages name its line),
+// then one line per event: the momenta and the ME. A non-finite ME (an event
+// too close to a soft or collinear singularity) is an error naming the line
+// unless --keep-nonfinite.
+void run_given_events(const MeOptions& o, Process process, const MatrixElementOptions& options,
+                      Outputs& outputs) {
+  const auto& info = process_info(process);
+  const std::string name = o.momenta_path == "-" ? "stdin" : o.momenta_path;
+  GivenEvents events;
+  if (o.momenta_path == "-") {
+    events = read_momenta(std::cin, name, info.particles);
+  } else {
+    std::ifstream in(o.momenta_path);
+    if (!in) throw Error("--momenta: cannot read '" + o.momenta_path + "'");
+    events = read_momenta(in, name, info.particles);
+  }
+  const auto& momenta = events.momenta;
+  const auto line = [&](std::size_t e) { return name + ":" + std::to_string(events.lines[e]); };
+  MomentumTolerance tolerance;
+  if (o.momentum_tolerance > 0) tolerance = {o.momentum_tolerance, o.momentum_tolerance};
+  try {
+    check_momenta(info, momenta.data(), momenta.size(), MomentumCheck::on_shell, tolerance);
+  } catch (const MomentumError& e) {
+    throw Error(line(e.event()) + ": " + e.detail());
+  }
+  MatrixElement me(process, options);
+  const auto values = me.evaluate(momenta, MomentumCheck::on_shell, tolerance);
+  for (std::size_t e = 0; e < values.size() && !o.keep_nonfinite; ++e) {
+    if (!std::isfinite(values[e])) {
+      throw Error(line(e) + ": the ME is " + std::to_string(values[e]) +
+                  " (the event is too close to a soft or collinear singularity; "
+                  "--keep-nonfinite writes it anyway)");
+    }
+  }
+  const std::size_t per_event = 4 * info.particles;
+  std::ostream& out = outputs.out.stream();
+  out << std::setprecision(std::numeric_limits<double>::max_digits10);
+  for (std::size_t e = 0; e < values.size(); ++e) {
+    for (std::size_t k = 0; k < per_event; ++k) out << momenta[e * per_event + k] << ' ';
+    out << values[e] << '\n';
+  }
+  outputs.out.commit();
+}
+
 void run_me(const MeOptions& o) {
   const Process process = parse_process(o.process);
   const auto& info = process_info(process);
@@ -225,29 +284,7 @@ void run_me(const MeOptions& o) {
                                         : open_outputs(o.out_path, "");
 
   if (!o.momenta_path.empty()) {
-    std::vector<double> momenta;
-    if (o.momenta_path == "-") {
-      momenta = read_momenta(std::cin, "stdin", info.particles);
-    } else {
-      std::ifstream in(o.momenta_path);
-      if (!in) throw Error("--momenta: cannot read '" + o.momenta_path + "'");
-      momenta = read_momenta(in, o.momenta_path, info.particles);
-    }
-    try {
-      check_momenta(info, momenta.data(), momenta.size());
-    } catch (const Error& e) {
-      throw Error(o.momenta_path + ": " + e.what());
-    }
-    MatrixElement me(process, options);
-    const auto values = me.evaluate(momenta);
-    const std::size_t per_event = 4 * info.particles;
-    std::ostream& out = outputs.out.stream();
-    out << std::setprecision(std::numeric_limits<double>::max_digits10);
-    for (std::size_t e = 0; e < values.size(); ++e) {
-      for (std::size_t k = 0; k < per_event; ++k) out << momenta[e * per_event + k] << ' ';
-      out << values[e] << '\n';
-    }
-    outputs.out.commit();
+    run_given_events(o, process, options, outputs);
     return;
   }
 
@@ -268,6 +305,12 @@ void add_me_command(CLI::App& app) {
   me->add_option("--colour-sum", o->colour_sum, "kernel or blas");
   me->add_option("--momenta", o->momenta_path, "events to evaluate, one per line ('-': stdin)");
   me->add_option("--out", o->out_path, "write to FILE instead of stdout");
+  me->add_option("--momentum-tolerance", o->momentum_tolerance,
+                 "--momenta: relative tolerance of the momentum conservation and mass-shell "
+                 "checks (default 1e-9 and 1e-6)")
+      ->check(finite_positive());
+  me->add_flag("--keep-nonfinite", o->keep_nonfinite,
+               "write non-finite MEs (events at a singularity) instead of failing");
   me->add_option("--json", o->json_path, "RAMBO runs: write a JSON summary to FILE");
   me->add_option("--batches", o->batches,
                  "RAMBO runs: B jobs of --events each (spread over MPI ranks)")

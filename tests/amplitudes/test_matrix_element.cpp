@@ -243,16 +243,28 @@ TEST(AmplitudeInput, BadMomentaAreRejectedWithAClearMessage) {
   };
   auto p = good;
   p[4 * info.particles + 8 + 1] += 1.0;  // event 1, top px: off shell and not conserved
-  expect_error(p, "event 1, particle 3 (t): off shell");
+  expect_error(p, "event 1: particle 3 (t): off shell");
   p = good;
   p[0] += 1e-3;  // event 0, gluon 1 energy: off shell
-  expect_error(p, "event 0, particle 1 (g): off shell");
+  expect_error(p, "event 0: particle 1 (g): off shell");
   p = good;
   for (int mu = 0; mu < 4; ++mu) p[16 + mu] *= 1.001;  // event 0, outgoing gluon scaled
   expect_error(p, "momentum not conserved");
   p = good;
   p[5] = std::nan("");
-  expect_error(p, "event 0, particle 2 (g): momentum component is not finite");
+  expect_error(p, "event 0: particle 2 (g): momentum component is not finite");
+  // A looser tolerance accepts what the default refuses; the error says which
+  // event it is about.
+  p = good;
+  p[0] += 1e-3;
+  EXPECT_EQ(me.evaluate(p, MomentumCheck::on_shell, MomentumTolerance{1e-4, 1e-4}).size(), 2u);
+  try {
+    check_momenta(info, p.data(), p.size());
+    ADD_FAILURE() << "an event off shell by 1e-3 GeV accepted";
+  } catch (const MomentumError& e) {
+    EXPECT_EQ(e.event(), 0u);
+    EXPECT_EQ(e.detail().rfind("particle 1 (g): off shell", 0), 0u) << e.detail();
+  }
   p = good;
   p.pop_back();
   expect_error(p, "not a positive multiple of 4 x 5 particles");

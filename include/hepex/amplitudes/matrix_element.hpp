@@ -76,7 +76,8 @@ class MatrixElement {
 
   // Host API: `momenta` event-major (see check_momenta), validated first.
   std::vector<double> evaluate(const std::vector<double>& momenta,
-                               MomentumCheck check = MomentumCheck::on_shell);
+                               MomentumCheck check = MomentumCheck::on_shell,
+                               const MomentumTolerance& tolerance = {});
 
   // Per-helicity colour-summed |M|^2 (before averaging), helicity-major:
   // result[h * events + e]; for the probe and for tests.

@@ -2,8 +2,10 @@
 // Batches of momenta as structure-of-arrays Views, and their validation.
 
 #include <cstddef>
+#include <string>
 
 #include "hepex/amplitudes/process.hpp"
+#include "hepex/core/error.hpp"
 #include "hepex/core/kokkos_compat.hpp"
 
 namespace hepex::amplitudes {
@@ -19,15 +21,33 @@ using MomentaView = Kokkos::View<double***, Kokkos::LayoutLeft, MemSpace>;
 // (MadGraph's massless-top test dumps have p_t^2 = 0).
 enum class MomentumCheck { on_shell, off_shell_allowed };
 
-// Relative tolerances: |sum p_in - sum p_out| <= 1e-9 sqrt(s) per component,
-// |p^2 - m^2| <= 1e-6 E^2 per particle.
-inline constexpr double conservation_tolerance = 1e-9;
-inline constexpr double on_shell_tolerance = 1e-6;
+// Relative tolerances: |sum p_in - sum p_out| <= conservation sqrt(s) per
+// component, |p^2 - m^2| <= on_shell E^2 per particle.
+struct MomentumTolerance {
+  double conservation = 1e-9;
+  double on_shell = 1e-6;
+};
 
-// Throws hepex::Error naming the event, particle and what is wrong.
+// What check_momenta throws about one event: its index (0-based) and what is
+// wrong ("particle 3 (t): off shell, ..."); what() says both.
+class MomentumError : public Error {
+ public:
+  MomentumError(std::size_t event, const std::string& detail)
+      : Error("event " + std::to_string(event) + ": " + detail), event_(event), detail_(detail) {}
+  std::size_t event() const { return event_; }
+  const std::string& detail() const { return detail_; }
+
+ private:
+  std::size_t event_;
+  std::string detail_;
+};
+
+// Throws MomentumError naming the event, particle and what is wrong (or
+// hepex::Error when `values` is not a positive multiple of 4 * particles).
 // `momenta` holds `values` numbers, event-major: event e, particle i, mu at
-// [(e * particles + i) * 4 + mu]; `values` must be a multiple of 4 * particles.
+// [(e * particles + i) * 4 + mu].
 void check_momenta(const ProcessInfo& process, const double* momenta, std::size_t values,
-                   MomentumCheck check = MomentumCheck::on_shell);
+                   MomentumCheck check = MomentumCheck::on_shell,
+                   const MomentumTolerance& tolerance = {});
 
 }  // namespace hepex::amplitudes
