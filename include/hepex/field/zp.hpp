@@ -90,15 +90,15 @@ class Zp {
     return r >= p_ ? r - p_ : r;
   }
 
-  // a^e by square-and-multiply; 0^0 = 1.
+  // a^e by square-and-multiply (no squaring after the top bit); 0^0 = 1.
   KOKKOS_INLINE_FUNCTION Word pow(Word a, std::uint64_t e) const {
     Word result = 1;
-    while (e != 0) {
+    while (true) {
       if (e & 1) result = mul(result, a);
-      a = mul(a, a);
       e >>= 1;
+      if (e == 0) return result;
+      a = mul(a, a);
     }
-    return result;
   }
 
   // Inverse by the extended Euclidean algorithm. Precondition: a != 0 (callers
