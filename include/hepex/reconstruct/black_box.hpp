@@ -7,7 +7,8 @@
 //  * a device functor (`Functor(const field::Zp64&)` built per prime, with
 //      KOKKOS_FUNCTION bool operator()(const uint64_t* x, uint64_t* out) const
 //    evaluating all functions at the point x) -> DeviceBlackBox: one
-//    parallel_for per batch (evaluate_batch is the same kernel on Views);
+//    parallel_for per batch (evaluate_batch is the same kernel on Views); the
+//    functor of the last prime is kept for the next batches of that prime;
 //  * a host callable -> HostBlackBox;
 //  * expressions (hepex/io/expression.hpp) -> expression_black_box().
 
@@ -15,6 +16,8 @@
 #include <cstdint>
 #include <functional>
 #include <memory>
+#include <mutex>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -58,6 +61,8 @@ void evaluate_batch(const Functor& functor,
 template <class ExecSpace, class Functor>
 class DeviceBlackBox : public BlackBox {
  public:
+  // make(f) may depend on nothing but f: its functor (device tables included)
+  // is made once and reused while the prime stays the same.
   using Factory = std::function<Functor(const field::Zp64&)>;
   DeviceBlackBox(std::size_t variables, std::size_t functions, Factory make)
       : variables_(variables), functions_(functions), make_(std::move(make)) {}
@@ -77,7 +82,7 @@ class DeviceBlackBox : public BlackBox {
     Kokkos::View<std::uint64_t**, Kokkos::LayoutRight, Memory> d_values(
         "hepex::black_box::values", count, functions_ == 0 ? 1 : functions_);
     Kokkos::View<std::uint8_t*, Memory> d_ok("hepex::black_box::ok", count);
-    evaluate_batch<ExecSpace>(make_(f), d_points, d_values, d_ok);
+    evaluate_batch<ExecSpace>(functor(f), d_points, d_values, d_ok);
     auto h_values = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), d_values);
     values.assign(count * functions_, 0);
     for (std::size_t i = 0; i < count; ++i)
@@ -86,8 +91,23 @@ class DeviceBlackBox : public BlackBox {
   }
 
  private:
+  // The functor for f's prime, made when the prime changes (reconstruction
+  // runs through its primes one after the other).
+  Functor functor(const field::Zp64& f) const {
+    std::lock_guard<std::mutex> lock(mutex_);
+    if (!functor_ || prime_ != f.modulus()) {
+      functor_.reset();  // free the old prime's tables first
+      functor_.emplace(make_(f));
+      prime_ = f.modulus();
+    }
+    return *functor_;
+  }
+
   std::size_t variables_, functions_;
   Factory make_;
+  mutable std::mutex mutex_;
+  mutable std::optional<Functor> functor_;
+  mutable std::uint64_t prime_ = 0;
 };
 
 // A host callable: eval(f, x, out) fills out[0..functions) and returns false
