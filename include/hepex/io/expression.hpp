@@ -81,58 +81,66 @@ struct ProgramTable {
   Kokkos::View<const std::uint64_t*, MemorySpace> constants;
 };
 
-// Evaluates every program of a table at one point x (`variables` words) into
-// out[0..functions); false when some division by zero occurred.
+// Evaluates the programs of a table at one point x (`variables` words);
+// false when some division by zero occurred.
 template <class MemorySpace>
 struct ExpressionFunctor {
   field::Zp64 field;
   ProgramTable<MemorySpace> table;
 
+  // Every program, into out[0..functions).
   KOKKOS_INLINE_FUNCTION bool operator()(const std::uint64_t* x, std::uint64_t* out) const {
-    std::uint64_t stack[max_stack_depth];
     const std::size_t functions = table.offsets.extent(0) - 1;
     for (std::size_t e = 0; e < functions; ++e) {
-      std::size_t top = 0;  // number of occupied slots
-      for (std::size_t pc = table.offsets(e); pc < table.offsets(e + 1); ++pc) {
-        const Instruction ins = table.code(pc);
-        switch (ins.op) {
-          case Op::constant:
-            stack[top++] = table.constants(ins.operand);
-            break;
-          case Op::variable:
-            stack[top++] = x[ins.operand];
-            break;
-          case Op::add:
-            --top;
-            stack[top - 1] = field.add(stack[top - 1], stack[top]);
-            break;
-          case Op::sub:
-            --top;
-            stack[top - 1] = field.sub(stack[top - 1], stack[top]);
-            break;
-          case Op::mul:
-            --top;
-            stack[top - 1] = field.mul(stack[top - 1], stack[top]);
-            break;
-          case Op::div:
-            --top;
-            if (stack[top] == 0) return false;
-            stack[top - 1] = field.mul(stack[top - 1], field.inv(stack[top]));
-            break;
-          case Op::neg:
-            stack[top - 1] = field.neg(stack[top - 1]);
-            break;
-          case Op::pow:
-            stack[top - 1] = field.pow(stack[top - 1], ins.operand);
-            break;
-          case Op::pow_inverse:
-            if (stack[top - 1] == 0) return false;
-            stack[top - 1] = field.inv(field.pow(stack[top - 1], ins.operand));
-            break;
-        }
-      }
-      out[e] = stack[0];
+      if (!run(e, x, out[e])) return false;
     }
+    return true;
+  }
+
+  // Program e alone, into value.
+  KOKKOS_INLINE_FUNCTION bool run(std::size_t e, const std::uint64_t* x,
+                                  std::uint64_t& value) const {
+    std::uint64_t stack[max_stack_depth];
+    std::size_t top = 0;  // number of occupied slots
+    for (std::size_t pc = table.offsets(e); pc < table.offsets(e + 1); ++pc) {
+      const Instruction ins = table.code(pc);
+      switch (ins.op) {
+        case Op::constant:
+          stack[top++] = table.constants(ins.operand);
+          break;
+        case Op::variable:
+          stack[top++] = x[ins.operand];
+          break;
+        case Op::add:
+          --top;
+          stack[top - 1] = field.add(stack[top - 1], stack[top]);
+          break;
+        case Op::sub:
+          --top;
+          stack[top - 1] = field.sub(stack[top - 1], stack[top]);
+          break;
+        case Op::mul:
+          --top;
+          stack[top - 1] = field.mul(stack[top - 1], stack[top]);
+          break;
+        case Op::div:
+          --top;
+          if (stack[top] == 0) return false;
+          stack[top - 1] = field.mul(stack[top - 1], field.inv(stack[top]));
+          break;
+        case Op::neg:
+          stack[top - 1] = field.neg(stack[top - 1]);
+          break;
+        case Op::pow:
+          stack[top - 1] = field.pow(stack[top - 1], ins.operand);
+          break;
+        case Op::pow_inverse:
+          if (stack[top - 1] == 0) return false;
+          stack[top - 1] = field.inv(field.pow(stack[top - 1], ins.operand));
+          break;
+      }
+    }
+    value = stack[0];
     return true;
   }
 };

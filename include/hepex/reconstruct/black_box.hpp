@@ -129,7 +129,10 @@ class HostBlackBox : public BlackBox {
 };
 
 // The expressions (all over the same variables) as one black box whose
-// functions are the expressions, evaluated by a device kernel.
+// functions are the expressions, evaluated by a device kernel. An expression
+// that expands to a sparse rational function cheaper to evaluate than its
+// stack program runs as monomial tables, the others as their programs; the
+// values and the points that fail (division by zero) are the same either way.
 std::unique_ptr<BlackBox> expression_black_box(std::vector<io::Expression> expressions,
                                                std::size_t variables);
 
