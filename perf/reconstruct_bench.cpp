@@ -10,9 +10,14 @@
 // two compare algorithms, not black boxes. --box device evaluates it in a
 // Kokkos kernel of the default execution space (the GPU in a CUDA build):
 // one team per point, its threads over the terms, the coefficients mod p
-// uploaded once per prime.
+// uploaded once per prime. --box expression and --box interpreter evaluate
+// instead the function written as one expression "(N)/(D)" (what
+// `hepex reconstruct` reads), by expression_black_box() (compiled into
+// monomial tables) and by the stack program alone, in the default execution
+// space.
 // exact: the answer equals the input, both made primitive, term by term.
-// usage: hepex_reconstruct_bench FILE [--name NAME] [--seed S] [--box host|device]
+// usage: hepex_reconstruct_bench FILE [--name NAME] [--seed S]
+//          [--box host|device|expression|interpreter]
 #include <cstdio>
 #include <fstream>
 #include <iostream>
@@ -21,6 +26,7 @@
 #include <vector>
 
 #include "hepex/core/runtime.hpp"
+#include "hepex/io/expression.hpp"
 #include "hepex/reconstruct/black_box.hpp"
 #include "hepex/reconstruct/rational.hpp"
 
@@ -202,10 +208,43 @@ std::unique_ptr<BlackBox> make_box(const Input& in) {
       });
 }
 
+// "(N)/(D)" in the grammar of hepex/io/expression.hpp, terms C*x1^e1*...
+std::string expression_text(const Input& in) {
+  const auto polynomial = [&](std::size_t begin, std::size_t end) {
+    std::string s;
+    for (std::size_t t = begin; t < end; ++t) {
+      const long long c = in.coefficients[t];
+      s += (c < 0 ? (t == begin ? "-" : " - ") : (t == begin ? "" : " + ")) +
+           std::to_string(c < 0 ? -c : c);
+      for (std::size_t i = 0; i < in.n; ++i) {
+        const unsigned e = in.exponents[t * in.n + i];
+        if (e != 0) s += "*x" + std::to_string(i + 1) + "^" + std::to_string(e);
+      }
+    }
+    return s;
+  };
+  return "(" + polynomial(0, in.num_terms) + ")/(" +
+         polynomial(in.num_terms, in.coefficients.size()) + ")";
+}
+
+// The stack program alone (expression_black_box() without compilation).
+std::unique_ptr<BlackBox> interpreter_box(hepex::io::Expression e) {
+  using Memory = hepex::DeviceMemory;
+  using Functor = hepex::io::ExpressionFunctor<Memory>;
+  const std::size_t n = e.variables();
+  return std::make_unique<DeviceBlackBox<hepex::DeviceSpace, Functor>>(
+      n, 1, [e = std::vector<hepex::io::Expression>{std::move(e)}](const hepex::field::Zp64& f) {
+        return Functor{f, hepex::io::make_program_table<Memory>(e, f)};
+      });
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
   hepex::Runtime runtime(argc, argv);
+  const char* usage =
+      "usage: hepex_reconstruct_bench FILE [--name NAME] [--seed S] "
+      "[--box host|device|expression|interpreter]\n";
   std::string path, name, box_kind = "host";
   std::uint64_t seed = 1;
   for (int i = 1; i < argc; ++i) {
@@ -219,12 +258,13 @@ int main(int argc, char** argv) {
     } else if (path.empty() && a.rfind("--", 0) != 0) {
       path = a;
     } else {
-      std::cerr << "usage: hepex_reconstruct_bench FILE [--name NAME] [--seed S] [--box host|device]\n";
+      std::cerr << usage;
       return 1;
     }
   }
-  if (path.empty() || (box_kind != "host" && box_kind != "device")) {
-    std::cerr << "usage: hepex_reconstruct_bench FILE [--name NAME] [--seed S] [--box host|device]\n";
+  if (path.empty() || (box_kind != "host" && box_kind != "device" && box_kind != "expression" &&
+                        box_kind != "interpreter")) {
+    std::cerr << usage;
     return 1;
   }
   if (name.empty()) name = path;
@@ -233,8 +273,18 @@ int main(int argc, char** argv) {
     std::cerr << path << ": at most 16 variables\n";
     return 1;
   }
-  const auto box = box_kind == "host" ? make_box<Kokkos::DefaultHostExecutionSpace>(in)
-                                      : std::unique_ptr<BlackBox>(std::make_unique<TeamBox>(in));
+  std::vector<std::string> names;
+  for (std::size_t i = 0; i < in.n; ++i) names.push_back("x" + std::to_string(i + 1));
+  std::unique_ptr<BlackBox> box;
+  if (box_kind == "host") {
+    box = make_box<Kokkos::DefaultHostExecutionSpace>(in);
+  } else if (box_kind == "device") {
+    box = std::make_unique<TeamBox>(in);
+  } else {
+    auto e = hepex::io::Expression::parse(expression_text(in), names);
+    box = box_kind == "expression" ? expression_black_box({std::move(e)}, in.n)
+                                   : interpreter_box(std::move(e));
+  }
   ReconstructOptions options;
   options.seed = seed;
   const auto r = reconstruct(*box, options);
@@ -242,8 +292,6 @@ int main(int argc, char** argv) {
   truth.num.sort();
   truth.den.sort();
   make_primitive(truth);  // the sign: the denominator's first term positive
-  std::vector<std::string> names;
-  for (std::size_t i = 0; i < in.n; ++i) names.push_back("x" + std::to_string(i + 1));
   const bool exact = to_string(r.functions.at(0), names) == to_string(truth, names);
   if (!exact) {
     std::cerr << name << ": wrong answer\n  got      " << to_string(r.functions.at(0), names)
