@@ -2,6 +2,7 @@
 // Market files (CLI.md, "Linear algebra").
 #include <algorithm>
 #include <fstream>
+#include <iomanip>
 #include <iostream>
 #include <limits>
 #include <memory>
@@ -66,11 +67,35 @@ std::size_t device_memory_limit(Backend backend) {
   return std::numeric_limits<std::size_t>::max();
 }
 
-// Reads a whole input ("-" is stdin) before any device work.
-template <class F>
-Matrix<typename F::value_type> read_input(const std::string& path, const F& f, Backend backend) {
+// The memory for the work and the copies of an input it needs: the
+// elimination commands hold the input, its working copy and the result.
+constexpr std::size_t elimination_copies = 3;
+
+io::ReadLimits read_limits(Backend backend, std::size_t copies) {
   io::ReadLimits limits;
   limits.max_bytes = std::min(host_memory_bytes(), device_memory_limit(backend));
+  limits.copies = copies;
+  return limits;
+}
+
+// Refuses, before the work, an output of rows x cols entries that cannot fit.
+template <class F>
+void check_output_fits(const char* what, std::size_t rows, std::size_t cols, Backend backend) {
+  const std::size_t limit = read_limits(backend, 1).max_bytes, entry = sizeof(typename F::value_type);
+  if (cols == 0 || rows <= limit / entry / cols) return;
+  std::ostringstream message;
+  message << std::setprecision(3) << what << " has " << rows << " x " << cols << " entries, "
+          << static_cast<double>(rows) * static_cast<double>(cols) * entry / (1u << 30)
+          << " GiB, more than the " << static_cast<double>(limit) / (1u << 30)
+          << " GiB of memory";
+  throw Error(message.str());
+}
+
+// Reads a whole input ("-" is stdin) before any device work.
+template <class F>
+Matrix<typename F::value_type> read_input(const std::string& path, const F& f, Backend backend,
+                                          std::size_t copies = elimination_copies) {
+  const io::ReadLimits limits = read_limits(backend, copies);
   if (path == "-") return io::read_matrix_market(std::cin, "<stdin>", f, limits);
   std::ifstream in(path);
   if (!in) throw Error(path + ": cannot open the file");
@@ -81,10 +106,8 @@ Matrix<typename F::value_type> read_input(const std::string& path, const F& f, B
 template <class F>
 Matrix<typename F::value_type> read_text_input(const std::string& text, const std::string& name,
                                                const F& f, Backend backend) {
-  io::ReadLimits limits;
-  limits.max_bytes = std::min(host_memory_bytes(), device_memory_limit(backend));
   std::istringstream in(text);
-  return io::read_matrix_market(in, name, f, limits);
+  return io::read_matrix_market(in, name, f, read_limits(backend, elimination_copies));
 }
 
 template <class F>
@@ -167,7 +190,11 @@ void run_nullspace(const LinalgOptions& o) {
   auto outputs = open_outputs(o.out_path, o.json_path);
   with_field(o, [&](const auto& f) {
     const Backend backend = parse_backend(o.backend);
-    const auto n = linalg::nullspace(f, read_input(o.inputs.at(0), f, backend), backend);
+    const auto a = read_input(o.inputs.at(0), f, backend);
+    // At least cols - rows basis vectors of cols entries each.
+    check_output_fits<std::decay_t<decltype(f)>>("the null space", a.cols,
+                                                  a.cols - std::min(a.rows, a.cols), backend);
+    const auto n = linalg::nullspace(f, a, backend);
     emit(outputs.out, matrix_text(n, f));
     emit_json(outputs.json, {{"command", "nullspace"}, {"dimension", n.cols}});
   });
@@ -208,12 +235,13 @@ void run_gemm(const LinalgOptions& o) {
     // Checked before reading: a method that is not exact for P is an error.
     const linalg::GemmMethod resolved =
         linalg::resolve_gemm_method(method, f.modulus(), runs_on(backend));
-    const auto a = read_input(o.inputs.at(0), f, backend);
-    const auto b = read_input(o.inputs.at(1), f, backend);
+    const auto a = read_input(o.inputs.at(0), f, backend, 1);
+    const auto b = read_input(o.inputs.at(1), f, backend, 1);
     if (a.cols != b.rows) {
       throw Error(o.inputs[0] + " has " + std::to_string(a.cols) + " columns but " +
                   o.inputs[1] + " has " + std::to_string(b.rows) + " rows");
     }
+    check_output_fits<std::decay_t<decltype(f)>>("the product", a.rows, b.cols, backend);
     Kokkos::Timer timer;
     const auto c = linalg::modgemm(f, a, b, method, backend);
     const double seconds = timer.seconds();

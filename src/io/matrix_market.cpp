@@ -4,6 +4,7 @@
 #include <cctype>
 #include <cerrno>
 #include <cstdlib>
+#include <iomanip>
 #include <limits>
 #include <sstream>
 #include <unordered_set>
@@ -45,8 +46,11 @@ void check_fits(std::size_t rows, std::size_t cols, std::size_t entry_bytes,
   what << name << ": a " << rows << " x " << cols << " matrix of " << entry_bytes
        << "-byte entries ";
   if (overflow) throw Error(what.str() + "is too large to address");
-  if (limits.max_bytes != 0 && rows * cols * entry_bytes > limits.max_bytes) {
-    what << "does not fit in the " << limits.max_bytes / (1u << 20) << " MiB of memory available to it";
+  const std::size_t bytes = rows * cols * entry_bytes, copies = std::max<std::size_t>(limits.copies, 1);
+  if (limits.max_bytes != 0 && bytes > limits.max_bytes / copies) {
+    what << std::setprecision(3) << "needs " << copies << " cop" << (copies == 1 ? "y" : "ies")
+         << " of " << static_cast<double>(bytes) / (1u << 20) << " MiB for the work, more than the "
+         << limits.max_bytes / (1u << 20) << " MiB of memory available to it";
     throw Error(what.str());
   }
 }

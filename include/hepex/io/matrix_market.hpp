@@ -37,10 +37,12 @@ struct MatrixMarketSink {
 // zero). `name` is used in messages ("A.mtx:17: ...").
 void parse_matrix_market(std::istream& in, const std::string& name, const MatrixMarketSink& sink);
 
-// The largest matrix a caller accepts, in bytes (for "does not fit in device
-// memory" before any allocation); 0 means no limit.
+// The memory a caller has for the matrix, in bytes, and how many copies of
+// it the work needs (for "does not fit" before any allocation); max_bytes 0
+// means no limit.
 struct ReadLimits {
   std::size_t max_bytes = 0;
+  std::size_t copies = 1;
 };
 
 namespace detail {
