@@ -14,6 +14,7 @@
 #include "hepex/amplitudes/rambo.hpp"
 #include "hepex/core/error.hpp"
 #include "hepex/core/runtime.hpp"
+#include "hepex/io/momenta_file.hpp"
 #include "job_options.hpp"
 #include "mpi_session.hpp"
 #include "number_options.hpp"
@@ -41,46 +42,6 @@ struct MeOptions {
   JobCliOptions jobs;
 };
 
-// Events read from a file: momenta event-major, and each event's line.
-struct GivenEvents {
-  std::vector<double> momenta;
-  std::vector<std::size_t> lines;
-};
-
-// One event per non-empty, non-'#' line: 4 * particles numbers.
-GivenEvents read_momenta(std::istream& in, const std::string& name, int particles) {
-  GivenEvents events;
-  std::vector<double>& momenta = events.momenta;
-  std::string line;
-  for (std::size_t number = 1; std::getline(in, line); ++number) {
-    if (line.find_first_not_of(" \t\r") == std::string::npos || line[0] == '#') continue;
-    std::istringstream fields(line);
-    std::string field;
-    int count = 0;
-    while (fields >> field) {
-      std::size_t used = 0;
-      double value = 0;
-      try {
-        value = std::stod(field, &used);
-      } catch (const std::exception&) {
-        used = 0;
-      }
-      if (used != field.size()) {
-        throw Error(name + ":" + std::to_string(number) + ": '" + field + "' is not a number");
-      }
-      momenta.push_back(value);
-      ++count;
-    }
-    if (count != 4 * particles) {
-      throw Error(name + ":" + std::to_string(number) + ": " + std::to_string(count) +
-                  " numbers, expected " + std::to_string(4 * particles) + " (E px py pz for " +
-                  std::to_string(particles) + " particles)");
-    }
-    events.lines.push_back(number);
-  }
-  if (momenta.empty()) throw Error(name + ": no events");
-  return events;
-}
 
 // One RAMBO batch: events [batch N, (batch + 1) N) of the stream `seed`, so
 // that B batches of N are the events of one run of B N. Returns the sum of
@@ -228,13 +189,13 @@ void run_given_events(const MeOptions& o, Process process, const MatrixElementOp
                       Outputs& outputs) {
   const auto& info = process_info(process);
   const std::string name = o.momenta_path == "-" ? "stdin" : o.momenta_path;
-  GivenEvents events;
+  io::MomentaFile events;
   if (o.momenta_path == "-") {
-    events = read_momenta(std::cin, name, info.particles);
+    events = io::read_momenta_file(std::cin, name, info.particles);
   } else {
     std::ifstream in(o.momenta_path);
     if (!in) throw Error("--momenta: cannot read '" + o.momenta_path + "'");
-    events = read_momenta(in, name, info.particles);
+    events = io::read_momenta_file(in, name, info.particles);
   }
   const auto& momenta = events.momenta;
   const auto line = [&](std::size_t e) { return name + ":" + std::to_string(events.lines[e]); };

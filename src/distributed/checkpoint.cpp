@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "hepex/core/error.hpp"
+#include "hepex/distributed/detail/job_file.hpp"
 
 namespace hepex::distributed {
 
@@ -35,47 +36,6 @@ std::string hexadecimal(std::uint64_t h) {
   std::ostringstream hex;
   hex << std::hex << std::setw(16) << std::setfill('0') << h;
   return hex.str();
-}
-
-std::string fingerprint(const std::string& bytes) {
-  return hexadecimal(fnv1a(fnv_basis, bytes.data(), bytes.size()));
-}
-
-std::string job_header(std::size_t job, const std::string& list, const std::string& result) {
-  return "hepex job " + std::to_string(job) + ' ' + list + ' ' + fingerprint(result) + ' ' +
-         std::to_string(result.size()) + '\n';
-}
-
-// The result in a job file's bytes, or why it cannot be used.
-bool check_job_file(const std::string& bytes, std::size_t job, const std::string& list,
-                    std::string& result, std::string& why) {
-  const auto newline = bytes.find('\n');
-  if (newline == std::string::npos) {
-    why = "no header line";
-    return false;
-  }
-  std::istringstream header(bytes.substr(0, newline));
-  std::string hepex, word, list_print, result_print;
-  std::size_t index = 0, size = 0;
-  if (!(header >> hepex >> word >> index >> list_print >> result_print >> size) ||
-      hepex != "hepex" || word != "job") {
-    why = "not a hepex job file";
-    return false;
-  }
-  result = bytes.substr(newline + 1);
-  if (index != job) {
-    why = "holds job " + std::to_string(index);
-  } else if (list_print != list) {
-    why = "belongs to another job list";
-  } else if (size != result.size()) {
-    why = "has " + std::to_string(result.size()) + " bytes of result, its header says " +
-          std::to_string(size);
-  } else if (result_print != fingerprint(result)) {
-    why = "its content does not match its checksum";
-  } else {
-    return true;
-  }
-  return false;
 }
 
 constexpr const char* job_prefix = "job-";
@@ -104,6 +64,52 @@ void write_atomically(const fs::path& path, const std::string& bytes) {
 
 }  // namespace
 
+namespace detail {
+
+std::string fingerprint(const std::string& bytes) {
+  return hexadecimal(fnv1a(fnv_basis, bytes.data(), bytes.size()));
+}
+
+std::string job_file(std::size_t job, const std::string& list, const std::string& result) {
+  return "hepex job " + std::to_string(job) + ' ' + list + ' ' + fingerprint(result) + ' ' +
+         std::to_string(result.size()) + '\n' + result;
+}
+
+bool read_job_file(const std::string& bytes, std::size_t job, const std::string& list,
+                   std::string& result, std::string& why) {
+  const auto newline = bytes.find('\n');
+  if (newline == std::string::npos) {
+    why = "no header line";
+    return false;
+  }
+  std::istringstream header(bytes.substr(0, newline));
+  std::string hepex, word, list_print, result_print;
+  std::size_t index = 0, size = 0;
+  if (!(header >> hepex >> word >> index >> list_print >> result_print >> size) ||
+      hepex != "hepex" || word != "job") {
+    why = "not a hepex job file";
+    return false;
+  }
+  result = bytes.substr(newline + 1);
+  if (index != job) {
+    why = "holds job " + std::to_string(index);
+  } else if (list_print != list) {
+    why = "belongs to another job list";
+  } else if (size != result.size()) {
+    why = "has " + std::to_string(result.size()) + " bytes of result, its header says " +
+          std::to_string(size);
+  } else if (result_print != fingerprint(result)) {
+    why = "its content does not match its checksum";
+  } else if (job_file(job, list, result) != bytes) {
+    why = "its header is not in the form hepex writes";
+  } else {
+    return true;
+  }
+  return false;
+}
+
+}  // namespace detail
+
 std::string file_fingerprint(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
   if (!in) throw Error(path + ": cannot open the file");
@@ -119,7 +125,7 @@ std::string file_fingerprint(const std::string& path) {
 
 Checkpoint::Checkpoint(std::string directory, const std::string& identity, std::size_t jobs)
     : directory_(std::move(directory)), jobs_(jobs) {
-  fingerprint_ = fingerprint(identity);
+  fingerprint_ = detail::fingerprint(identity);
   header_ = "hepex checkpoint\njobs " + std::to_string(jobs) + "\nfingerprint " + fingerprint_ + '\n';
 }
 
@@ -163,7 +169,7 @@ Checkpoint::Stored Checkpoint::finished() const {
       throw Error(entry.path().string() + ": not a result of this job list");
     }
     std::string result, why;
-    if (check_job_file(read_file(entry.path()), job, fingerprint_, result, why)) {
+    if (detail::read_job_file(read_file(entry.path()), job, fingerprint_, result, why)) {
       stored.results.emplace(job, std::move(result));
     } else {
       stored.damaged.push_back(entry.path().string() + ": " + why);
@@ -174,7 +180,7 @@ Checkpoint::Stored Checkpoint::finished() const {
 
 void Checkpoint::store(std::size_t job, const std::string& result) const {
   write_atomically(fs::path(directory_) / (job_prefix + std::to_string(job)),
-                   job_header(job, fingerprint_, result) + result);
+                   detail::job_file(job, fingerprint_, result));
 }
 
 }  // namespace hepex::distributed

@@ -1,0 +1,23 @@
+#pragma once
+// The format of one finished job's file in a checkpoint directory
+// (checkpoint.hpp): a header line
+//   "hepex job <index> <list fingerprint> <result fingerprint> <bytes>"
+// then the result's bytes.
+
+#include <cstddef>
+#include <string>
+
+namespace hepex::distributed::detail {
+
+// 64-bit FNV-1a of the bytes, 16 hexadecimal digits.
+std::string fingerprint(const std::string& bytes);
+
+// The whole file for job `job` of the list with fingerprint `list`.
+std::string job_file(std::size_t job, const std::string& list, const std::string& result);
+
+// The result held by a file's bytes if they are job `job`'s of list `list`,
+// whole and unchanged; else false and why (for a message).
+bool read_job_file(const std::string& bytes, std::size_t job, const std::string& list,
+                   std::string& result, std::string& why);
+
+}  // namespace hepex::distributed::detail
