@@ -4,7 +4,9 @@
 
 #include <algorithm>
 
+#include "hepex/amplitudes/detail/lane_evaluator.hpp"
 #include "hepex/amplitudes/rambo.hpp"
+#include "hepex/config.hpp"
 #include "hepex/core/error.hpp"
 
 namespace hepex::amplitudes {
@@ -13,8 +15,9 @@ namespace {
 
 using Memory = MatrixElement::Memory;
 
-// Threads and events per team. On the host (Serial: one thread per team) one
-// event per team. On a GPU the choice measured on the H100 with
+// Threads and events per team of the team kernel. On the host (the BLAS
+// colour sum; Serial: one thread per team) one event per team. On a GPU the
+// choice measured on the H100 with
 // perf/run_me_shapes.sh (perf/results/me.md): one warp per unit and event for
 // gg_ttgg (a larger team idles in the short steps and holds registers that
 // other teams could use), four warps for gg_ttggg (its widest steps have 120
@@ -62,8 +65,20 @@ std::unique_ptr<detail::Evaluator<DeviceSpace>> make_evaluator(Process process,
   throw Error("unknown precision", ErrorKind::runtime);
 }
 
+// The host lane kernel where it exists, for the kernel colour sum (the BLAS
+// colour sum needs the team kernel's jamps in device memory).
+bool uses_lanes(const MatrixElementOptions& o) {
+  return HEPEX_HAS_ME_LANES && o.colour_sum == ColourSumMethod::kernel;
+}
+
 std::unique_ptr<detail::Evaluator<DeviceSpace>> make_evaluator(Process process,
                                                                const MatrixElementOptions& o) {
+#if HEPEX_HAS_ME_LANES
+  if (uses_lanes(o)) {
+    return std::make_unique<detail::LaneEvaluator<DeviceSpace>>(
+        process, o.width, detail::lane_kernel(o.simd, process_info(process).gluons, o.precision));
+  }
+#endif
   switch (process) {
     case Process::gg_tt:
       return make_evaluator<2>(process, o);
@@ -91,9 +106,26 @@ MatrixElement::MatrixElement(Process process, MatrixElementOptions options,
     throw Error("top width " + std::to_string(options_.width) + " GeV: must be >= 0 and finite");
   }
   if (options_.streams < 1) throw Error("streams must be at least 1");
-  const auto shape = team_shape(info_.gluons, options_);
-  options_.team_size = shape.team_size;
-  options_.events_per_team = shape.events_per_team;
+  lanes_ = uses_lanes(options_);
+  if (lanes_) {
+    if (options_.team_size != 0 || options_.events_per_team != 0) {
+      throw Error("team size and events per team shape the GPU team kernel; the host kernel "
+                  "takes packs of events in SIMD lanes (--simd)");
+    }
+    options_.simd = resolve_simd(options_.simd);
+    options_.team_size = 1;
+    options_.events_per_team = simd_lanes(options_.simd, options_.precision);
+  } else {
+    if (options_.simd != Simd::automatic && options_.simd != Simd::none) {
+      throw Error(std::string("--simd ") + simd_name(options_.simd) + ": " +
+                  (HEPEX_HAS_ME_LANES ? "the BLAS colour sum runs the team kernel, without lanes"
+                                      : "this build evaluates matrix elements on the device"));
+    }
+    options_.simd = Simd::none;
+    const auto shape = team_shape(info_.gluons, options_);
+    options_.team_size = shape.team_size;
+    options_.events_per_team = shape.events_per_team;
+  }
   evaluator_ = make_evaluator(process, options_);
   // One instance: the caller's, so that the caller's work on it (RAMBO, say)
   // is ordered before ours; more: new instances, at most one per unit.
@@ -142,8 +174,8 @@ void MatrixElement::evaluate(const MomentaView<Memory>& momenta,
 
 std::size_t MatrixElement::launch_teams(std::size_t events) const {
   const std::size_t per_team = options_.events_per_team;
-  return detail::helicity_units(good_, info_.particles).size() *
-         ((events + per_team - 1) / per_team);
+  const std::size_t teams = (events + per_team - 1) / per_team;
+  return lanes_ ? teams : detail::helicity_units(good_, info_.particles).size() * teams;
 }
 
 void MatrixElement::fence() const {

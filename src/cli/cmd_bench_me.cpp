@@ -15,6 +15,7 @@
 // column is the floor of one synchronous evaluation: an empty team kernel
 // with the same teams and threads, launched and fenced the same way.
 #include <algorithm>
+#include <ctime>
 #include <iostream>
 #include <memory>
 #include <new>
@@ -43,6 +44,7 @@ struct MeBenchOptions {
   std::vector<std::string> processes{"gg_ttgg", "gg_ttggg"};
   std::vector<std::string> precisions{"double", "mixed"};
   std::vector<std::string> colour_sums{"kernel"};
+  std::vector<std::string> simds{"auto"};
   std::vector<std::size_t> batches;  // empty: 32, 64, ..., 2^20
   int warmup = 2;
   int repeats = 10;
@@ -60,6 +62,13 @@ std::vector<std::size_t> default_batches() {
   std::vector<std::size_t> batches;
   for (std::size_t n = 32; n <= (std::size_t{1} << 20); n *= 2) batches.push_back(n);
   return batches;
+}
+
+// CPU seconds of the calling thread (CLOCK_THREAD_CPUTIME_ID).
+double thread_cpu_seconds() {
+  timespec t{};
+  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
+  return double(t.tv_sec) + 1e-9 * double(t.tv_nsec);
 }
 
 double median(std::vector<double> x) {
@@ -108,8 +117,8 @@ void check_in_flight(MatrixElement& me, const MomentaView<MatrixElement::Memory>
 
 // One configuration's sweep: a row per batch until the next batch would
 // exceed the budget or the memory.
-void sweep(Process process, Precision precision, ColourSumMethod method, const MeBenchOptions& o,
-           Table& table, nlohmann::json& rows, nlohmann::json& peaks) {
+void sweep(Process process, Precision precision, ColourSumMethod method, Simd simd,
+           const MeBenchOptions& o, Table& table, nlohmann::json& rows, nlohmann::json& peaks) {
   const auto& info = process_info(process);
   MatrixElementOptions options;
   options.precision = precision;
@@ -117,6 +126,7 @@ void sweep(Process process, Precision precision, ColourSumMethod method, const M
   options.streams = o.streams;
   options.team_size = o.team_size;
   options.events_per_team = o.events_per_team;
+  options.simd = simd;
   const auto instances = o.in_flight == 1 ? std::vector<DeviceSpace>{DeviceSpace()}
                                           : compat::partition_instances(DeviceSpace(), o.in_flight);
   std::vector<std::unique_ptr<MatrixElement>> engines;
@@ -125,6 +135,7 @@ void sweep(Process process, Precision precision, ColourSumMethod method, const M
   }
   MatrixElement& me = *engines.front();
   const char* sum_name = method == ColourSumMethod::blas ? "blas" : "kernel";
+  const char* simd_used = simd_name(me.options().simd);
   const std::string shape =
       std::to_string(me.options().team_size) + "x" + std::to_string(me.options().events_per_team);
   double best = 0, last_seconds = 0;
@@ -135,7 +146,7 @@ void sweep(Process process, Precision precision, ColourSumMethod method, const M
         last_seconds * double(n) / double(last_events) * (o.warmup + o.repeats) > o.budget) {
       break;
     }
-    std::vector<double> seconds;
+    std::vector<double> seconds, cpu_seconds;
     double rambo_seconds = 0;
     try {
       using Memory = MatrixElement::Memory;
@@ -153,10 +164,14 @@ void sweep(Process process, Precision precision, ColourSumMethod method, const M
       rambo(DeviceSpace(), momenta[1], o.sqrt_s, o.seed + 1);
       Kokkos::fence();
       for (int r = 0; r < o.warmup + o.repeats; ++r) {
+        const double cpu_start = thread_cpu_seconds();
         timer.reset();
         for (int k = 0; k < o.in_flight; ++k) engines[k]->evaluate_async(momenta[r % 2], values[k]);
         for (const auto& engine : engines) engine->fence();
-        if (r >= o.warmup) seconds.push_back(timer.seconds());
+        if (r >= o.warmup) {
+          seconds.push_back(timer.seconds());
+          cpu_seconds.push_back(thread_cpu_seconds() - cpu_start);
+        }
       }
       if (o.in_flight > 1)
         check_in_flight(*engines.front(), momenta[(o.warmup + o.repeats - 1) % 2], values);
@@ -165,7 +180,7 @@ void sweep(Process process, Precision precision, ColourSumMethod method, const M
                 << " events do not fit in memory; the sweep stops there\n";
       break;
     }
-    const double t = median(seconds);
+    const double t = median(seconds), cpu = median(cpu_seconds);
     const double events = double(n) * o.in_flight;
     const double rate = events / t;
     const double empty =
@@ -175,13 +190,15 @@ void sweep(Process process, Precision precision, ColourSumMethod method, const M
     last_seconds = t;
     last_events = n;
     const auto [fastest, slowest] = std::minmax_element(seconds.begin(), seconds.end());
-    table.add_row({info.name, precision_name(precision), sum_name, shape, std::to_string(n),
-                   std::to_string(o.in_flight), fixed(t * 1e6, 1), fixed(rate, 0),
+    table.add_row({info.name, precision_name(precision), sum_name, simd_used, shape,
+                   std::to_string(n), std::to_string(o.in_flight), fixed(t * 1e6, 1),
+                   fixed(cpu * 1e6, 1), fixed(rate, 0),
                    fixed(events / *slowest, 0), fixed(events / *fastest, 0), fixed(empty * 1e6, 1),
                    fixed(rambo_seconds * 1e6, 1)});
     rows.push_back({{"process", info.name},
                     {"precision", precision_name(precision)},
                     {"colour_sum", sum_name},
+                    {"simd", simd_used},
                     {"team_size", me.options().team_size},
                     {"events_per_team", me.options().events_per_team},
                     {"streams", o.streams},
@@ -189,6 +206,7 @@ void sweep(Process process, Precision precision, ColourSumMethod method, const M
                     {"events", n},
                     {"median_seconds", t},
                     {"seconds", seconds},
+                    {"thread_cpu_seconds", median(cpu_seconds)},
                     {"mes_per_second", rate},
                     {"empty_launch_seconds", empty},
                     {"rambo_seconds", rambo_seconds}});
@@ -200,6 +218,7 @@ void sweep(Process process, Precision precision, ColourSumMethod method, const M
   peaks.push_back({{"process", info.name},
                    {"precision", precision_name(precision)},
                    {"colour_sum", sum_name},
+                   {"simd", simd_used},
                    {"peak_mes_per_second", best},
                    {"events_at_90_percent", at90->first}});
 }
@@ -213,20 +232,28 @@ void run_bench_me(MeBenchOptions o) {
   std::vector<Process> processes;
   std::vector<Precision> precisions;
   std::vector<ColourSumMethod> methods;
+  std::vector<Simd> simds;
   for (const auto& name : o.processes) processes.push_back(parse_process(name));
   for (const auto& name : o.precisions) precisions.push_back(parse_precision(name));
   for (const auto& name : o.colour_sums) methods.push_back(parse_colour_sum(name));
+  for (const auto& name : o.simds) {
+    simds.push_back(parse_simd(name));
+    resolve_simd(simds.back());  // refused here, before any work, if this CPU lacks it
+  }
   std::cout << "hepex bench me on " << DeviceSpace::name() << " (" << devices().front().name
             << "), RAMBO events at sqrt(s) = " << o.sqrt_s << " GeV\n"
             << "timed: MatrixElement::evaluate, momenta in " << DeviceSpace::name()
             << " memory -> |M|^2 there, fence included; RAMBO and setup not timed\n"
             << "MEs/s = events / median of " << o.repeats << " runs after " << o.warmup
-            << " warm-ups (two momenta sets in turn); team = threads x events per team, "
+            << " warm-ups (two momenta sets in turn); thread CPU us: the calling thread's CPU "
+            << "time (all the work on a Serial build); simd: the host kernel's instruction "
+            << "set; team = threads x events per team (host kernel: 1 x events per pack), "
             << o.streams << " instance(s) per evaluation; in flight: evaluations of `events` "
             << "each, on their own instances, fenced together; empty us: an empty kernel of "
             << "the same teams, launched and fenced\n\n";
-  Table table({"process", "precision", "colour sum", "team", "events", "in flight", "median us",
-               "MEs/s", "min MEs/s", "max MEs/s", "empty us", "RAMBO us"});
+  Table table({"process", "precision", "colour sum", "simd", "team", "events", "in flight",
+               "median us", "thread CPU us", "MEs/s", "min MEs/s", "max MEs/s", "empty us",
+               "RAMBO us"});
   nlohmann::json rows = nlohmann::json::array(), peaks = nlohmann::json::array();
   for (const auto process : processes) {
     for (const auto precision : precisions) {
@@ -236,16 +263,23 @@ void run_bench_me(MeBenchOptions o) {
                     << precision_name(precision) << ")\n";
           continue;
         }
-        sweep(process, precision, method, o, table, rows, peaks);
+        for (const auto simd : simds) {
+          if (method == ColourSumMethod::blas && simd != Simd::automatic && simd != Simd::none) {
+            std::cout << "skipped: --colour-sum blas runs the team kernel, without lanes ("
+                      << simd_name(simd) << ")\n";
+            continue;
+          }
+          sweep(process, precision, method, simd, o, table, rows, peaks);
+        }
       }
     }
   }
   table.print(std::cout);
   std::cout << "\npeak and the smallest batch reaching 90% of it:\n";
-  Table summary({"process", "precision", "colour sum", "peak MEs/s", "90% at events"});
+  Table summary({"process", "precision", "colour sum", "simd", "peak MEs/s", "90% at events"});
   for (const auto& p : peaks) {
     summary.add_row({p["process"].get<std::string>(), p["precision"].get<std::string>(),
-                     p["colour_sum"].get<std::string>(),
+                     p["colour_sum"].get<std::string>(), p["simd"].get<std::string>(),
                      fixed(p["peak_mes_per_second"].get<double>(), 0),
                      std::to_string(p["events_at_90_percent"].get<std::size_t>())});
   }
@@ -272,6 +306,9 @@ void add_bench_me_command(CLI::App& bench) {
   me->add_option("--processes", o->processes, "gg_tt, gg_ttg, gg_ttgg, gg_ttggg")->delimiter(',');
   me->add_option("--precisions", o->precisions, "double, mixed, float")->delimiter(',');
   me->add_option("--colour-sums", o->colour_sums, "kernel, blas (double only)")->delimiter(',');
+  me->add_option("--simd", o->simds,
+                 "host kernel instruction sets: auto, none, sse, avx2, avx512 (default auto)")
+      ->delimiter(',');
   me->add_option("--batches", o->batches, "events per evaluation (default 32, 64, ..., 2^20)")
       ->delimiter(',')
       ->check(whole_number());

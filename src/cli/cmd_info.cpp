@@ -3,6 +3,8 @@
 #include <iostream>
 
 #include "commands.hpp"
+#include "hepex/amplitudes/simd.hpp"
+#include "hepex/config.hpp"
 #include "hepex/core/runtime.hpp"
 
 namespace hepex::cli {
@@ -13,6 +15,24 @@ std::string join(const std::vector<std::string>& items, const char* separator) {
   std::string text;
   for (std::size_t i = 0; i < items.size(); ++i) text += (i ? separator : "") + items[i];
   return text;
+}
+
+std::string simd_names(const std::vector<amplitudes::Simd>& sets) {
+  std::vector<std::string> names;
+  for (const auto s : sets) names.push_back(amplitudes::simd_name(s));
+  return join(names, ", ");
+}
+
+// The ME host kernel's instruction set: what --simd auto picks here.
+std::string me_simd() {
+  using namespace amplitudes;
+  if (!HEPEX_HAS_ME_LANES) return "none (matrix elements run on the device)";
+  const Simd chosen = resolve_simd(Simd::automatic);
+  return std::string("auto = ") + simd_name(chosen) + " (" +
+         std::to_string(simd_lanes(chosen, Precision::double_precision)) + " doubles, " +
+         std::to_string(simd_lanes(chosen, Precision::single_precision)) +
+         " floats per pack); compiled: " + simd_names(simd_compiled()) +
+         "; this CPU: " + simd_names(simd_supported());
 }
 
 std::string gib(std::size_t bytes) {
@@ -42,14 +62,15 @@ void print_info() {
             << (info.blas_paths.empty() ? std::string("none (built without Kokkos Kernels)")
                                         : join(info.blas_paths, "; "))
             << '\n'
-            << "tensor-core GEMM: none in this version\n";
+            << "tensor-core GEMM: none in this version\n"
+            << "ME SIMD (--simd): " << me_simd() << '\n';
 }
 
 }  // namespace
 
 void add_info_command(CLI::App& app) {
   auto* info = app.add_subcommand(
-      "info", "Kokkos version, execution spaces, devices and memory, MPI, BLAS paths");
+      "info", "Kokkos version, execution spaces, devices and memory, MPI, BLAS paths, ME SIMD");
   info->callback(print_info);
 }
 

@@ -12,6 +12,7 @@
 #include "commands.hpp"
 #include "hepex/amplitudes/matrix_element.hpp"
 #include "hepex/amplitudes/rambo.hpp"
+#include "hepex/config.hpp"
 #include "hepex/core/error.hpp"
 #include "hepex/core/runtime.hpp"
 #include "hepex/io/momenta_file.hpp"
@@ -33,6 +34,7 @@ struct MeOptions {
   double sqrt_s = 1500.0;
   std::string precision = "double";
   std::string colour_sum = "kernel";
+  std::string simd = "auto";
   std::string momenta_path;
   std::string out_path;
   std::string json_path;
@@ -106,7 +108,8 @@ void run_rambo_batches(const MeOptions& o, Process process, const MatrixElementO
   MatrixElement me(process, options);
   std::ostringstream identity;
   identity << "me\n" << info.name << ' ' << o.events << ' ' << o.seed << ' ' << hexfloat(o.sqrt_s)
-           << ' ' << precision_name(options.precision) << ' ' << o.colour_sum << ' ' << batches;
+           << ' ' << precision_name(options.precision) << ' ' << o.colour_sum << ' ' << batches
+           << ' ' << simd_name(me.options().simd);  // lane widths round differently
   const auto run = [&](const std::vector<std::size_t>& jobs) {
     std::vector<std::string> results;
     for (const std::size_t b : jobs) {
@@ -143,7 +146,12 @@ void run_rambo_batches(const MeOptions& o, Process process, const MatrixElementO
   out << o.events << " RAMBO events at sqrt(s) = " << o.sqrt_s << " GeV, seed " << o.seed
       << ", precision " << precision_name(options.precision) << ", colour sum " << o.colour_sum
       << ", " << me.good_helicities().size() << "/" << info.helicity_combinations
-      << " good helicities, " << DeviceSpace::name() << '\n';
+      << " good helicities, " << DeviceSpace::name();
+  if (HEPEX_HAS_ME_LANES) {
+    out << ", simd " << simd_name(me.options().simd) << " (" << me.options().events_per_team
+        << " events per pack)";
+  }
+  out << '\n';
   std::ostringstream times;
   times << std::setprecision(6) << "time " << (batched ? wall : evaluation_seconds)
         << " s, throughput " << events / (batched ? wall : evaluation_seconds) << " MEs/s";
@@ -171,6 +179,7 @@ void run_rambo_batches(const MeOptions& o, Process process, const MatrixElementO
                            {"seed", o.seed},
                            {"precision", precision_name(options.precision)},
                            {"colour_sum", o.colour_sum},
+                           {"simd", simd_name(me.options().simd)},
                            {"good_helicities", me.good_helicities().size()},
                            {"execution_space", DeviceSpace::name()},
                            {"seconds", batched ? wall : evaluation_seconds},
@@ -231,6 +240,7 @@ void run_me(const MeOptions& o) {
   MatrixElementOptions options;
   options.precision = parse_precision(o.precision);
   options.colour_sum = parse_colour_sum(o.colour_sum);
+  options.simd = parse_simd(o.simd);
   if (!o.momenta_path.empty() && o.batches > 0) throw Error("--batches is for RAMBO runs, not --momenta");
   const bool rank0 = communicator().rank() == 0;
   // Given events are one job, done by rank 0 (it alone sees stdin under mpiexec).
@@ -264,6 +274,9 @@ void add_me_command(CLI::App& app) {
   me->add_option("--sqrts", o->sqrt_s, "collision energy sqrt(s) [GeV]")->check(finite_positive());
   me->add_option("--precision", o->precision, "double, float or mixed");
   me->add_option("--colour-sum", o->colour_sum, "kernel or blas");
+  me->add_option("--simd", o->simd,
+                 "host kernel instruction set: auto (the widest this CPU has), none, sse, avx2 "
+                 "or avx512");
   me->add_option("--momenta", o->momenta_path, "events to evaluate, one per line ('-': stdin)");
   me->add_option("--out", o->out_path, "write to FILE instead of stdout");
   me->add_option("--momentum-tolerance", o->momentum_tolerance,

@@ -3,17 +3,22 @@
 
 #include <algorithm>
 #include <cmath>
+#include <complex>
 #include <numeric>
 #include <random>
 
 #include "amplitudes/reference_data.hpp"
 #include "hepex/amplitudes/colour_ordered.hpp"
 #include "hepex/amplitudes/colour_sum.hpp"
+#include "hepex/amplitudes/detail/current_plan.hpp"
 #include "hepex/amplitudes/rambo.hpp"
 #include "test_seed.hpp"
 
 namespace hepex::amplitudes {
 namespace {
+
+// The standard library's complex numbers as the independent arithmetic.
+std::complex<double> to_std(const cplx<double>& z) { return {z.real(), z.imag()}; }
 
 const Process all_processes[] = {Process::gg_tt, Process::gg_ttg, Process::gg_ttgg,
                                  Process::gg_ttggg};
@@ -105,13 +110,13 @@ void check_folded_colour_sum(Process process, std::mt19937_64& rng) {
   std::uniform_real_distribution<double> uniform(-1, 1);
   for (int trial = 0; trial < 20; ++trial) {
     const int combinations = 1 + trial % 4;
-    std::vector<Kokkos::complex<double>> j(4 * n);
-    for (auto& x : j) x = Kokkos::complex<double>(uniform(rng), uniform(rng));
+    std::vector<cplx<double>> j(4 * n);
+    for (auto& x : j) x = cplx<double>(uniform(rng), uniform(rng));
     double plain = 0;
     for (int c = 0; c < combinations; ++c)
       for (int i = 0; i < n; ++i)
         for (int k = 0; k < n; ++k)
-          plain += (Kokkos::conj(j[c * n + i]) * double(m.cf[i * n + k]) * j[c * n + k]).real();
+          plain += (std::conj(to_std(j[c * n + i])) * double(m.cf[i * n + k]) * to_std(j[c * n + k])).real();
     double folded = 0;
     for (int item = 0; item < n; ++item)
       folded += folded_colour_share<n, 4>(weights, item, j.data(), combinations);
@@ -169,7 +174,7 @@ void check_gauge_invariance(Process process) {
       const auto antitop = ixxxxx(p + 12, top_mass, helicity(h, 3, info.particles), -1);
       cplx<double> jamps[colours];
       colour_ordered_jamps<NG>(plan, gluons, top, antitop, 0.0, jamps);
-      for (const auto& j : jamps) scale = std::max(scale, Kokkos::abs(j));
+      for (const auto& j : jamps) scale = std::max(scale, std::abs(to_std(j)));
       for (int g = 0; g < NG; ++g) {
         Wave<double> gauge[NG];
         std::copy(gluons, gluons + NG, gauge);
@@ -177,7 +182,7 @@ void check_gauge_invariance(Process process) {
         cplx<double> zero[colours];
         colour_ordered_jamps<NG>(plan, gauge, top, antitop, 0.0, zero);
         for (const auto& j : zero)
-          largest_gauge_term = std::max(largest_gauge_term, Kokkos::abs(j));
+          largest_gauge_term = std::max(largest_gauge_term, std::abs(to_std(j)));
       }
     }
     worst = std::max(worst, largest_gauge_term / scale);

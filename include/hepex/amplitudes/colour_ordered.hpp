@@ -35,7 +35,6 @@
 // Gluon currents: J(s) = sum over splits of the vertices, times 1/P^2
 // (Feynman gauge, massless gluon, as ALOHA's VVV1P0_1 / VVVV*P0_1).
 
-#include <map>
 #include <type_traits>
 #include <vector>
 
@@ -82,64 +81,6 @@ KOKKOS_INLINE_FUNCTION void for_each_length(const F& f) {
   }
 }
 
-// The recursion's bookkeeping for NG gluons, on the device: sub(s, i*(NG+1)+j)
-// is the id of the contiguous piece [i, j) of sequence s (0 when empty);
-// gluon(s) is the gluon of a length-1 sequence; mask(s) the set of its
-// gluons as bits (the momentum of a current depends only on that set).
-template <class MemSpace>
-struct CurrentPlan {
-  Kokkos::View<int**, Kokkos::LayoutRight, MemSpace> sub;
-  Kokkos::View<int*, MemSpace> gluon;
-  Kokkos::View<int*, MemSpace> mask;
-};
-
-template <class MemSpace>
-CurrentPlan<MemSpace> make_current_plan(int ng) {
-  const int width = ng + 1;
-  std::vector<std::vector<int>> sequences{{}};
-  std::map<std::vector<int>, int> id{{{}, 0}};
-  for (int length = 1; length <= ng; ++length) {
-    // Lexicographic enumeration of the ordered `length`-tuples of distinct gluons.
-    std::vector<int> tuple(length, 0);
-    const auto distinct = [&] {
-      for (int a = 0; a < length; ++a)
-        for (int b = a + 1; b < length; ++b)
-          if (tuple[a] == tuple[b]) return false;
-      return true;
-    };
-    while (true) {
-      if (distinct()) {
-        id[tuple] = static_cast<int>(sequences.size());
-        sequences.push_back(tuple);
-      }
-      int pos = length - 1;
-      while (pos >= 0 && ++tuple[pos] == ng) tuple[pos--] = 0;
-      if (pos < 0) break;
-    }
-  }
-  CurrentPlan<MemSpace> plan{
-      Kokkos::View<int**, Kokkos::LayoutRight, MemSpace>("hepex::current_plan_sub",
-                                                         sequences.size(), width * width),
-      Kokkos::View<int*, MemSpace>("hepex::current_plan_gluon", sequences.size()),
-      Kokkos::View<int*, MemSpace>("hepex::current_plan_mask", sequences.size())};
-  auto sub = Kokkos::create_mirror_view(plan.sub);
-  auto gluon = Kokkos::create_mirror_view(plan.gluon);
-  auto mask = Kokkos::create_mirror_view(plan.mask);
-  for (std::size_t s = 0; s < sequences.size(); ++s) {
-    const auto& seq = sequences[s];
-    gluon(s) = seq.empty() ? -1 : seq[0];
-    mask(s) = 0;
-    for (const int g : seq) mask(s) |= 1 << g;
-    for (std::size_t i = 0; i <= seq.size(); ++i)
-      for (std::size_t j = i; j <= seq.size(); ++j)
-        sub(s, i * width + j) = id.at(std::vector<int>(seq.begin() + i, seq.begin() + j));
-  }
-  Kokkos::deep_copy(plan.sub, sub);
-  Kokkos::deep_copy(plan.gluon, gluon);
-  Kokkos::deep_copy(plan.mask, mask);
-  return plan;
-}
-
 // Where the recursion keeps one event's currents: plain arrays, so that the
 // same per-current steps below run on a thread's own arrays (the reference,
 // colour_ordered_jamps) and on a team's scratch memory (the engine's kernel,
@@ -182,11 +123,11 @@ KOKKOS_INLINE_FUNCTION const cplx<T>* stored_fermion_current(const cplx<T>* psi,
 // of its pieces (all shorter, so ready):
 // J(s) = [sum (-i)(i GC_10) VVV1 + sum (-i GC_12) ordered VVVV] / P^2.
 template <int NG, int length, class T, class Plan>
-KOKKOS_INLINE_FUNCTION void gluon_current(const Plan& plan, int s, const double* momentum,
+KOKKOS_INLINE_FUNCTION void gluon_current(const Plan& plan, int s, const Doubles<T>* momentum,
                                           cplx<T>* current) {
   constexpr int W = NG + 1;
-  const cplx<T> vvv_factor(T(gc10_re), 0);
-  const cplx<T> vvvv_factor = cplx<T>(0, -1) * cplx<T>(0, T(gc12_im));
+  const cplx<T> vvv_factor(T(gc10_re), T(0));
+  const cplx<T> vvvv_factor = cplx<T>(T(0), T(-1)) * cplx<T>(T(0), T(gc12_im));
   const auto piece = [&](int i, int j) {
     const int id = plan.sub(s, i * W + j);
     Wave<T> w;
@@ -201,7 +142,7 @@ KOKKOS_INLINE_FUNCTION void gluon_current(const Plan& plan, int s, const double*
   for (int c1 = 1; c1 < length; ++c1)
     for (int c2 = c1 + 1; c2 < length; ++c2)
       add_vvvv_numerator(piece(0, c1), piece(c1, c2), piece(c2, length), vvvv_factor, out);
-  const T propagator = T(1 / square(momentum + 4 * plan.mask(s)));
+  const T propagator = T(Doubles<T>(1) / square(momentum + 4 * plan.mask(s)));
   for (int mu = 0; mu < 4; ++mu) current[4 * s + mu] = out[mu] * propagator;
 }
 
@@ -210,18 +151,18 @@ KOKKOS_INLINE_FUNCTION void gluon_current(const Plan& plan, int s, const double*
 // the outgoing antitop's column spinor (Psi of the empty sequence); `width`
 // is the top width.
 template <int NG, int length, class T, class Plan>
-KOKKOS_INLINE_FUNCTION void fermion_current(const Plan& plan, int s, const double* momentum,
+KOKKOS_INLINE_FUNCTION void fermion_current(const Plan& plan, int s, const Doubles<T>* momentum,
                                             const cplx<T>* current, const Wave<T>& antitop,
                                             double width, const cplx<T>* psi, cplx<T>* out) {
   constexpr int W = NG + 1;
-  const cplx<T> gc11(0, T(gc11_im));
+  const cplx<T> gc11(T(0), T(gc11_im));
   cplx<T> x[4] = {};
   for (int c = 1; c <= length; ++c) {
     const int suffix = plan.sub(s, c * W + length);
     add_gamma_times(current + 4 * plan.sub(s, c), stored_fermion_current(psi, suffix, antitop.c),
                     x);
   }
-  double k[4];
+  Doubles<T> k[4];
   for (int mu = 0; mu < 4; ++mu) k[mu] = momentum[4 * plan.mask(s) + mu] + antitop.k[mu];
   fermion_propagator(k, top_mass, width, gc11, x, out);
 }
@@ -229,7 +170,8 @@ KOKKOS_INLINE_FUNCTION void fermion_current(const Plan& plan, int s, const doubl
 // The fermion current of the length-(NG - 1) suffix of the full ordering s
 // (not stored: close_on_top takes it as `first`) into first[0..3].
 template <int NG, class T, class Plan>
-KOKKOS_INLINE_FUNCTION void first_fermion_current(const Plan& plan, int s, const double* momentum,
+KOKKOS_INLINE_FUNCTION void first_fermion_current(const Plan& plan, int s,
+                                                  const Doubles<T>* momentum,
                                                   const cplx<T>* current, const Wave<T>& antitop,
                                                   double width, const cplx<T>* psi,
                                                   cplx<T>* first) {
@@ -244,21 +186,21 @@ KOKKOS_INLINE_FUNCTION cplx<T> close_on_top(const Plan& plan, int s, const cplx<
                                             const cplx<T>* psi, const cplx<T>* first,
                                             const cplx<T>* antitop, const cplx<T>* top) {
   constexpr int W = NG + 1;
-  const cplx<T> gc11(0, T(gc11_im));
+  const cplx<T> gc11(T(0), T(gc11_im));
   cplx<T> amplitude = ffv_sandwich(first, top, current + 4 * plan.sub(s, 1));
   for (int c = 2; c <= NG; ++c) {
     const int suffix = plan.sub(s, c * W + NG);
     amplitude += ffv_sandwich(stored_fermion_current(psi, suffix, antitop), top,
                               current + 4 * plan.sub(s, c));
   }
-  return cplx<T>(0, -1) * gc11 * amplitude;  // FFV1_0 = -i C F2 gamma.V F1
+  return cplx<T>(T(0), T(-1)) * gc11 * amplitude;  // FFV1_0 = -i C F2 gamma.V F1
 }
 
 // The momentum of the gluon subset `mask`, summed in gluon order from
 // gluon_k(g, mu), the outgoing momentum of gluon g.
-template <int NG, class GluonMomentum>
-KOKKOS_INLINE_FUNCTION void subset_momentum(int mask, const GluonMomentum& gluon_k, double* out) {
-  for (int mu = 0; mu < 4; ++mu) out[mu] = 0;
+template <int NG, class GluonMomentum, class D>
+KOKKOS_INLINE_FUNCTION void subset_momentum(int mask, const GluonMomentum& gluon_k, D* out) {
+  for (int mu = 0; mu < 4; ++mu) out[mu] = D(0);
   for (int g = 0; g < NG; ++g)
     if ((mask >> g) & 1)
       for (int mu = 0; mu < 4; ++mu) out[mu] += gluon_k(g, mu);
@@ -270,7 +212,7 @@ KOKKOS_INLINE_FUNCTION void subset_momentum(int mask, const GluonMomentum& gluon
 template <class T>
 struct WaveMomenta {
   const Wave<T>* waves;
-  KOKKOS_INLINE_FUNCTION double operator()(int g, int mu) const { return waves[g].k[mu]; }
+  KOKKOS_INLINE_FUNCTION Doubles<T> operator()(int g, int mu) const { return waves[g].k[mu]; }
 };
 
 // The reference's steps for for_each_length: every gluon (fermion) current of
@@ -279,7 +221,7 @@ struct WaveMomenta {
 template <int NG, class T, class Plan>
 struct GluonCurrentsOfLength {
   const Plan& plan;
-  const double* momentum;
+  const Doubles<T>* momentum;
   cplx<T>* current;
   template <int length>
   KOKKOS_INLINE_FUNCTION void operator()(std::integral_constant<int, length>) const {
@@ -291,7 +233,7 @@ struct GluonCurrentsOfLength {
 template <int NG, class T, class Plan>
 struct FermionCurrentsOfLength {
   const Plan& plan;
-  const double* momentum;
+  const Doubles<T>* momentum;
   const cplx<T>* current;
   const Wave<T>& antitop;
   double width;
@@ -313,7 +255,7 @@ void colour_ordered_jamps(const Plan& plan, const Wave<T>* gluons, const Wave<T>
                           const Wave<T>& antitop, double width, cplx<T>* jamps) {
   using Sizes = CurrentSizes<NG>;
   std::vector<cplx<T>> current(4 * Sizes::currents), psi(4 * Sizes::stored_fermion_currents);
-  std::vector<double> momentum(4 * Sizes::subsets);
+  std::vector<Doubles<T>> momentum(4 * Sizes::subsets);
   for (int m = 1; m < Sizes::subsets; ++m) {
     subset_momentum<NG>(m, WaveMomenta<T>{gluons}, &momentum[4 * m]);
   }

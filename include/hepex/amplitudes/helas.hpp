@@ -1,6 +1,8 @@
 #pragma once
-// HELAS-style external wavefunctions and vertex functions on Kokkos::complex<T>
-// (T = double or float), callable in kernels.
+// HELAS-style external wavefunctions and vertex functions over a real type T:
+// double or float (one event per GPU thread) or a pack of events in SIMD
+// lanes (the host kernel), callable in kernels; branches are per-lane
+// selects (detail/arithmetic.hpp).
 //
 // Conventions (they fix the numbers to 1e-12 against MadGraph, see README of
 // the reference data): HELAS, H. Murayama, I. Watanabe, K. Hagiwara,
@@ -19,32 +21,27 @@
 //    spinor a psibar-type object (oxxxxx, or ALOHA's FFV1_1 output), used without a
 //    further gamma^0.
 
-#include "hepex/core/kokkos_compat.hpp"
+#include "hepex/amplitudes/detail/arithmetic.hpp"
 
 namespace hepex::amplitudes {
 
 template <class T>
-using cplx = Kokkos::complex<T>;
+using cplx = Complex<T>;
 
 // The momentum is kept in double whatever T: propagator denominators like
 // (p3 + k)^2 - m^2 or (k1 + k2)^2 cancel badly near collinear or soft
 // configurations, and in float that alone costs 1e-3 of the ME.
 template <class T>
 struct Wave {
-  cplx<T> c[4];  // spinor (chiral basis) or Lorentz-vector components
-  double k[4];   // outgoing momentum (E, px, py, pz)
+  cplx<T> c[4];       // spinor (chiral basis) or Lorentz-vector components
+  Doubles<T> k[4];    // outgoing momentum (E, px, py, pz)
 };
 
 namespace helas_detail {
 
-template <class T>
-KOKKOS_INLINE_FUNCTION T sqrt_(T x) {
-  return compat::sqrt(x);
-}
-
 // (V0 + s sigma.V) (a, b)^T for s = +1 or -1, V a complex or real four-vector.
 template <class T, class V>
-KOKKOS_INLINE_FUNCTION void sigma_times(const V* v, T s, const cplx<T>& a, const cplx<T>& b,
+HEPEX_FORCEINLINE_FUNCTION void sigma_times(const V* v, T s, const cplx<T>& a, const cplx<T>& b,
                                         cplx<T>& ra, cplx<T>& rb) {
   const cplx<T> i(0, 1);
   const cplx<T> v0(v[0]), v1(v[1]), v2(v[2]), v3(v[3]);
@@ -54,7 +51,7 @@ KOKKOS_INLINE_FUNCTION void sigma_times(const V* v, T s, const cplx<T>& a, const
 
 // The row two-spinor (a, b) times (V0 + s sigma.V).
 template <class T, class V>
-KOKKOS_INLINE_FUNCTION void times_sigma(const V* v, T s, const cplx<T>& a, const cplx<T>& b,
+HEPEX_FORCEINLINE_FUNCTION void times_sigma(const V* v, T s, const cplx<T>& a, const cplx<T>& b,
                                         cplx<T>& ra, cplx<T>& rb) {
   const cplx<T> i(0, 1);
   const cplx<T> v0(v[0]), v1(v[1]), v2(v[2]), v3(v[3]);
@@ -66,12 +63,12 @@ KOKKOS_INLINE_FUNCTION void times_sigma(const V* v, T s, const cplx<T>& a, const
 
 // Minkowski product of two four-vectors (complex or real components).
 template <class T, class A, class B>
-KOKKOS_INLINE_FUNCTION cplx<T> dot(const A* a, const B* b) {
+HEPEX_FORCEINLINE_FUNCTION cplx<T> dot(const A* a, const B* b) {
   return cplx<T>(a[0]) * b[0] - cplx<T>(a[1]) * b[1] - cplx<T>(a[2]) * b[2] - cplx<T>(a[3]) * b[3];
 }
 
 template <class T>
-KOKKOS_INLINE_FUNCTION T square(const T* k) {
+HEPEX_FORCEINLINE_FUNCTION T square(const T* k) {
   return k[0] * k[0] - k[1] * k[1] - k[2] * k[2] - k[3] * k[3];
 }
 
@@ -83,23 +80,23 @@ KOKKOS_INLINE_FUNCTION T square(const T* k) {
 // radiation gauge of that frame: the top width breaks gauge invariance and
 // makes the width-ful ME depend on this choice at the 1e-6 level.
 template <class T>
-KOKKOS_INLINE_FUNCTION Wave<T> vxxxxx(const double* pd, int nhel, int nsv) {
+KOKKOS_INLINE_FUNCTION Wave<T> vxxxxx(const Doubles<T>* pd, int nhel, int nsv) {
   Wave<T> w;
   const T p[4] = {T(pd[0]), T(pd[1]), T(pd[2]), T(pd[3])};
-  for (int mu = 0; mu < 4; ++mu) w.k[mu] = nsv * pd[mu];
-  const T sqh = helas_detail::sqrt_(T(0.5));
-  const T hel = T(nhel);
-  const T pt = helas_detail::sqrt_(p[1] * p[1] + p[2] * p[2]);
-  w.c[0] = cplx<T>(0);
+  for (int mu = 0; mu < 4; ++mu) w.k[mu] = Doubles<T>(nsv) * pd[mu];
+  const T sqh = lane_sqrt(T(0.5));
+  const T hel = T(nhel), sv = T(nsv);
+  const T pt = lane_sqrt(p[1] * p[1] + p[2] * p[2]);
+  w.c[0] = cplx<T>(T(0));
   w.c[3] = cplx<T>(hel * pt / p[0] * sqh);
-  if (pt != T(0)) {
-    const T pzpt = p[3] / (p[0] * pt) * sqh * hel;
-    w.c[1] = cplx<T>(-p[1] * pzpt, -nsv * p[2] / pt * sqh);
-    w.c[2] = cplx<T>(-p[2] * pzpt, nsv * p[1] / pt * sqh);
-  } else {  // along the z axis
-    w.c[1] = cplx<T>(-hel * sqh, 0);
-    w.c[2] = cplx<T>(0, nsv * (p[3] < T(0) ? -sqh : sqh));
-  }
+  // Along the z axis (pt = 0) the other form; its division by zero is not selected.
+  const auto transverse = pt != T(0);
+  const T safe_pt = select(transverse, pt, T(1));
+  const T pzpt = p[3] / (p[0] * safe_pt) * sqh * hel;
+  w.c[1] = select(transverse, cplx<T>(-p[1] * pzpt, -sv * p[2] / safe_pt * sqh),
+                  cplx<T>(-hel * sqh, T(0)));
+  w.c[2] = select(transverse, cplx<T>(-p[2] * pzpt, sv * p[1] / safe_pt * sqh),
+                  cplx<T>(T(0), sv * select(p[3] < T(0), -sqh, sqh)));
   return w;
 }
 
@@ -112,7 +109,7 @@ namespace helas_detail {
 
 template <class T>
 KOKKOS_INLINE_FUNCTION T nonnegative(T x) {
-  return x > T(0) ? x : T(0);
+  return lane_max(x, T(0));
 }
 
 template <class T>
@@ -125,23 +122,25 @@ struct SpinorPieces {
   int ip, im;
 };
 
+// The pieces for pp != 0; where pp == 0 (a fermion at rest) ixxxxx and
+// oxxxxx select the sqm forms instead.
 template <class T>
 KOKKOS_INLINE_FUNCTION SpinorPieces<T> spinor_pieces(const T* p, T mass, int nh, int nsf) {
   SpinorPieces<T> s;
-  const T modulus = sqrt_(p[1] * p[1] + p[2] * p[2] + p[3] * p[3]);
-  s.pp = p[0] < modulus ? p[0] : modulus;
+  const T modulus = lane_sqrt(p[1] * p[1] + p[2] * p[2] + p[3] * p[3]);
+  s.pp = lane_min(p[0], modulus);
   s.ip = (1 + nh) / 2;
   s.im = (1 - nh) / 2;
-  s.sqm0 = sqrt_(mass < T(0) ? -mass : mass);
-  s.sqm1 = mass < T(0) ? -s.sqm0 : s.sqm0;
-  if (s.pp != T(0)) {
-    const T sf0 = T(1 + nsf + (1 - nsf) * nh) * T(0.5);
-    const T sf1 = T(1 + nsf - (1 - nsf) * nh) * T(0.5);
-    const T omega[2] = {sqrt_(p[0] + s.pp), mass / sqrt_(p[0] + s.pp)};
-    s.sfomega0 = sf0 * omega[s.ip];
-    s.sfomega1 = sf1 * omega[s.im];
-    s.chi0 = sqrt_(nonnegative(s.pp + p[3]) * T(0.5) / s.pp);
-  }
+  const auto negative_mass = mass < T(0);
+  s.sqm0 = lane_sqrt(select(negative_mass, -mass, mass));
+  s.sqm1 = select(negative_mass, -s.sqm0, s.sqm0);
+  const T safe_pp = select(s.pp != T(0), s.pp, T(1));
+  const T sf0 = T(1 + nsf + (1 - nsf) * nh) * T(0.5);
+  const T sf1 = T(1 + nsf - (1 - nsf) * nh) * T(0.5);
+  const T omega[2] = {lane_sqrt(p[0] + s.pp), mass / lane_sqrt(p[0] + s.pp)};
+  s.sfomega0 = sf0 * omega[s.ip];
+  s.sfomega1 = sf1 * omega[s.im];
+  s.chi0 = lane_sqrt(nonnegative(s.pp + p[3]) * T(0.5) / safe_pp);
   return s;
 }
 
@@ -149,8 +148,9 @@ KOKKOS_INLINE_FUNCTION SpinorPieces<T> spinor_pieces(const T* p, T mass, int nh,
 template <class T>
 KOKKOS_INLINE_FUNCTION cplx<T> chi1(const T* p, T pp, int nh, T sign_py) {
   const T pp3 = nonnegative(pp + p[3]);
-  if (pp3 == T(0)) return cplx<T>(T(-nh), 0);
-  return cplx<T>(nh * p[1], sign_py * p[2]) / sqrt_(T(2) * pp * pp3);
+  const auto backward = pp3 == T(0);  // p along -z: the limit, not 0/0
+  const T norm = lane_sqrt(T(2) * pp * select(backward, T(1), pp3));
+  return select(backward, cplx<T>(T(-nh), T(0)), cplx<T>(T(nh) * p[1], sign_py * p[2]) / norm);
 }
 
 }  // namespace helas_detail
@@ -159,25 +159,19 @@ KOKKOS_INLINE_FUNCTION cplx<T> chi1(const T* p, T pp, int nh, T sign_py) {
 // u(p) for an incoming particle (nsf = +1), v(p) for an outgoing antiparticle
 // (nsf = -1). HELAS ixxxxx.
 template <class T>
-KOKKOS_INLINE_FUNCTION Wave<T> ixxxxx(const double* pd, T mass, int nhel, int nsf) {
+KOKKOS_INLINE_FUNCTION Wave<T> ixxxxx(const Doubles<T>* pd, T mass, int nhel, int nsf) {
   Wave<T> w;
   const T p[4] = {T(pd[0]), T(pd[1]), T(pd[2]), T(pd[3])};
-  for (int mu = 0; mu < 4; ++mu) w.k[mu] = -nsf * pd[mu];
+  for (int mu = 0; mu < 4; ++mu) w.k[mu] = Doubles<T>(-nsf) * pd[mu];
   const int nh = nhel * nsf;
   const auto s = helas_detail::spinor_pieces(p, mass, nh, nsf);
-  if (s.pp == T(0)) {
-    const T sqm[2] = {s.sqm0, s.sqm1};
-    w.c[0] = cplx<T>(s.ip * sqm[s.ip]);
-    w.c[1] = cplx<T>(s.im * nsf * sqm[s.ip]);
-    w.c[2] = cplx<T>(s.ip * nsf * sqm[s.im]);
-    w.c[3] = cplx<T>(s.im * sqm[s.im]);
-  } else {
-    const cplx<T> chi[2] = {cplx<T>(s.chi0), helas_detail::chi1(p, s.pp, nh, T(1))};
-    w.c[0] = s.sfomega0 * chi[s.im];
-    w.c[1] = s.sfomega0 * chi[s.ip];
-    w.c[2] = s.sfomega1 * chi[s.im];
-    w.c[3] = s.sfomega1 * chi[s.ip];
-  }
+  const auto at_rest = s.pp == T(0);
+  const T sqm[2] = {s.sqm0, s.sqm1};
+  const cplx<T> chi[2] = {cplx<T>(s.chi0), helas_detail::chi1(p, s.pp, nh, T(1))};
+  w.c[0] = select(at_rest, cplx<T>(T(s.ip) * sqm[s.ip]), s.sfomega0 * chi[s.im]);
+  w.c[1] = select(at_rest, cplx<T>(T(s.im * nsf) * sqm[s.ip]), s.sfomega0 * chi[s.ip]);
+  w.c[2] = select(at_rest, cplx<T>(T(s.ip * nsf) * sqm[s.im]), s.sfomega1 * chi[s.im]);
+  w.c[3] = select(at_rest, cplx<T>(T(s.im) * sqm[s.im]), s.sfomega1 * chi[s.ip]);
   return w;
 }
 
@@ -185,28 +179,22 @@ KOKKOS_INLINE_FUNCTION Wave<T> ixxxxx(const double* pd, T mass, int nhel, int ns
 // ubar(p) for an outgoing particle (nsf = +1), vbar(p) for an incoming
 // antiparticle (nsf = -1). HELAS oxxxxx.
 template <class T>
-KOKKOS_INLINE_FUNCTION Wave<T> oxxxxx(const double* pd, T mass, int nhel, int nsf) {
+KOKKOS_INLINE_FUNCTION Wave<T> oxxxxx(const Doubles<T>* pd, T mass, int nhel, int nsf) {
   Wave<T> w;
   const T p[4] = {T(pd[0]), T(pd[1]), T(pd[2]), T(pd[3])};
-  for (int mu = 0; mu < 4; ++mu) w.k[mu] = nsf * pd[mu];
+  for (int mu = 0; mu < 4; ++mu) w.k[mu] = Doubles<T>(nsf) * pd[mu];
   const int nh = nhel * nsf;
   const auto s = helas_detail::spinor_pieces(p, mass, nh, nsf);
-  if (s.pp == T(0)) {
-    const T sqm[2] = {s.sqm0, s.sqm1};
-    const int ip = -((1 - nh) / 2) * nhel;
-    const int im = (1 + nh) / 2 * nhel;
-    const int aip = ip < 0 ? -ip : ip, aim = im < 0 ? -im : im;
-    w.c[0] = cplx<T>(im * sqm[aip]);
-    w.c[1] = cplx<T>(ip * nsf * sqm[aip]);
-    w.c[2] = cplx<T>(im * nsf * sqm[aim]);
-    w.c[3] = cplx<T>(ip * sqm[aim]);
-  } else {
-    const cplx<T> chi[2] = {cplx<T>(s.chi0), helas_detail::chi1(p, s.pp, nh, T(-1))};
-    w.c[0] = s.sfomega1 * chi[s.im];
-    w.c[1] = s.sfomega1 * chi[s.ip];
-    w.c[2] = s.sfomega0 * chi[s.im];
-    w.c[3] = s.sfomega0 * chi[s.ip];
-  }
+  const auto at_rest = s.pp == T(0);
+  const T sqm[2] = {s.sqm0, s.sqm1};
+  const int ip = -((1 - nh) / 2) * nhel;
+  const int im = (1 + nh) / 2 * nhel;
+  const int aip = ip < 0 ? -ip : ip, aim = im < 0 ? -im : im;
+  const cplx<T> chi[2] = {cplx<T>(s.chi0), helas_detail::chi1(p, s.pp, nh, T(-1))};
+  w.c[0] = select(at_rest, cplx<T>(T(im) * sqm[aip]), s.sfomega1 * chi[s.im]);
+  w.c[1] = select(at_rest, cplx<T>(T(ip * nsf) * sqm[aip]), s.sfomega1 * chi[s.ip]);
+  w.c[2] = select(at_rest, cplx<T>(T(im * nsf) * sqm[aim]), s.sfomega0 * chi[s.im]);
+  w.c[3] = select(at_rest, cplx<T>(T(ip) * sqm[aim]), s.sfomega0 * chi[s.ip]);
   return w;
 }
 
@@ -225,7 +213,7 @@ KOKKOS_INLINE_FUNCTION Wave<T> oxxxxx(const double* pd, T mass, int nhel, int ns
 
 // F2 gamma.V F1 for a row spinor F2 and a column spinor F1.
 template <class T>
-KOKKOS_INLINE_FUNCTION cplx<T> ffv_sandwich(const cplx<T>* f1, const cplx<T>* f2,
+HEPEX_FORCEINLINE_FUNCTION cplx<T> ffv_sandwich(const cplx<T>* f1, const cplx<T>* f2,
                                             const cplx<T>* v) {
   cplx<T> a0, a1, b0, b1;
   // gamma.V F1 = ((V0 - sigma.V) F1_lower, (V0 + sigma.V) F1_upper)
@@ -236,7 +224,7 @@ KOKKOS_INLINE_FUNCTION cplx<T> ffv_sandwich(const cplx<T>* f1, const cplx<T>* f2
 
 // Accumulates gamma.V F1 into out (column spinor).
 template <class T>
-KOKKOS_INLINE_FUNCTION void add_gamma_times(const cplx<T>* v, const cplx<T>* f1, cplx<T>* out) {
+HEPEX_FORCEINLINE_FUNCTION void add_gamma_times(const cplx<T>* v, const cplx<T>* f1, cplx<T>* out) {
   cplx<T> a0, a1, b0, b1;
   helas_detail::sigma_times(v, T(-1), f1[2], f1[3], a0, a1);
   helas_detail::sigma_times(v, T(1), f1[0], f1[1], b0, b1);
@@ -249,10 +237,10 @@ KOKKOS_INLINE_FUNCTION void add_gamma_times(const cplx<T>* v, const cplx<T>* f1,
 // The fermion propagator applied to a column spinor: returns
 // i C (Pslash + M) x / (P^2 - M^2 + i M W) with P = -k (FFV1_2's factor).
 template <class T>
-KOKKOS_INLINE_FUNCTION void fermion_propagator(const double* k, double mass, double width,
+KOKKOS_INLINE_FUNCTION void fermion_propagator(const Doubles<T>* k, double mass, double width,
                                                cplx<T> coupling, const cplx<T>* x, cplx<T>* out) {
   const T p[4] = {T(-k[0]), T(-k[1]), T(-k[2]), T(-k[3])};
-  const cplx<T> denominator(T(square(k) - mass * mass), T(mass * width));
+  const cplx<T> denominator(T(square(k) - Doubles<T>(mass * mass)), T(mass * width));
   const cplx<T> factor = cplx<T>(0, 1) * coupling / denominator;
   cplx<T> u0, u1, l0, l1;
   // (Pslash + M) = [[M, P0 - sigma.P], [P0 + sigma.P, M]]

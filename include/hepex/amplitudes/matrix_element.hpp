@@ -4,7 +4,10 @@
 // family; ARCHITECTURE.md "Data flow").
 //
 // The good helicities are grouped into units by their gluon helicities (the
-// gluon currents, most of the work, do not depend on the top helicities). One
+// gluon currents, most of the work, do not depend on the top helicities).
+// On a host build the kernel of detail/lane_kernel.hpp computes packs of
+// events in SIMD lanes, all units of a pack in one task (the instruction set
+// chosen at run time, simd.hpp). On a GPU one
 // kernel (detail/evaluator.hpp) gives every (unit, few events) a team of
 // threads that computes the unit's currents, jamps and colour-summed |M|^2 in
 // scratch memory; the units can be dealt in blocks over several
@@ -26,6 +29,7 @@
 #include "hepex/amplitudes/momenta.hpp"
 #include "hepex/amplitudes/parameters.hpp"
 #include "hepex/amplitudes/process.hpp"
+#include "hepex/amplitudes/simd.hpp"
 #include "hepex/core/spaces.hpp"
 
 namespace hepex::amplitudes {
@@ -38,10 +42,16 @@ struct MatrixElementOptions {
   // fills an H100 from ~100 events; more instances only add launches and
   // fences (perf/results/me.md).
   int streams = 1;
-  // Threads per team and events per team; 0: the measured choice for the
-  // process (team_shape, matrix_element.cpp); options() reports the values used.
+  // The GPU team kernel's threads per team and events per team; 0: the
+  // measured choice for the process (team_shape, matrix_element.cpp). The
+  // host kernel (one thread per pack of lanes events) takes none: options()
+  // reports 1 and the lanes.
   int team_size = 0;
   int events_per_team = 0;
+  // Host builds: the instruction set of the host kernel (automatic: the
+  // widest the CPU has); options() reports the one used. GPU builds, and the
+  // BLAS colour sum (the team kernel): automatic or none only.
+  Simd simd = Simd::automatic;
 };
 
 class MatrixElement {
@@ -59,7 +69,8 @@ class MatrixElement {
   // Helicity combinations (MadGraph order, 0-based) with a non-zero |M|^2.
   const std::vector<int>& good_helicities() const { return good_; }
   // Teams of the kernel launches of one evaluation of `events` events, all
-  // instances together (units x ceil(events / events per team)).
+  // instances together (team kernel: units x ceil(events / events per team);
+  // host lane kernel: one per pack of lanes events).
   std::size_t launch_teams(std::size_t events) const;
 
   // Device API: me(e) for the events of `momenta` (event, particle, mu); the
@@ -89,6 +100,7 @@ class MatrixElement {
   std::unique_ptr<detail::Evaluator<DeviceSpace>> evaluator_;
   std::vector<DeviceSpace> streams_;
   std::vector<int> good_;
+  bool lanes_ = false;  // the host lane kernel, not the team kernel
 };
 
 }  // namespace hepex::amplitudes

@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "hepex/core/kokkos_compat.hpp"
+#include <Kokkos_Macros.hpp>
 
 namespace hepex::amplitudes {
 

@@ -1,15 +1,14 @@
 #pragma once
 // Every difference between Kokkos 3.4.01 (Debian 12, Serial only) and
-// Kokkos 4.x (CUDA/HIP/OpenMP builds) that hepex relies on lives here.
+// Kokkos 4.x (CUDA/HIP/OpenMP builds) that hepex relies on lives here (the
+// math functions in kokkos_math.hpp).
 
 #include <Kokkos_Core.hpp>
 #include <cstring>
 #include <type_traits>
 #include <vector>
 
-#if !defined(KOKKOS_VERSION) || KOKKOS_VERSION < 30401
-#error "hepex needs Kokkos >= 3.4.01"
-#endif
+#include "hepex/core/kokkos_math.hpp"
 
 namespace hepex::compat {
 
@@ -17,31 +16,6 @@ inline constexpr int kokkos_version = KOKKOS_VERSION;  // e.g. 30401, 40601
 inline constexpr int kokkos_major = KOKKOS_VERSION / 10000;
 inline constexpr int kokkos_minor = KOKKOS_VERSION / 100 % 100;
 inline constexpr int kokkos_patch = KOKKOS_VERSION % 100;
-
-// Real math functions: Kokkos::Experimental:: in 3.x, Kokkos:: in 4.x.
-#if KOKKOS_VERSION >= 40000
-template <class T>
-KOKKOS_INLINE_FUNCTION T fabs(T x) { return Kokkos::fabs(x); }
-template <class T>
-KOKKOS_INLINE_FUNCTION T sqrt(T x) { return Kokkos::sqrt(x); }
-template <class T>
-KOKKOS_INLINE_FUNCTION T log(T x) { return Kokkos::log(x); }
-template <class T>
-KOKKOS_INLINE_FUNCTION T sin(T x) { return Kokkos::sin(x); }
-template <class T>
-KOKKOS_INLINE_FUNCTION T cos(T x) { return Kokkos::cos(x); }
-#else
-template <class T>
-KOKKOS_INLINE_FUNCTION T fabs(T x) { return Kokkos::Experimental::fabs(x); }
-template <class T>
-KOKKOS_INLINE_FUNCTION T sqrt(T x) { return Kokkos::Experimental::sqrt(x); }
-template <class T>
-KOKKOS_INLINE_FUNCTION T log(T x) { return Kokkos::Experimental::log(x); }
-template <class T>
-KOKKOS_INLINE_FUNCTION T sin(T x) { return Kokkos::Experimental::sin(x); }
-template <class T>
-KOKKOS_INLINE_FUNCTION T cos(T x) { return Kokkos::Experimental::cos(x); }
-#endif
 
 // Reinterprets the bits of a trivially copyable value: Kokkos::bit_cast from
 // 4.0 on, memcpy (valid in device code too) before.

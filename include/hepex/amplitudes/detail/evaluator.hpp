@@ -25,7 +25,9 @@
 #include <vector>
 
 #include "hepex/amplitudes/colour_ordered.hpp"
+#include "hepex/amplitudes/detail/current_plan.hpp"
 #include "hepex/amplitudes/colour_sum.hpp"
+#include "hepex/amplitudes/detail/helicity_units.hpp"
 #include "hepex/amplitudes/momenta.hpp"
 #include "hepex/amplitudes/process.hpp"
 #include "hepex/core/error.hpp"
@@ -55,46 +57,6 @@ class Evaluator {
                    const std::vector<int>& helicities, const Kokkos::View<double*, Memory>& me,
                    double scale) = 0;
 };
-
-// The helicity combinations that differ only in the top and antitop
-// helicities share their gluon currents (and, for equal antitop helicities,
-// their fermion currents): a unit of work is one gluon-helicity configuration
-// with up to four combinations, those of one antitop helicity first.
-inline constexpr int max_combinations_per_unit = 4;
-
-struct HelicityUnit {
-  int count = 0;
-  int helicity[max_combinations_per_unit] = {};
-  int first_of_second_antitop = 0;  // combinations [0, this) share the antitop of combination 0
-};
-
-// Groups `helicities` by their gluon helicities (particles 0, 1, 4, ...).
-inline std::vector<HelicityUnit> helicity_units(const std::vector<int>& helicities, int particles) {
-  const int top_bits = (1 << (particles - 3)) | (1 << (particles - 4));
-  std::vector<int> keys;
-  std::vector<HelicityUnit> units;
-  for (const int h : helicities) {
-    const int key = h & ~top_bits;
-    const auto index = std::find(keys.begin(), keys.end(), key) - keys.begin();
-    if (index == static_cast<std::ptrdiff_t>(keys.size())) {
-      keys.push_back(key);
-      units.emplace_back();
-    }
-    HelicityUnit& unit = units[index];
-    unit.helicity[unit.count++] = h;
-  }
-  const auto antitop = [&](int h) { return amplitudes::helicity(h, 3, particles); };
-  for (auto& unit : units) {
-    std::stable_sort(unit.helicity, unit.helicity + unit.count,
-                     [&](int a, int b) { return antitop(a) < antitop(b); });
-    unit.first_of_second_antitop = 1;
-    while (unit.first_of_second_antitop < unit.count &&
-           antitop(unit.helicity[unit.first_of_second_antitop]) == antitop(unit.helicity[0])) {
-      ++unit.first_of_second_antitop;
-    }
-  }
-  return units;
-}
 
 // The sum over units, in the kernels that compute them: whoever stores the
 // last unit's |M|^2 of an event (after a memory fence, counted atomically)
@@ -126,7 +88,7 @@ class EvaluatorOf : public Evaluator<ExecSpace> {
  public:
   using Memory = typename ExecSpace::memory_space;
   using Partial = Kokkos::View<double**, Kokkos::LayoutRight, Memory>;
-  using Jamps = Kokkos::View<Kokkos::complex<ColourReal>**, Kokkos::LayoutLeft, Memory>;
+  using Jamps = Kokkos::View<cplx<ColourReal>**, Kokkos::LayoutLeft, Memory>;
   // At most 128 registers per thread, so that 16 warps fit on an SM of 64K
   // registers: unbounded, the kernel ran 16% slower on the H100 once it had
   // grown past ~128 (perf/results/me.md); teams of up to 512 threads.
@@ -311,7 +273,7 @@ class EvaluatorOf : public Evaluator<ExecSpace> {
         for (int k = k0; k < k1; ++k) {
           const auto amplitude = close_on_top<NG>(plan, ordering, s.current, psi(s, a), first,
                                                   s.antitop + 4 * a, s.top + 4 * k);
-          const Kokkos::complex<ColourReal> jamp(ColourReal(amplitude.real()),
+          const cplx<ColourReal> jamp(ColourReal(amplitude.real()),
                                                  ColourReal(amplitude.imag()));
           if (fused) {
             s.jamps[k * colours + flow] = jamp;

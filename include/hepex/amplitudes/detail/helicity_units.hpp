@@ -1,0 +1,54 @@
+#pragma once
+// Helicity combinations grouped into units of work for the ME kernels (the
+// GPU team kernel, detail/evaluator.hpp, and the host lane kernel,
+// detail/lane_kernel.hpp).
+
+#include <algorithm>
+#include <cstddef>
+#include <vector>
+
+#include "hepex/amplitudes/process.hpp"
+
+namespace hepex::amplitudes::detail {
+
+// The helicity combinations that differ only in the top and antitop
+// helicities share their gluon currents (and, for equal antitop helicities,
+// their fermion currents): a unit of work is one gluon-helicity configuration
+// with up to four combinations, those of one antitop helicity first.
+inline constexpr int max_combinations_per_unit = 4;
+
+struct HelicityUnit {
+  int count = 0;
+  int helicity[max_combinations_per_unit] = {};
+  int first_of_second_antitop = 0;  // combinations [0, this) share the antitop of combination 0
+};
+
+// Groups `helicities` by their gluon helicities (particles 0, 1, 4, ...).
+inline std::vector<HelicityUnit> helicity_units(const std::vector<int>& helicities, int particles) {
+  const int top_bits = (1 << (particles - 3)) | (1 << (particles - 4));
+  std::vector<int> keys;
+  std::vector<HelicityUnit> units;
+  for (const int h : helicities) {
+    const int key = h & ~top_bits;
+    const auto index = std::find(keys.begin(), keys.end(), key) - keys.begin();
+    if (index == static_cast<std::ptrdiff_t>(keys.size())) {
+      keys.push_back(key);
+      units.emplace_back();
+    }
+    HelicityUnit& unit = units[index];
+    unit.helicity[unit.count++] = h;
+  }
+  const auto antitop = [&](int h) { return amplitudes::helicity(h, 3, particles); };
+  for (auto& unit : units) {
+    std::stable_sort(unit.helicity, unit.helicity + unit.count,
+                     [&](int a, int b) { return antitop(a) < antitop(b); });
+    unit.first_of_second_antitop = 1;
+    while (unit.first_of_second_antitop < unit.count &&
+           antitop(unit.helicity[unit.first_of_second_antitop]) == antitop(unit.helicity[0])) {
+      ++unit.first_of_second_antitop;
+    }
+  }
+  return units;
+}
+
+}  // namespace hepex::amplitudes::detail

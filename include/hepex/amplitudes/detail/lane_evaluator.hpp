@@ -1,0 +1,87 @@
+#pragma once
+// The engine's host evaluator: packs of events in SIMD lanes (one call of a
+// lane kernel, detail/lane_kernel.hpp, per pack, all helicity units in turn,
+// no atomics), spread over the host execution space's threads (one pack per
+// team of one thread, its scratch at level 1). The kernel is the one
+// resolve_simd chose for this CPU (simd.hpp); the GPU builds use the team
+// kernel of detail/evaluator.hpp instead.
+
+#include <string>
+#include <vector>
+
+#include "hepex/amplitudes/colour_sum.hpp"
+#include "hepex/amplitudes/detail/current_plan.hpp"
+#include "hepex/amplitudes/detail/evaluator.hpp"
+#include "hepex/amplitudes/detail/lane_task.hpp"
+#include "hepex/core/error.hpp"
+
+namespace hepex::amplitudes::detail {
+
+template <class ExecSpace>
+class LaneEvaluator : public Evaluator<ExecSpace> {
+ public:
+  using Memory = typename ExecSpace::memory_space;
+  static_assert(Kokkos::SpaceAccessibility<Kokkos::HostSpace, Memory>::accessible,
+                "the lane kernels run on the host");
+
+  LaneEvaluator(Process process, double width, LaneKernel kernel)
+      : plan_(make_current_plan<Kokkos::HostSpace>(process_info(process).gluons)),
+        weights_(folded_colour_weights<Kokkos::HostSpace>(colour_matrix(process))),
+        denominator_(colour_matrix(process).denominator),
+        particles_(process_info(process).particles),
+        width_(width),
+        kernel_(kernel) {
+    if (kernel_.run == nullptr) {
+      throw Error(std::string(process_info(process).name) + ": no host kernel for this precision",
+                  ErrorKind::runtime);
+    }
+  }
+
+  int lanes() const { return kernel_.lanes; }
+
+  void run(const std::vector<ExecSpace>& streams, const MomentaView<Memory>& momenta,
+           const std::vector<int>& helicities, const Kokkos::View<double*, Memory>& me,
+           double scale) override {
+    const std::size_t events = momenta.extent(0);
+    if (events == 0) return;
+    // The previous evaluation may still read units_ (evaluate_async).
+    streams[0].fence();
+    units_ = helicity_units(helicities, particles_);
+    const LaneTask task{momenta.data(),
+                        events,
+                        std::size_t(momenta.stride(1)),
+                        std::size_t(momenta.stride(2)),
+                        plan_.sub.data(),
+                        plan_.mask.data(),
+                        weights_.data(),
+                        units_.data(),
+                        static_cast<int>(units_.size()),
+                        width_,
+                        double(denominator_),
+                        scale,
+                        me.data()};
+    const LaneKernel kernel = kernel_;
+    const std::size_t packs = (events + kernel.lanes - 1) / kernel.lanes;
+    using Policy = Kokkos::TeamPolicy<ExecSpace>;
+    Kokkos::parallel_for(
+        "hepex::me_lanes",
+        Policy(streams[0], static_cast<int>(packs), 1)
+            .set_scratch_size(1, Kokkos::PerTeam(kernel.scratch_bytes + scratch_alignment)),
+        [=](const typename Policy::member_type& team) {
+          void* scratch =
+              team.team_scratch(1).get_shmem_aligned(kernel.scratch_bytes, scratch_alignment);
+          kernel.run(task, std::size_t(team.league_rank()), scratch);
+        });
+  }
+
+ private:
+  CurrentPlan<Kokkos::HostSpace> plan_;
+  Kokkos::View<std::int16_t*, Kokkos::HostSpace> weights_;
+  int denominator_;
+  int particles_;
+  double width_;
+  LaneKernel kernel_;
+  std::vector<HelicityUnit> units_;
+};
+
+}  // namespace hepex::amplitudes::detail

@@ -1,0 +1,187 @@
+#pragma once
+// The host ME kernel: one call computes a pack of events in SIMD lanes, all
+// helicity units in turn, with the recursion's steps of colour_ordered.hpp
+// and the colour sum of folded_colour_share.hpp, the same source as the GPU kernel
+// (detail/evaluator.hpp) over Lanes instead of scalars. Included only by the
+// per-instruction-set translation units (src/amplitudes/lane_kernel_*.cpp):
+// everything here is a template on their unnamed-namespace Tag (lanes.hpp).
+//
+// The scratch of one pack holds the currents of one unit, lanes wide
+// (gg_ttggg in double with 8 lanes: 330 KB, within a core's L2), and is
+// reused by the next unit; the subset momenta are computed once per pack.
+// Partial packs repeat their last event in the spare lanes (Lanes::load) and
+// store only the real ones. The unit sums are added in unit order, as the
+// GPU kernel does.
+
+#include <cstddef>
+#include <cstdint>
+
+#include "hepex/amplitudes/colour_ordered.hpp"
+#include "hepex/amplitudes/detail/folded_colour_share.hpp"
+#include "hepex/amplitudes/detail/lane_task.hpp"
+#include "hepex/amplitudes/detail/lanes.hpp"
+
+namespace hepex::amplitudes::detail {
+
+template <class Tag, int NG, class AmpReal, class ColourReal>
+struct LaneKernelOf {
+  using D = Doubles<AmpReal>;
+  using Sizes = CurrentSizes<NG>;
+  static constexpr int lanes = AmpReal::lanes;
+  static constexpr int particles = NG + 2;
+  static constexpr int colours = Sizes::colours;
+  static constexpr int most = max_combinations_per_unit;
+  static_assert(ColourReal::lanes == lanes, "amplitudes and colour sum in the same lanes");
+
+  // CurrentPlan's tables as the recursion reads them (plan.sub(s, k), plan.mask(s)).
+  struct Rows {
+    const int* data;
+    int width;
+    int operator()(int s, int k) const { return data[s * width + k]; }
+  };
+  struct Column {
+    const int* data;
+    int operator()(int i) const { return data[i]; }
+  };
+  struct Plan {
+    Rows sub;
+    Column mask;
+  };
+  struct Weights {
+    const std::int16_t* data;
+    std::int16_t operator()(int i) const { return data[i]; }
+  };
+  struct GluonMomenta {  // outgoing momentum of gluon g (particles g g _ _ g g g)
+    const D (*p)[4];
+    D operator()(int g, int mu) const { return g < 2 ? -p[g][mu] : p[g + 2][mu]; }
+  };
+
+  // The scratch of one pack, in order: gluon currents, subset momenta, the
+  // stored fermion currents of both antitop helicities, top spinors per
+  // combination, jamps per combination.
+  struct Scratch {
+    static constexpr std::size_t current = 4 * Sizes::currents;
+    static constexpr std::size_t momentum = 4 * Sizes::subsets;
+    static constexpr std::size_t psi = 4 * Sizes::stored_fermion_currents;
+    static constexpr std::size_t bytes = sizeof(cplx<AmpReal>) * (current + 2 * psi + 4 * most) +
+                                         sizeof(D) * momentum +
+                                         sizeof(cplx<ColourReal>) * most * colours;
+    cplx<AmpReal>* currents;
+    D* momenta;
+    cplx<AmpReal>* psi_of[2];
+    cplx<AmpReal>* top;
+    cplx<ColourReal>* jamps;
+
+    explicit Scratch(void* base) {
+      currents = static_cast<cplx<AmpReal>*>(base);
+      psi_of[0] = currents + current;
+      psi_of[1] = psi_of[0] + psi;
+      top = psi_of[1] + psi;
+      momenta = reinterpret_cast<D*>(top + 4 * most);
+      jamps = reinterpret_cast<cplx<ColourReal>*>(momenta + momentum);
+    }
+  };
+
+  static void run(const LaneTask& task, std::size_t pack, void* scratch_base) {
+    const std::size_t first = pack * lanes;
+    const int here = static_cast<int>(
+        task.events - first < std::size_t(lanes) ? task.events - first : std::size_t(lanes));
+    const Scratch s(scratch_base);
+    const Plan plan{{task.sub, (NG + 1) * (NG + 1)}, {task.mask}};
+    const Weights weights{task.weights};
+    D p[particles][4];
+    for (int i = 0; i < particles; ++i)
+      for (int mu = 0; mu < 4; ++mu)
+        p[i][mu] =
+            D::load(task.momenta + first + task.stride_particle * i + task.stride_mu * mu, here);
+    for (int m = 0; m < Sizes::subsets; ++m) {
+      subset_momentum<NG>(m, GluonMomenta{p}, s.momenta + 4 * m);
+    }
+    const AmpReal mass = AmpReal(top_mass);
+    D total = D(0);
+    for (int u = 0; u < task.unit_count; ++u) {
+      const HelicityUnit& unit = task.units[u];
+      for (int g = 0; g < NG; ++g) {
+        const int particle = g < 2 ? g : g + 2;
+        const auto w = vxxxxx<AmpReal>(p[particle],
+                                       amplitudes::helicity(unit.helicity[0], particle, particles),
+                                       g < 2 ? -1 : 1);
+        for (int mu = 0; mu < 4; ++mu) s.currents[4 * (1 + g) + mu] = w.c[mu];
+      }
+      for_each_length<2, NG + 1>(
+          GluonCurrentsOfLength<NG, AmpReal, Plan>{plan, s.momenta, s.currents});
+      const int antitops = unit.first_of_second_antitop < unit.count ? 2 : 1;
+      Wave<AmpReal> antitop[2];
+      for (int a = 0; a < antitops; ++a) {
+        const int h = unit.helicity[a == 0 ? 0 : unit.first_of_second_antitop];
+        antitop[a] = ixxxxx<AmpReal>(p[3], mass, amplitudes::helicity(h, 3, particles), -1);
+        for_each_length<1, NG - 1>(FermionCurrentsOfLength<NG, AmpReal, Plan>{
+            plan, s.momenta, s.currents, antitop[a], task.width, s.psi_of[a]});
+      }
+      for (int k = 0; k < unit.count; ++k) {
+        const auto w =
+            oxxxxx<AmpReal>(p[2], mass, amplitudes::helicity(unit.helicity[k], 2, particles), 1);
+        for (int mu = 0; mu < 4; ++mu) s.top[4 * k + mu] = w.c[mu];
+      }
+      for (int a = 0; a < antitops; ++a) {
+        const int k0 = a == 0 ? 0 : unit.first_of_second_antitop;
+        const int k1 = a == 0 ? unit.first_of_second_antitop : unit.count;
+        for (int flow = 0; flow < colours; ++flow) {
+          const int ordering = Sequences::offset(NG, NG) + flow;
+          cplx<AmpReal> first_current[4];
+          first_fermion_current<NG>(plan, ordering, s.momenta, s.currents, antitop[a], task.width,
+                                    s.psi_of[a], first_current);
+          for (int k = k0; k < k1; ++k) {
+            const auto amplitude = close_on_top<NG>(plan, ordering, s.currents, s.psi_of[a],
+                                                    first_current, antitop[a].c, s.top + 4 * k);
+            s.jamps[k * colours + flow] =
+                cplx<ColourReal>(ColourReal(amplitude.real()), ColourReal(amplitude.imag()));
+          }
+        }
+      }
+      D sum = D(0);
+      for (int item = 0; item < colours; ++item) {
+        sum += folded_colour_share<colours, most>(weights, item, s.jamps, unit.count);
+      }
+      total += sum / D(task.denominator);
+    }
+    (total / D(task.scale)).store(task.me + first, here);
+  }
+
+  static LaneKernel kernel() { return {&run, lanes, Scratch::bytes}; }
+};
+
+// The kernel for `gluons` gluons and `precision` with double lanes of
+// width DoubleLanes and float lanes of width FloatLanes; mixed precision
+// keeps the double width (its amplitudes are doubles).
+template <class Tag, int DoubleLanes, int FloatLanes>
+LaneKernel lane_kernel_for(int gluons, Precision precision) {
+  using Double = Lanes<double, DoubleLanes, Tag>;
+  using Float = Lanes<float, FloatLanes, Tag>;
+  using FloatOfDouble = Lanes<float, DoubleLanes, Tag>;
+  const auto of = [&](auto ng) {
+    constexpr int NG = decltype(ng)::value;
+    switch (precision) {
+      case Precision::double_precision:
+        return LaneKernelOf<Tag, NG, Double, Double>::kernel();
+      case Precision::single_precision:
+        return LaneKernelOf<Tag, NG, Float, Float>::kernel();
+      case Precision::mixed:
+        return LaneKernelOf<Tag, NG, Double, FloatOfDouble>::kernel();
+    }
+    return LaneKernel{};
+  };
+  switch (gluons) {
+    case 2:
+      return of(std::integral_constant<int, 2>());
+    case 3:
+      return of(std::integral_constant<int, 3>());
+    case 4:
+      return of(std::integral_constant<int, 4>());
+    case 5:
+      return of(std::integral_constant<int, 5>());
+  }
+  return LaneKernel{};
+}
+
+}  // namespace hepex::amplitudes::detail
