@@ -12,8 +12,10 @@
 # host build's hepex; WORK: a scratch directory (CUDACPP builds, logs,
 # hepex.json, table.md); CORE: the core both run on (default 2).
 # Environment: EVENTS (default 2048), PROCESSES (default gg_tt gg_ttg
-# gg_ttgg gg_ttggg), JOBS (parallel CUDACPP builds, default nproc),
-# BUILD_ONLY=1 (stop after the builds; a second call reuses them).
+# gg_ttgg gg_ttggg), BUILDS (CUDACPP backend:fptype pairs, default all
+# below), SIMD (hepex's --simd list, default none,auto), JOBS (parallel
+# CUDACPP builds, default nproc), BUILD_ONLY=1 (stop after the builds; a
+# second call reuses them), SKIP_BUILD=1 (use the builds already in WORK).
 set -euo pipefail
 # OpenBLAS (linked for the BLAS colour sum) must not park spinning threads on the core.
 export OPENBLAS_NUM_THREADS=1
@@ -25,7 +27,8 @@ events=${EVENTS:-2048}
 processes=${PROCESSES:-"gg_tt gg_ttg gg_ttgg gg_ttggg"}
 jobs=${JOBS:-$(nproc)}
 # CUDACPP builds: double in every SIMD mode, float in none, avx2 and 512z.
-builds="cppnone:d cppavx2:d cpp512y:d cpp512z:d cppnone:f cppavx2:f cpp512z:f"
+builds=${BUILDS:-"cppnone:d cppavx2:d cpp512y:d cpp512z:d cppnone:f cppavx2:f cpp512z:f"}
+simd=${SIMD:-none,auto}
 mkdir -p "$work"
 declare -A subdir=([gg_tt]=P1_Sigma_sm_gg_ttx [gg_ttg]=P1_Sigma_sm_gg_ttxg
                    [gg_ttgg]=P1_Sigma_sm_gg_ttxgg [gg_ttggg]=P1_Sigma_sm_gg_ttxggg)
@@ -41,7 +44,7 @@ for p in $processes; do
   [ -d "$work/cudacpp/$p.sa" ] || cp -r "$src/epochX/cudacpp/$p.sa" "$work/cudacpp/"
 done
 n=0
-for p in $processes; do
+[ "${SKIP_BUILD:-0}" = 1 ] || for p in $processes; do
   for b in $builds; do
     build_one "$p" "${b%:*}" "${b#*:}" &
     n=$((n + 1))
@@ -71,7 +74,7 @@ declare -A iterations=([gg_tt]=200 [gg_ttg]=50 [gg_ttgg]=8 [gg_ttggg]=2)
 } | tee "$work/cudacpp.txt"
 
 taskset -c "$core" "$hepex" bench me --processes "$(echo $processes | tr ' ' ',')" \
-  --precisions double,float --simd none,auto --batches "$events" --warmup 1 --repeats 5 \
+  --precisions double,float --simd "$simd" --batches "$events" --warmup 1 --repeats 5 \
   --budget 60 --json "$work/hepex.json" | tee "$work/hepex.log"
 
 python3 - "$work" <<'EOF'
@@ -95,7 +98,9 @@ for key in sorted(hepex, key=lambda k: (["gg_tt", "gg_ttg", "gg_ttgg", "gg_ttggg
     simd = auto[0] if auto else "none"
     best = max(c.values()) if c else float("nan")
     cell = lambda b: f"{c[b]:.4g}" if b in c else "-"
+    none = f"{h['none'][0]:.4g}" if "none" in h else "-"
+    ratio = f"{h[simd][0] / h['none'][0]:.2f}" if "none" in h else "-"
     print(f"| {key[0]} | {key[1]} | {cell('cppnone')} | {cell('cppavx2')} | {cell('cpp512y')} |"
-          f" {cell('cpp512z')} | {h['none'][0]:.4g} | {h[simd][0]:.4g} ({simd}) | {h[simd][1]:.4g} |"
-          f" {h[simd][0] / h['none'][0]:.2f} | {h[simd][0] / best:.2f} |")
+          f" {cell('cpp512z')} | {none} | {h[simd][0]:.4g} ({simd}) | {h[simd][1]:.4g} |"
+          f" {ratio} | {h[simd][0] / best:.2f} |")
 EOF

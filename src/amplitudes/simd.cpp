@@ -69,12 +69,15 @@ const char* simd_name(Simd simd) {
   return "?";
 }
 
+// HEPEX_LANE_KERNEL_<ISA>: whether this library has that kernel (set per
+// library target, src/CMakeLists.txt: the sanitized test library leaves
+// AVX-512 out).
 std::vector<Simd> simd_compiled() {
-#if HEPEX_HAS_ME_LANES_X86
-  return {Simd::none, Simd::sse, Simd::avx2, Simd::avx512};
-#else
-  return {Simd::none};
-#endif
+  std::vector<Simd> compiled{Simd::none};
+  if (HEPEX_LANE_KERNEL_SSE) compiled.push_back(Simd::sse);
+  if (HEPEX_LANE_KERNEL_AVX2) compiled.push_back(Simd::avx2);
+  if (HEPEX_LANE_KERNEL_AVX512) compiled.push_back(Simd::avx512);
+  return compiled;
 }
 
 std::vector<Simd> simd_supported() {
@@ -88,11 +91,11 @@ Simd resolve_simd(Simd requested) {
   if (requested == Simd::automatic) return simd_supported().back();
   const auto compiled = simd_compiled();
   if (std::find(compiled.begin(), compiled.end(), requested) == compiled.end()) {
+    std::string have;
+    for (const Simd s : compiled) have += std::string(have.empty() ? "" : ", ") + simd_name(s);
     throw Error(std::string("--simd ") + simd_name(requested) +
-                ": this build has no host kernel for it (" +
-                (HEPEX_HAS_ME_LANES ? "x86-64 builds have sse, avx2 and avx512"
-                                    : "a GPU build evaluates matrix elements on the device") +
-                ")");
+                ": this build has no host kernel for it (it has " + have +
+                (HEPEX_HAS_ME_LANES ? ")" : "; a GPU build evaluates matrix elements on the device)"));
   }
   if (!cpu_supports(requested)) {
     throw Error(std::string("--simd ") + simd_name(requested) + ": this CPU lacks " +
@@ -113,11 +116,15 @@ int simd_lanes(Simd simd, Precision precision) {
 #if HEPEX_HAS_ME_LANES
 detail::LaneKernel detail::lane_kernel(Simd resolved, int gluons, Precision precision) {
   switch (resolved) {
-#if HEPEX_HAS_ME_LANES_X86
+#if HEPEX_LANE_KERNEL_SSE
     case Simd::sse:
       return lane_kernel_sse(gluons, precision);
+#endif
+#if HEPEX_LANE_KERNEL_AVX2
     case Simd::avx2:
       return lane_kernel_avx2(gluons, precision);
+#endif
+#if HEPEX_LANE_KERNEL_AVX512
     case Simd::avx512:
       return lane_kernel_avx512(gluons, precision);
 #endif

@@ -119,21 +119,50 @@ KOKKOS_INLINE_FUNCTION const cplx<T>* stored_fermion_current(const cplx<T>* psi,
   return s == 0 ? antitop : fermion_current_slot(psi, s);
 }
 
+// What the recursion reads of the momenta ("kinematics"), per gluon subset
+// with bits m:
+//   k(m, mu)           its outgoing momentum, as the vertices take it (Momentum);
+//   gluon_propagator(m) 1 / k^2;
+//   fermion_line(m)    the top line whose current carries the subset and the
+//                      outgoing antitop: k + k_antitop and its k^2 - M^2.
+// The squares are formed in double (see Wave). MomentaInDoubles forms them
+// when asked, from the subsets' double momenta (the GPU kernel, the
+// reference); the host kernel tabulates them once per pack of events
+// (detail/subset_kinematics.hpp), since every helicity unit asks again.
+template <class T>
+struct MomentaInDoubles {
+  using Momentum = Doubles<T>;
+  const Doubles<T>* momentum;   // [4 m + mu]
+  const Doubles<T>* antitop_k;  // [mu]
+
+  KOKKOS_INLINE_FUNCTION Momentum k(int m, int mu) const { return momentum[4 * m + mu]; }
+  KOKKOS_INLINE_FUNCTION T gluon_propagator(int m) const {
+    return T(Doubles<T>(1) / square(momentum + 4 * m));
+  }
+  KOKKOS_INLINE_FUNCTION FermionLine<T, Momentum> fermion_line(int m) const {
+    FermionLine<T, Momentum> line;
+    for (int mu = 0; mu < 4; ++mu) line.k[mu] = momentum[4 * m + mu] + antitop_k[mu];
+    line.virtuality = T(square(line.k) - Doubles<T>(top_mass * top_mass));
+    return line;
+  }
+};
+
 // The gluon current J(s) of a sequence of the given length, from the currents
 // of its pieces (all shorter, so ready):
 // J(s) = [sum (-i)(i GC_10) VVV1 + sum (-i GC_12) ordered VVVV] / P^2.
-template <int NG, int length, class T, class Plan>
-KOKKOS_INLINE_FUNCTION void gluon_current(const Plan& plan, int s, const Doubles<T>* momentum,
+template <int NG, int length, class T, class Plan, class Kinematics>
+KOKKOS_INLINE_FUNCTION void gluon_current(const Plan& plan, int s, const Kinematics& kinematics,
                                           cplx<T>* current) {
   constexpr int W = NG + 1;
   const cplx<T> vvv_factor(T(gc10_re), T(0));
   const cplx<T> vvvv_factor = cplx<T>(T(0), T(-1)) * cplx<T>(T(0), T(gc12_im));
   const auto piece = [&](int i, int j) {
     const int id = plan.sub(s, i * W + j);
-    Wave<T> w;
+    const int m = plan.mask(id);
+    Wave<T, typename Kinematics::Momentum> w;
     for (int mu = 0; mu < 4; ++mu) {
       w.c[mu] = current[4 * id + mu];
-      w.k[mu] = momentum[4 * plan.mask(id) + mu];
+      w.k[mu] = kinematics.k(m, mu);
     }
     return w;
   };
@@ -142,7 +171,7 @@ KOKKOS_INLINE_FUNCTION void gluon_current(const Plan& plan, int s, const Doubles
   for (int c1 = 1; c1 < length; ++c1)
     for (int c2 = c1 + 1; c2 < length; ++c2)
       add_vvvv_numerator(piece(0, c1), piece(c1, c2), piece(c2, length), vvvv_factor, out);
-  const T propagator = T(Doubles<T>(1) / square(momentum + 4 * plan.mask(s)));
+  const T propagator = kinematics.gluon_propagator(plan.mask(s));
   for (int mu = 0; mu < 4; ++mu) current[4 * s + mu] = out[mu] * propagator;
 }
 
@@ -150,33 +179,31 @@ KOKKOS_INLINE_FUNCTION void gluon_current(const Plan& plan, int s, const Doubles
 // from the gluon currents, the stored fermion currents of its suffixes and
 // the outgoing antitop's column spinor (Psi of the empty sequence); `width`
 // is the top width.
-template <int NG, int length, class T, class Plan>
-KOKKOS_INLINE_FUNCTION void fermion_current(const Plan& plan, int s, const Doubles<T>* momentum,
-                                            const cplx<T>* current, const Wave<T>& antitop,
+template <int NG, int length, class T, class Plan, class Kinematics>
+KOKKOS_INLINE_FUNCTION void fermion_current(const Plan& plan, int s, const Kinematics& kinematics,
+                                            const cplx<T>* current, const cplx<T>* antitop,
                                             double width, const cplx<T>* psi, cplx<T>* out) {
   constexpr int W = NG + 1;
   const cplx<T> gc11(T(0), T(gc11_im));
   cplx<T> x[4] = {};
   for (int c = 1; c <= length; ++c) {
     const int suffix = plan.sub(s, c * W + length);
-    add_gamma_times(current + 4 * plan.sub(s, c), stored_fermion_current(psi, suffix, antitop.c),
+    add_gamma_times(current + 4 * plan.sub(s, c), stored_fermion_current(psi, suffix, antitop),
                     x);
   }
-  Doubles<T> k[4];
-  for (int mu = 0; mu < 4; ++mu) k[mu] = momentum[4 * plan.mask(s) + mu] + antitop.k[mu];
-  fermion_propagator(k, top_mass, width, gc11, x, out);
+  fermion_propagator(kinematics.fermion_line(plan.mask(s)), top_mass, width, gc11, x, out);
 }
 
 // The fermion current of the length-(NG - 1) suffix of the full ordering s
 // (not stored: close_on_top takes it as `first`) into first[0..3].
-template <int NG, class T, class Plan>
+template <int NG, class T, class Plan, class Kinematics>
 KOKKOS_INLINE_FUNCTION void first_fermion_current(const Plan& plan, int s,
-                                                  const Doubles<T>* momentum,
-                                                  const cplx<T>* current, const Wave<T>& antitop,
+                                                  const Kinematics& kinematics,
+                                                  const cplx<T>* current, const cplx<T>* antitop,
                                                   double width, const cplx<T>* psi,
                                                   cplx<T>* first) {
-  fermion_current<NG, NG - 1>(plan, plan.sub(s, (NG + 1) + NG), momentum, current, antitop, width,
-                              psi, first);
+  fermion_current<NG, NG - 1>(plan, plan.sub(s, (NG + 1) + NG), kinematics, current, antitop,
+                              width, psi, first);
 }
 
 // The jamp of the full ordering s, closed on the outgoing top's row spinor;
@@ -218,30 +245,30 @@ struct WaveMomenta {
 // The reference's steps for for_each_length: every gluon (fermion) current of
 // one length, in order. Functors callable on host and device, not host
 // lambdas, for the reason given at WaveMomenta.
-template <int NG, class T, class Plan>
+template <int NG, class T, class Plan, class Kinematics>
 struct GluonCurrentsOfLength {
   const Plan& plan;
-  const Doubles<T>* momentum;
+  const Kinematics& kinematics;
   cplx<T>* current;
   template <int length>
   KOKKOS_INLINE_FUNCTION void operator()(std::integral_constant<int, length>) const {
     for (int s = Sequences::offset(NG, length); s < Sequences::offset(NG, length + 1); ++s)
-      gluon_current<NG, length>(plan, s, momentum, current);
+      gluon_current<NG, length>(plan, s, kinematics, current);
   }
 };
 
-template <int NG, class T, class Plan>
+template <int NG, class T, class Plan, class Kinematics>
 struct FermionCurrentsOfLength {
   const Plan& plan;
-  const Doubles<T>* momentum;
+  const Kinematics& kinematics;
   const cplx<T>* current;
-  const Wave<T>& antitop;
+  const cplx<T>* antitop;
   double width;
   cplx<T>* psi;
   template <int length>
   KOKKOS_INLINE_FUNCTION void operator()(std::integral_constant<int, length>) const {
     for (int s = Sequences::offset(NG, length); s < Sequences::offset(NG, length + 1); ++s)
-      fermion_current<NG, length>(plan, s, momentum, current, antitop, width, psi,
+      fermion_current<NG, length>(plan, s, kinematics, current, antitop, width, psi,
                                   fermion_current_slot(psi, s));
   }
 };
@@ -261,14 +288,16 @@ void colour_ordered_jamps(const Plan& plan, const Wave<T>* gluons, const Wave<T>
   }
   for (int s = 1; s <= NG; ++s)
     for (int mu = 0; mu < 4; ++mu) current[4 * s + mu] = gluons[plan.gluon(s)].c[mu];
+  using Kinematics = MomentaInDoubles<T>;
+  const Kinematics kinematics{momentum.data(), antitop.k};
   for_each_length<2, NG + 1>(
-      GluonCurrentsOfLength<NG, T, Plan>{plan, momentum.data(), current.data()});
-  for_each_length<1, NG - 1>(FermionCurrentsOfLength<NG, T, Plan>{
-      plan, momentum.data(), current.data(), antitop, width, psi.data()});
+      GluonCurrentsOfLength<NG, T, Plan, Kinematics>{plan, kinematics, current.data()});
+  for_each_length<1, NG - 1>(FermionCurrentsOfLength<NG, T, Plan, Kinematics>{
+      plan, kinematics, current.data(), antitop.c, width, psi.data()});
   for (int f = 0; f < Sizes::colours; ++f) {
     const int s = Sequences::offset(NG, NG) + f;
     cplx<T> first[4];
-    first_fermion_current<NG>(plan, s, momentum.data(), current.data(), antitop, width, psi.data(),
+    first_fermion_current<NG>(plan, s, kinematics, current.data(), antitop.c, width, psi.data(),
                               first);
     jamps[f] = close_on_top<NG>(plan, s, current.data(), psi.data(), first, antitop.c, top.c);
   }

@@ -28,13 +28,15 @@ namespace hepex::amplitudes {
 template <class T>
 using cplx = Complex<T>;
 
-// The momentum is kept in double whatever T: propagator denominators like
-// (p3 + k)^2 - m^2 or (k1 + k2)^2 cancel badly near collinear or soft
-// configurations, and in float that alone costs 1e-3 of the ME.
-template <class T>
+// The momentum of an external line is kept in double whatever T: propagator
+// denominators like (p3 + k)^2 - m^2 or (k1 + k2)^2 cancel badly near
+// collinear or soft configurations, and in float that alone costs 1e-3 of
+// the ME. Where the squares are formed elsewhere in double, the vertices may
+// take the momenta in T (K = T: the host kernel's SubsetKinematics).
+template <class T, class K = Doubles<T>>
 struct Wave {
-  cplx<T> c[4];       // spinor (chiral basis) or Lorentz-vector components
-  Doubles<T> k[4];    // outgoing momentum (E, px, py, pz)
+  cplx<T> c[4];  // spinor (chiral basis) or Lorentz-vector components
+  K k[4];        // outgoing momentum (E, px, py, pz)
 };
 
 namespace helas_detail {
@@ -234,13 +236,22 @@ HEPEX_FORCEINLINE_FUNCTION void add_gamma_times(const cplx<T>* v, const cplx<T>*
   out[3] += b1;
 }
 
+// An off-shell top line: its outgoing momentum k and k^2 - M^2, formed in
+// double (see Wave).
+template <class T, class K>
+struct FermionLine {
+  K k[4];
+  T virtuality;  // k^2 - M^2
+};
+
 // The fermion propagator applied to a column spinor: returns
 // i C (Pslash + M) x / (P^2 - M^2 + i M W) with P = -k (FFV1_2's factor).
-template <class T>
-KOKKOS_INLINE_FUNCTION void fermion_propagator(const Doubles<T>* k, double mass, double width,
-                                               cplx<T> coupling, const cplx<T>* x, cplx<T>* out) {
-  const T p[4] = {T(-k[0]), T(-k[1]), T(-k[2]), T(-k[3])};
-  const cplx<T> denominator(T(square(k) - Doubles<T>(mass * mass)), T(mass * width));
+template <class T, class K>
+KOKKOS_INLINE_FUNCTION void fermion_propagator(const FermionLine<T, K>& line, double mass,
+                                               double width, cplx<T> coupling, const cplx<T>* x,
+                                               cplx<T>* out) {
+  const T p[4] = {T(-line.k[0]), T(-line.k[1]), T(-line.k[2]), T(-line.k[3])};
+  const cplx<T> denominator(line.virtuality, T(mass * width));
   const cplx<T> factor = cplx<T>(0, 1) * coupling / denominator;
   cplx<T> u0, u1, l0, l1;
   // (Pslash + M) = [[M, P0 - sigma.P], [P0 + sigma.P, M]]
@@ -257,9 +268,9 @@ KOKKOS_INLINE_FUNCTION void fermion_propagator(const Doubles<T>* k, double mass,
 // outgoing; ALOHA's P1 = -(k2 + k3), P2 = k2, P3 = k3):
 //   (V2.V3)(P3 - P2) + V2 (V3.P2 - V3.P1) + V3 (V2.P1 - V2.P3).
 // Antisymmetric under exchange of the two legs (with their momenta).
-template <class T>
-KOKKOS_INLINE_FUNCTION void add_vvv_numerator(const Wave<T>& v2, const Wave<T>& v3, cplx<T> factor,
-                                              cplx<T>* out) {
+template <class T, class K>
+KOKKOS_INLINE_FUNCTION void add_vvv_numerator(const Wave<T, K>& v2, const Wave<T, K>& v3,
+                                              cplx<T> factor, cplx<T>* out) {
   T k2[4], k3[4], p1[4];
   for (int mu = 0; mu < 4; ++mu) {
     k2[mu] = T(v2.k[mu]);
@@ -278,9 +289,9 @@ KOKKOS_INLINE_FUNCTION void add_vvv_numerator(const Wave<T>& v2, const Wave<T>& 
 //   2 V_B (V_A.V_C) - V_C (V_A.V_B) - V_A (V_B.V_C).
 // It is the coefficient of T^A T^B T^C in MadGraph's three VVVV1/3/4 terms
 // with their f f colour factors (see colour_ordered.hpp for the derivation).
-template <class T>
-KOKKOS_INLINE_FUNCTION void add_vvvv_numerator(const Wave<T>& a, const Wave<T>& b, const Wave<T>& c,
-                                               cplx<T> factor, cplx<T>* out) {
+template <class T, class K>
+KOKKOS_INLINE_FUNCTION void add_vvvv_numerator(const Wave<T, K>& a, const Wave<T, K>& b,
+                                               const Wave<T, K>& c, cplx<T> factor, cplx<T>* out) {
   const cplx<T> ac = dot<T>(a.c, c.c), ab = dot<T>(a.c, b.c), bc = dot<T>(b.c, c.c);
   for (int mu = 0; mu < 4; ++mu) {
     out[mu] += factor * (T(2) * b.c[mu] * ac - c.c[mu] * ab - a.c[mu] * bc);

@@ -147,13 +147,8 @@ class EvaluatorOf : public Evaluator<ExecSpace> {
       antitop_k = reinterpret_cast<double*>(top + 4 * max_combinations_per_unit);
       jamps = reinterpret_cast<cplx<ColourReal>*>(antitop_k + 8);
     }
-    KOKKOS_INLINE_FUNCTION Wave<AmpReal> antitop_wave(int a) const {
-      Wave<AmpReal> w;
-      for (int mu = 0; mu < 4; ++mu) {
-        w.c[mu] = antitop[4 * a + mu];
-        w.k[mu] = antitop_k[4 * a + mu];
-      }
-      return w;
+    KOKKOS_INLINE_FUNCTION MomentaInDoubles<AmpReal> kinematics(int a) const {
+      return {momentum, antitop_k + 4 * a};
     }
   };
 
@@ -242,7 +237,7 @@ class EvaluatorOf : public Evaluator<ExecSpace> {
         constexpr int length = decltype(length_constant)::value;
         constexpr int first = Sequences::offset(NG, length);
         for_items(Sequences::falling(NG, length), [&](const EventScratch& s, int, int i) {
-          gluon_current<NG, length>(plan, first + i, s.momentum, s.current);
+          gluon_current<NG, length>(plan, first + i, s.kinematics(0), s.current);
         });
       });
       // The stored fermion currents of the unit's antitop helicities, by
@@ -258,16 +253,16 @@ class EvaluatorOf : public Evaluator<ExecSpace> {
         constexpr int n = Sequences::falling(NG, length);
         for_items(antitops * n, [&](const EventScratch& s, int, int i) {
           const int a = i / n, id = first + i % n;
-          fermion_current<NG, length>(plan, id, s.momentum, s.current, s.antitop_wave(a), width,
-                                      psi(s, a), fermion_current_slot(psi(s, a), id));
+          fermion_current<NG, length>(plan, id, s.kinematics(a), s.current, s.antitop + 4 * a,
+                                      width, psi(s, a), fermion_current_slot(psi(s, a), id));
         });
       });
       for_items(antitops * colours, [&](const EventScratch& s, int e, int i) {
         const int a = i / colours, flow = i % colours;
         const int ordering = Sequences::offset(NG, NG) + flow;
         cplx<AmpReal> first[4];
-        first_fermion_current<NG>(plan, ordering, s.momentum, s.current, s.antitop_wave(a), width,
-                                  psi(s, a), first);
+        first_fermion_current<NG>(plan, ordering, s.kinematics(a), s.current, s.antitop + 4 * a,
+                                  width, psi(s, a), first);
         const int k0 = a == 0 ? 0 : unit.first_of_second_antitop;
         const int k1 = a == 0 ? unit.first_of_second_antitop : unit.count;
         for (int k = k0; k < k1; ++k) {

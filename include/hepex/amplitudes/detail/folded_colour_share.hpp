@@ -61,7 +61,10 @@ KOKKOS_INLINE_FUNCTION Doubles<Real> folded_colour_share(const Weights& weights,
       lower_im[c] = j[c * n + n - 1 - t].imag();
     }
   }
-  Doubles<Real> sum = Doubles<Real>(0);
+  // The item's steps add up in Real (at most n / 2 + 1 of them), the items
+  // in double (their caller): in float, widening every step to double cost
+  // as much as the step.
+  Real sum = Real(0);
   for (int s0 = 0; s0 < per_item; s0 += chunk) {
     std::int16_t w[chunk];
     for (int s = 0; s < chunk; ++s) w[s] = weights((first + s0 + s) * half + t);
@@ -79,11 +82,11 @@ KOKKOS_INLINE_FUNCTION Doubles<Real> folded_colour_share(const Weights& weights,
                     (in_upper ? upper_im[c] : lower_im[c]) * column.imag();
           }
         }
-        sum += Doubles<Real>(Real(w[s]) * term);
+        sum += Real(w[s]) * term;
       }
     }
   }
-  return sum;
+  return Doubles<Real>(sum);
 }
 
 }  // namespace hepex::amplitudes

@@ -2,7 +2,11 @@
 // The engine's host evaluator: packs of events in SIMD lanes (one call of a
 // lane kernel, detail/lane_kernel.hpp, per pack, all helicity units in turn,
 // no atomics), spread over the host execution space's threads (one pack per
-// team of one thread, its scratch at level 1). The kernel is the one
+// team of one thread, its scratch at level 1), dealt dynamically: the packs
+// cost the same, but the cores need not run at one speed (on the GPU
+// machine's host, 16 one-thread processes at once ran gg_ttgg at 10.6k to
+// 16.3k MEs/s each), and equal static shares make every thread wait for the
+// slowest (perf/results/me_cpu.md). The kernel is the one
 // resolve_simd chose for this CPU (simd.hpp); the GPU builds use the team
 // kernel of detail/evaluator.hpp instead.
 
@@ -62,7 +66,7 @@ class LaneEvaluator : public Evaluator<ExecSpace> {
                         me.data()};
     const LaneKernel kernel = kernel_;
     const std::size_t packs = (events + kernel.lanes - 1) / kernel.lanes;
-    using Policy = Kokkos::TeamPolicy<ExecSpace>;
+    using Policy = Kokkos::TeamPolicy<ExecSpace, Kokkos::Schedule<Kokkos::Dynamic>>;
     Kokkos::parallel_for(
         "hepex::me_lanes",
         Policy(streams[0], static_cast<int>(packs), 1)

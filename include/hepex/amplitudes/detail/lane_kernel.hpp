@@ -7,8 +7,9 @@
 // everything here is a template on their unnamed-namespace Tag (lanes.hpp).
 //
 // The scratch of one pack holds the currents of one unit, lanes wide
-// (gg_ttggg in double with 8 lanes: 330 KB, within a core's L2), and is
-// reused by the next unit; the subset momenta are computed once per pack.
+// (gg_ttggg in double with 8 lanes: 340 KB, within a core's L2), and is
+// reused by the next unit; the kinematics of the gluon subsets are tabulated
+// once per pack (detail/subset_kinematics.hpp).
 // Partial packs repeat their last event in the spare lanes (Lanes::load) and
 // store only the real ones. The unit sums are added in unit order, as the
 // GPU kernel does.
@@ -20,6 +21,7 @@
 #include "hepex/amplitudes/detail/folded_colour_share.hpp"
 #include "hepex/amplitudes/detail/lane_task.hpp"
 #include "hepex/amplitudes/detail/lanes.hpp"
+#include "hepex/amplitudes/detail/subset_kinematics.hpp"
 
 namespace hepex::amplitudes::detail {
 
@@ -56,20 +58,22 @@ struct LaneKernelOf {
     D operator()(int g, int mu) const { return g < 2 ? -p[g][mu] : p[g + 2][mu]; }
   };
 
-  // The scratch of one pack, in order: gluon currents, subset momenta, the
-  // stored fermion currents of both antitop helicities, top spinors per
-  // combination, jamps per combination.
+  using Kinematics = SubsetKinematics<AmpReal>;
+
+  // The scratch of one pack, in order: gluon currents, the stored fermion
+  // currents of both antitop helicities, top spinors per combination, the
+  // subsets' kinematics, jamps per combination.
   struct Scratch {
     static constexpr std::size_t current = 4 * Sizes::currents;
-    static constexpr std::size_t momentum = 4 * Sizes::subsets;
     static constexpr std::size_t psi = 4 * Sizes::stored_fermion_currents;
+    static constexpr std::size_t kinematics = Kinematics::per_subset * Sizes::subsets;
     static constexpr std::size_t bytes = sizeof(cplx<AmpReal>) * (current + 2 * psi + 4 * most) +
-                                         sizeof(D) * momentum +
+                                         sizeof(AmpReal) * kinematics +
                                          sizeof(cplx<ColourReal>) * most * colours;
     cplx<AmpReal>* currents;
-    D* momenta;
     cplx<AmpReal>* psi_of[2];
     cplx<AmpReal>* top;
+    Kinematics kinematics_of_subsets;
     cplx<ColourReal>* jamps;
 
     explicit Scratch(void* base) {
@@ -77,8 +81,8 @@ struct LaneKernelOf {
       psi_of[0] = currents + current;
       psi_of[1] = psi_of[0] + psi;
       top = psi_of[1] + psi;
-      momenta = reinterpret_cast<D*>(top + 4 * most);
-      jamps = reinterpret_cast<cplx<ColourReal>*>(momenta + momentum);
+      kinematics_of_subsets.table = reinterpret_cast<AmpReal*>(top + 4 * most);
+      jamps = reinterpret_cast<cplx<ColourReal>*>(kinematics_of_subsets.table + kinematics);
     }
   };
 
@@ -94,9 +98,9 @@ struct LaneKernelOf {
       for (int mu = 0; mu < 4; ++mu)
         p[i][mu] =
             D::load(task.momenta + first + task.stride_particle * i + task.stride_mu * mu, here);
-    for (int m = 0; m < Sizes::subsets; ++m) {
-      subset_momentum<NG>(m, GluonMomenta{p}, s.momenta + 4 * m);
-    }
+    // The outgoing antitop's momentum is p[3] (ixxxxx with nsf = -1).
+    const Kinematics& kinematics = s.kinematics_of_subsets;
+    kinematics.template fill<NG>(GluonMomenta{p}, p[3]);
     const AmpReal mass = AmpReal(top_mass);
     D total = D(0);
     for (int u = 0; u < task.unit_count; ++u) {
@@ -109,14 +113,14 @@ struct LaneKernelOf {
         for (int mu = 0; mu < 4; ++mu) s.currents[4 * (1 + g) + mu] = w.c[mu];
       }
       for_each_length<2, NG + 1>(
-          GluonCurrentsOfLength<NG, AmpReal, Plan>{plan, s.momenta, s.currents});
+          GluonCurrentsOfLength<NG, AmpReal, Plan, Kinematics>{plan, kinematics, s.currents});
       const int antitops = unit.first_of_second_antitop < unit.count ? 2 : 1;
       Wave<AmpReal> antitop[2];
       for (int a = 0; a < antitops; ++a) {
         const int h = unit.helicity[a == 0 ? 0 : unit.first_of_second_antitop];
         antitop[a] = ixxxxx<AmpReal>(p[3], mass, amplitudes::helicity(h, 3, particles), -1);
-        for_each_length<1, NG - 1>(FermionCurrentsOfLength<NG, AmpReal, Plan>{
-            plan, s.momenta, s.currents, antitop[a], task.width, s.psi_of[a]});
+        for_each_length<1, NG - 1>(FermionCurrentsOfLength<NG, AmpReal, Plan, Kinematics>{
+            plan, kinematics, s.currents, antitop[a].c, task.width, s.psi_of[a]});
       }
       for (int k = 0; k < unit.count; ++k) {
         const auto w =
@@ -129,8 +133,8 @@ struct LaneKernelOf {
         for (int flow = 0; flow < colours; ++flow) {
           const int ordering = Sequences::offset(NG, NG) + flow;
           cplx<AmpReal> first_current[4];
-          first_fermion_current<NG>(plan, ordering, s.momenta, s.currents, antitop[a], task.width,
-                                    s.psi_of[a], first_current);
+          first_fermion_current<NG>(plan, ordering, kinematics, s.currents, antitop[a].c,
+                                    task.width, s.psi_of[a], first_current);
           for (int k = k0; k < k1; ++k) {
             const auto amplitude = close_on_top<NG>(plan, ordering, s.currents, s.psi_of[a],
                                                     first_current, antitop[a].c, s.top + 4 * k);
