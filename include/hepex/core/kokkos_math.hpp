@@ -15,47 +15,29 @@ namespace hepex::compat {
 
 // Real math functions: Kokkos::Experimental:: in 3.x, Kokkos:: in 4.x.
 #if KOKKOS_VERSION >= 40000
-template <class T>
-KOKKOS_INLINE_FUNCTION T fabs(T x) {
-  return Kokkos::fabs(x);
-}
-template <class T>
-KOKKOS_INLINE_FUNCTION T sqrt(T x) {
-  return Kokkos::sqrt(x);
-}
-template <class T>
-KOKKOS_INLINE_FUNCTION T log(T x) {
-  return Kokkos::log(x);
-}
-template <class T>
-KOKKOS_INLINE_FUNCTION T sin(T x) {
-  return Kokkos::sin(x);
-}
-template <class T>
-KOKKOS_INLINE_FUNCTION T cos(T x) {
-  return Kokkos::cos(x);
-}
+namespace kokkos_math = ::Kokkos;
 #else
+namespace kokkos_math = ::Kokkos::Experimental;
+#endif
 template <class T>
 KOKKOS_INLINE_FUNCTION T fabs(T x) {
-  return Kokkos::Experimental::fabs(x);
+  return kokkos_math::fabs(x);
 }
 template <class T>
 KOKKOS_INLINE_FUNCTION T sqrt(T x) {
-  return Kokkos::Experimental::sqrt(x);
+  return kokkos_math::sqrt(x);
 }
 template <class T>
 KOKKOS_INLINE_FUNCTION T log(T x) {
-  return Kokkos::Experimental::log(x);
+  return kokkos_math::log(x);
 }
 template <class T>
 KOKKOS_INLINE_FUNCTION T sin(T x) {
-  return Kokkos::Experimental::sin(x);
+  return kokkos_math::sin(x);
 }
 template <class T>
 KOKKOS_INLINE_FUNCTION T cos(T x) {
-  return Kokkos::Experimental::cos(x);
+  return kokkos_math::cos(x);
 }
-#endif
 
 }  // namespace hepex::compat
