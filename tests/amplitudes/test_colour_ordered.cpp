@@ -12,7 +12,12 @@
 #include "hepex/amplitudes/colour_sum.hpp"
 #include "hepex/amplitudes/detail/current_plan.hpp"
 #include "hepex/amplitudes/rambo.hpp"
+#include "hepex/config.hpp"
 #include "test_seed.hpp"
+#if HEPEX_HAS_ME_LANES
+#include "hepex/amplitudes/detail/lanes.hpp"
+#include "hepex/amplitudes/detail/triangle_colour_sum.hpp"
+#endif
 
 namespace hepex::amplitudes {
 namespace {
@@ -116,7 +121,9 @@ void check_folded_colour_sum(Process process, std::mt19937_64& rng) {
     for (int c = 0; c < combinations; ++c)
       for (int i = 0; i < n; ++i)
         for (int k = 0; k < n; ++k)
-          plain += (std::conj(to_std(j[c * n + i])) * double(m.cf[i * n + k]) * to_std(j[c * n + k])).real();
+          plain +=
+              (std::conj(to_std(j[c * n + i])) * double(m.cf[i * n + k]) * to_std(j[c * n + k]))
+                  .real();
     double folded = 0;
     for (int item = 0; item < n; ++item)
       folded += folded_colour_share<n, 4>(weights, item, j.data(), combinations);
@@ -133,6 +140,78 @@ TEST(AmplitudeColour, FoldedColourSumIsTheQuadraticForm) {
   check_folded_colour_sum<24>(Process::gg_ttgg, rng);
   check_folded_colour_sum<120>(Process::gg_ttggg, rng);
 }
+
+#if HEPEX_HAS_ME_LANES
+// The host kernel's row-by-row triangle (detail/triangle_colour_sum.hpp) in
+// lanes of doubles and of floats is the plain quadratic form
+// sum_c sum_ik conj(J_ci) CF_ik J_ck of every lane's random jamps, for one to
+// four combinations. The bound is relative to the sum of the terms' sizes
+// (random jamps cancel), the oracle summed in long double; measured worst
+// over 50 trials per case: 2.3e-16 in double, 1.4e-7 in float.
+struct TriangleTestTag {};
+
+template <class Real, int n, int C>
+void check_triangle_colour_sum(const ColourMatrix& m, std::mt19937_64& rng, double bound) {
+  constexpr int lanes = Real::lanes;
+  using T = typename Real::value_type;
+  std::uniform_real_distribution<double> uniform(-1, 1);
+  for (int trial = 0; trial < 5; ++trial) {
+    std::vector<std::complex<double>> j(lanes * C * n);  // j[(c n + i) lanes + lane]
+    for (auto& x : j) x = {double(T(uniform(rng))), double(T(uniform(rng)))};
+    std::vector<cplx<Real>> packed(C * n);
+    for (int at = 0; at < C * n; ++at) {
+      T re[lanes], im[lanes];
+      for (int lane = 0; lane < lanes; ++lane) {
+        re[lane] = T(j[at * lanes + lane].real());
+        im[lane] = T(j[at * lanes + lane].imag());
+      }
+      packed[at] = cplx<Real>(Real::load(re, lanes), Real::load(im, lanes));
+    }
+    const auto triangle = detail::triangle_colour_sum<n, C>(packed.data());
+    for (int lane = 0; lane < lanes; ++lane) {
+      long double plain = 0, size = 0;
+      for (int c = 0; c < C; ++c)
+        for (int i = 0; i < n; ++i)
+          for (int k = 0; k < n; ++k) {
+            const std::complex<long double> a = j[(c * n + i) * lanes + lane];
+            const std::complex<long double> b = j[(c * n + k) * lanes + lane];
+            const long double term =
+                (std::conj(a) * static_cast<long double>(m.cf[i * n + k]) * b).real();
+            plain += term;
+            size += std::abs(term);
+          }
+      EXPECT_LE(double(std::abs(triangle.v[lane] - plain)), bound * double(size))
+          << n << " colours, " << C << " combinations, trial " << trial << ", lane " << lane << ": "
+          << triangle.v[lane] << " vs " << plain;
+    }
+  }
+}
+
+template <class Real, int n>
+void check_triangle_colour_sums(Process process, std::mt19937_64& rng, double bound) {
+  const ColourMatrix m = colour_matrix(process);
+  ASSERT_EQ(m.colours, n);
+  check_triangle_colour_sum<Real, n, 1>(m, rng, bound);
+  check_triangle_colour_sum<Real, n, 2>(m, rng, bound);
+  check_triangle_colour_sum<Real, n, 3>(m, rng, bound);
+  check_triangle_colour_sum<Real, n, 4>(m, rng, bound);
+}
+
+template <class Real>
+void check_triangle_colour_sums(std::mt19937_64& rng, double bound) {
+  check_triangle_colour_sums<Real, 2>(Process::gg_tt, rng, bound);
+  check_triangle_colour_sums<Real, 6>(Process::gg_ttg, rng, bound);
+  check_triangle_colour_sums<Real, 24>(Process::gg_ttgg, rng, bound);
+  check_triangle_colour_sums<Real, 120>(Process::gg_ttggg, rng, bound);
+}
+
+TEST(AmplitudeColour, TriangleColourSumIsTheQuadraticForm) {
+  SCOPED_TRACE(test::seed_trace());
+  std::mt19937_64 rng(test::seed());
+  check_triangle_colour_sums<detail::Lanes<double, 2, TriangleTestTag>>(rng, 1e-15);
+  check_triangle_colour_sums<detail::Lanes<float, 4, TriangleTestTag>>(rng, 1e-6);
+}
+#endif
 
 TEST(AmplitudeColour, HelicityOrderIsMadGraphs) {
   SCOPED_TRACE(test::seed_trace());

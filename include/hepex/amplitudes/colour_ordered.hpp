@@ -149,13 +149,14 @@ struct MomentaInDoubles {
 
 // The gluon current J(s) of a sequence of the given length, from the currents
 // of its pieces (all shorter, so ready):
-// J(s) = [sum (-i)(i GC_10) VVV1 + sum (-i GC_12) ordered VVVV] / P^2.
+// J(s) = [sum (-i)(i GC_10) VVV1 + sum (-i GC_12) ordered VVVV] / P^2,
+// where both couplings are real: (-i)(i GC_10) = GC_10 and
+// -i GC_12 = gc12_im, applied once to each sum.
 template <int NG, int length, class T, class Plan, class Kinematics>
 KOKKOS_INLINE_FUNCTION void gluon_current(const Plan& plan, int s, const Kinematics& kinematics,
                                           cplx<T>* current) {
   constexpr int W = NG + 1;
-  const cplx<T> vvv_factor(T(gc10_re), T(0));
-  const cplx<T> vvvv_factor = cplx<T>(T(0), T(-1)) * cplx<T>(T(0), T(gc12_im));
+  const auto polarisation = [&](int i, int j) { return current + 4 * plan.sub(s, i * W + j); };
   const auto piece = [&](int i, int j) {
     const int id = plan.sub(s, i * W + j);
     const int m = plan.mask(id);
@@ -166,13 +167,14 @@ KOKKOS_INLINE_FUNCTION void gluon_current(const Plan& plan, int s, const Kinemat
     }
     return w;
   };
-  cplx<T> out[4] = {};
-  for (int c = 1; c < length; ++c) add_vvv_numerator(piece(0, c), piece(c, length), vvv_factor, out);
+  cplx<T> three[4] = {}, four[4] = {};
+  for (int c = 1; c < length; ++c) add_vvv_numerator(piece(0, c), piece(c, length), three);
   for (int c1 = 1; c1 < length; ++c1)
     for (int c2 = c1 + 1; c2 < length; ++c2)
-      add_vvvv_numerator(piece(0, c1), piece(c1, c2), piece(c2, length), vvvv_factor, out);
+      add_vvvv_numerator(polarisation(0, c1), polarisation(c1, c2), polarisation(c2, length), four);
   const T propagator = kinematics.gluon_propagator(plan.mask(s));
-  for (int mu = 0; mu < 4; ++mu) current[4 * s + mu] = out[mu] * propagator;
+  const T vvv = T(gc10_re) * propagator, vvvv = T(gc12_im) * propagator;
+  for (int mu = 0; mu < 4; ++mu) current[4 * s + mu] = three[mu] * vvv + four[mu] * vvvv;
 }
 
 // The fermion current Psi(s) of a sequence shorter than NG into out[0..3],
@@ -188,8 +190,7 @@ KOKKOS_INLINE_FUNCTION void fermion_current(const Plan& plan, int s, const Kinem
   cplx<T> x[4] = {};
   for (int c = 1; c <= length; ++c) {
     const int suffix = plan.sub(s, c * W + length);
-    add_gamma_times(current + 4 * plan.sub(s, c), stored_fermion_current(psi, suffix, antitop),
-                    x);
+    add_gamma_times(current + 4 * plan.sub(s, c), stored_fermion_current(psi, suffix, antitop), x);
   }
   fermion_propagator(kinematics.fermion_line(plan.mask(s)), top_mass, width, gc11, x, out);
 }
@@ -202,8 +203,8 @@ KOKKOS_INLINE_FUNCTION void first_fermion_current(const Plan& plan, int s,
                                                   const cplx<T>* current, const cplx<T>* antitop,
                                                   double width, const cplx<T>* psi,
                                                   cplx<T>* first) {
-  fermion_current<NG, NG - 1>(plan, plan.sub(s, (NG + 1) + NG), kinematics, current, antitop,
-                              width, psi, first);
+  fermion_current<NG, NG - 1>(plan, plan.sub(s, (NG + 1) + NG), kinematics, current, antitop, width,
+                              psi, first);
 }
 
 // The jamp of the full ordering s, closed on the outgoing top's row spinor;

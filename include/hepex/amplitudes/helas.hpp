@@ -44,7 +44,7 @@ namespace helas_detail {
 // (V0 + s sigma.V) (a, b)^T for s = +1 or -1, V a complex or real four-vector.
 template <class T, class V>
 HEPEX_FORCEINLINE_FUNCTION void sigma_times(const V* v, T s, const cplx<T>& a, const cplx<T>& b,
-                                        cplx<T>& ra, cplx<T>& rb) {
+                                            cplx<T>& ra, cplx<T>& rb) {
   const cplx<T> i(0, 1);
   const cplx<T> v0(v[0]), v1(v[1]), v2(v[2]), v3(v[3]);
   ra = (v0 + s * v3) * a + s * (v1 - i * v2) * b;
@@ -54,7 +54,7 @@ HEPEX_FORCEINLINE_FUNCTION void sigma_times(const V* v, T s, const cplx<T>& a, c
 // The row two-spinor (a, b) times (V0 + s sigma.V).
 template <class T, class V>
 HEPEX_FORCEINLINE_FUNCTION void times_sigma(const V* v, T s, const cplx<T>& a, const cplx<T>& b,
-                                        cplx<T>& ra, cplx<T>& rb) {
+                                            cplx<T>& ra, cplx<T>& rb) {
   const cplx<T> i(0, 1);
   const cplx<T> v0(v[0]), v1(v[1]), v2(v[2]), v3(v[3]);
   ra = a * (v0 + s * v3) + b * s * (v1 + i * v2);
@@ -216,7 +216,7 @@ KOKKOS_INLINE_FUNCTION Wave<T> oxxxxx(const Doubles<T>* pd, T mass, int nhel, in
 // F2 gamma.V F1 for a row spinor F2 and a column spinor F1.
 template <class T>
 HEPEX_FORCEINLINE_FUNCTION cplx<T> ffv_sandwich(const cplx<T>* f1, const cplx<T>* f2,
-                                            const cplx<T>* v) {
+                                                const cplx<T>* v) {
   cplx<T> a0, a1, b0, b1;
   // gamma.V F1 = ((V0 - sigma.V) F1_lower, (V0 + sigma.V) F1_upper)
   helas_detail::sigma_times(v, T(-1), f1[2], f1[3], a0, a1);
@@ -268,9 +268,11 @@ KOKKOS_INLINE_FUNCTION void fermion_propagator(const FermionLine<T, K>& line, do
 // outgoing; ALOHA's P1 = -(k2 + k3), P2 = k2, P3 = k3):
 //   (V2.V3)(P3 - P2) + V2 (V3.P2 - V3.P1) + V3 (V2.P1 - V2.P3).
 // Antisymmetric under exchange of the two legs (with their momenta).
+// The coupling is left to the caller (one real factor per current, see
+// gluon_current); inlined, so that the waves are never copied.
 template <class T, class K>
-KOKKOS_INLINE_FUNCTION void add_vvv_numerator(const Wave<T, K>& v2, const Wave<T, K>& v3,
-                                              cplx<T> factor, cplx<T>* out) {
+HEPEX_FORCEINLINE_FUNCTION void add_vvv_numerator(const Wave<T, K>& v2, const Wave<T, K>& v3,
+                                                  cplx<T>* out) {
   T k2[4], k3[4], p1[4];
   for (int mu = 0; mu < 4; ++mu) {
     k2[mu] = T(v2.k[mu]);
@@ -281,7 +283,7 @@ KOKKOS_INLINE_FUNCTION void add_vvv_numerator(const Wave<T, K>& v2, const Wave<T
   const cplx<T> a = dot<T>(v3.c, k2) - dot<T>(v3.c, p1);
   const cplx<T> b = dot<T>(v2.c, p1) - dot<T>(v2.c, k3);
   for (int mu = 0; mu < 4; ++mu) {
-    out[mu] += factor * (v23 * (k3[mu] - k2[mu]) + v2.c[mu] * a + v3.c[mu] * b);
+    out[mu] += v23 * (k3[mu] - k2[mu]) + v2.c[mu] * a + v3.c[mu] * b;
   }
 }
 
@@ -289,12 +291,14 @@ KOKKOS_INLINE_FUNCTION void add_vvv_numerator(const Wave<T, K>& v2, const Wave<T
 //   2 V_B (V_A.V_C) - V_C (V_A.V_B) - V_A (V_B.V_C).
 // It is the coefficient of T^A T^B T^C in MadGraph's three VVVV1/3/4 terms
 // with their f f colour factors (see colour_ordered.hpp for the derivation).
-template <class T, class K>
-KOKKOS_INLINE_FUNCTION void add_vvvv_numerator(const Wave<T, K>& a, const Wave<T, K>& b,
-                                               const Wave<T, K>& c, cplx<T> factor, cplx<T>* out) {
-  const cplx<T> ac = dot<T>(a.c, c.c), ab = dot<T>(a.c, b.c), bc = dot<T>(b.c, c.c);
+// It needs no momenta: the three gluons' polarisation vectors a, b, c; the
+// coupling is left to the caller, as for add_vvv_numerator.
+template <class T>
+HEPEX_FORCEINLINE_FUNCTION void add_vvvv_numerator(const cplx<T>* a, const cplx<T>* b,
+                                                   const cplx<T>* c, cplx<T>* out) {
+  const cplx<T> ac = dot<T>(a, c), ab = dot<T>(a, b), bc = dot<T>(b, c);
   for (int mu = 0; mu < 4; ++mu) {
-    out[mu] += factor * (T(2) * b.c[mu] * ac - c.c[mu] * ab - a.c[mu] * bc);
+    out[mu] += T(2) * b[mu] * ac - c[mu] * ab - a[mu] * bc;
   }
 }
 

@@ -41,10 +41,11 @@ struct FoldedColourSteps {
 // Item `item` (0 <= item < n) of the folded triangle: its share of
 // sum over c < combinations of sum_{i <= k} w_ik Re(conj(J_ci) J_ck), the
 // jamps J_c at j + c n; the items' shares add up to d |M|^2 summed over the
-// combinations (per lane where Real is a pack of events).
+// combinations. The host kernel runs the same triangle row by row
+// (detail/triangle_colour_sum.hpp).
 template <int n, int max_combinations, class Real, class Weights>
-KOKKOS_INLINE_FUNCTION Doubles<Real> folded_colour_share(const Weights& weights, int item,
-                                                         const Complex<Real>* j, int combinations) {
+KOKKOS_INLINE_FUNCTION double folded_colour_share(const Weights& weights, int item,
+                                                  const Complex<Real>* j, int combinations) {
   static_assert(n % 2 == 0, "folded colour sum: odd number of colours");
   constexpr int half = n / 2, chunk = FoldedColourSteps::chunk(n);
   constexpr int per_item = FoldedColourSteps::per_item(n);
@@ -86,7 +87,7 @@ KOKKOS_INLINE_FUNCTION Doubles<Real> folded_colour_share(const Weights& weights,
       }
     }
   }
-  return Doubles<Real>(sum);
+  return double(sum);
 }
 
 }  // namespace hepex::amplitudes

@@ -30,7 +30,6 @@ class LaneEvaluator : public Evaluator<ExecSpace> {
 
   LaneEvaluator(Process process, double width, LaneKernel kernel)
       : plan_(make_current_plan<Kokkos::HostSpace>(process_info(process).gluons)),
-        weights_(folded_colour_weights<Kokkos::HostSpace>(colour_matrix(process))),
         denominator_(colour_matrix(process).denominator),
         particles_(process_info(process).particles),
         width_(width),
@@ -57,7 +56,6 @@ class LaneEvaluator : public Evaluator<ExecSpace> {
                         std::size_t(momenta.stride(2)),
                         plan_.sub.data(),
                         plan_.mask.data(),
-                        weights_.data(),
                         units_.data(),
                         static_cast<int>(units_.size()),
                         width_,
@@ -80,7 +78,6 @@ class LaneEvaluator : public Evaluator<ExecSpace> {
 
  private:
   CurrentPlan<Kokkos::HostSpace> plan_;
-  Kokkos::View<std::int16_t*, Kokkos::HostSpace> weights_;
   int denominator_;
   int particles_;
   double width_;

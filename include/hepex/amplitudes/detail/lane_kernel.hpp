@@ -1,8 +1,9 @@
 #pragma once
 // The host ME kernel: one call computes a pack of events in SIMD lanes, all
 // helicity units in turn, with the recursion's steps of colour_ordered.hpp
-// and the colour sum of folded_colour_share.hpp, the same source as the GPU kernel
-// (detail/evaluator.hpp) over Lanes instead of scalars. Included only by the
+// the same source as the GPU kernel
+// (detail/evaluator.hpp) over Lanes instead of scalars; the colour sum is
+// host-shaped (detail/triangle_colour_sum.hpp). Included only by the
 // per-instruction-set translation units (src/amplitudes/lane_kernel_*.cpp):
 // everything here is a template on their unnamed-namespace Tag (lanes.hpp).
 //
@@ -15,13 +16,12 @@
 // GPU kernel does.
 
 #include <cstddef>
-#include <cstdint>
 
 #include "hepex/amplitudes/colour_ordered.hpp"
-#include "hepex/amplitudes/detail/folded_colour_share.hpp"
 #include "hepex/amplitudes/detail/lane_task.hpp"
 #include "hepex/amplitudes/detail/lanes.hpp"
 #include "hepex/amplitudes/detail/subset_kinematics.hpp"
+#include "hepex/amplitudes/detail/triangle_colour_sum.hpp"
 
 namespace hepex::amplitudes::detail {
 
@@ -48,10 +48,6 @@ struct LaneKernelOf {
   struct Plan {
     Rows sub;
     Column mask;
-  };
-  struct Weights {
-    const std::int16_t* data;
-    std::int16_t operator()(int i) const { return data[i]; }
   };
   struct GluonMomenta {  // outgoing momentum of gluon g (particles g g _ _ g g g)
     const D (*p)[4];
@@ -92,7 +88,6 @@ struct LaneKernelOf {
         task.events - first < std::size_t(lanes) ? task.events - first : std::size_t(lanes));
     const Scratch s(scratch_base);
     const Plan plan{{task.sub, (NG + 1) * (NG + 1)}, {task.mask}};
-    const Weights weights{task.weights};
     D p[particles][4];
     for (int i = 0; i < particles; ++i)
       for (int mu = 0; mu < 4; ++mu)
@@ -143,13 +138,24 @@ struct LaneKernelOf {
           }
         }
       }
-      D sum = D(0);
-      for (int item = 0; item < colours; ++item) {
-        sum += folded_colour_share<colours, most>(weights, item, s.jamps, unit.count);
-      }
-      total += sum / D(task.denominator);
+      total += colour_sum(s.jamps, unit.count) / D(task.denominator);
     }
     (total / D(task.scale)).store(task.me + first, here);
+  }
+
+  // d |M|^2 summed over a unit's `count` combinations.
+  static D colour_sum(const cplx<ColourReal>* jamps, int count) {
+    static_assert(most == 4, "one case per number of combinations");
+    switch (count) {
+      case 1:
+        return triangle_colour_sum<colours, 1>(jamps);
+      case 2:
+        return triangle_colour_sum<colours, 2>(jamps);
+      case 3:
+        return triangle_colour_sum<colours, 3>(jamps);
+      default:
+        return triangle_colour_sum<colours, 4>(jamps);
+    }
   }
 
   static LaneKernel kernel() { return {&run, lanes, Scratch::bytes}; }

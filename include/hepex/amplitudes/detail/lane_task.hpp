@@ -6,7 +6,6 @@
 // CPU has been asked (simd.hpp).
 
 #include <cstddef>
-#include <cstdint>
 
 #include "hepex/amplitudes/detail/helicity_units.hpp"
 #include "hepex/amplitudes/process.hpp"
@@ -19,9 +18,8 @@ struct LaneTask {
   const double* momenta;  // momenta(e, i, mu) at e + stride_particle i + stride_mu mu
   std::size_t events;
   std::size_t stride_particle, stride_mu;
-  const int* sub;               // CurrentPlan::sub, row-major, (NG + 1)^2 per sequence
-  const int* mask;              // CurrentPlan::mask
-  const std::int16_t* weights;  // folded_colour_weights
+  const int* sub;   // CurrentPlan::sub, row-major, (NG + 1)^2 per sequence
+  const int* mask;  // CurrentPlan::mask
   const HelicityUnit* units;
   int unit_count;
   double width;        // of the top

@@ -23,13 +23,19 @@ namespace hepex::amplitudes::detail {
 namespace stdx = std::experimental;
 
 // The operations are small and called in the innermost loops: inlined
-// always, as libstdc++ does with the simd operations under them.
+// always, as libstdc++ does with the simd operations under them (but for
+// AddressSanitizer, as HEPEX_FORCEINLINE_FUNCTION in arithmetic.hpp).
+#if defined(__SANITIZE_ADDRESS__)
+#define HEPEX_LANE_INLINE inline
+#else
 #define HEPEX_LANE_INLINE [[gnu::always_inline]] inline
+#endif
 
 template <class T, int N, class Tag>
 struct Lanes {
   using Simd = stdx::simd<T, stdx::simd_abi::deduce_t<T, N>>;
   using Mask = typename Simd::mask_type;
+  using value_type = T;
   static constexpr int lanes = N;
   Simd v;
 

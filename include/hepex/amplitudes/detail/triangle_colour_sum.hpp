@@ -1,0 +1,84 @@
+#pragma once
+// The colour sum as the host lane kernel (detail/lane_kernel.hpp) evaluates
+// it: the upper triangle of CF row by row. With w_ii = CF_ii and
+// w_ik = 2 CF_ik (k > i),
+//   d |M|^2 = sum_i Re(conj(J_i) z_i),   z_i = sum_{k >= i} w_ik J_k
+// (CF real and symmetric: colour_sum.hpp). Each weight is one scalar,
+// broadcast to the lanes from a table made at compile time, and serves every
+// helicity combination of the unit: 2 FMAs per entry and combination, no
+// index words, no selects, every loop bound known to the compiler. The GPU
+// kernel deals the same triangle to the threads of a team instead
+// (folded_colour_share.hpp); on the host, its per-step selects and weight
+// conversions made the colour sum a third of gg_ttggg's time
+// (perf/results/me_cpu.md).
+
+#include "hepex/amplitudes/colour_matrices.hpp"
+#include "hepex/amplitudes/detail/arithmetic.hpp"
+
+namespace hepex::amplitudes::detail {
+
+// The rows of the triangle, packed: row i (n - i weights, w_ii first) starts
+// at i n - i (i - 1) / 2. The weights are small integers (|2 CF_ik| <= 8192),
+// exact in float.
+template <class T, int n>
+struct ColourTriangle {
+  T w[n * (n + 1) / 2] = {};
+
+  constexpr explicit ColourTriangle(const int (&cf)[n * n]) {
+    int at = 0;
+    for (int i = 0; i < n; ++i)
+      for (int k = i; k < n; ++k) w[at++] = T((k == i ? 1 : 2) * cf[i * n + k]);
+  }
+};
+
+// The colour matrix with n colour flows (colour_matrices.hpp: 2, 6, 24 and
+// 120 for gg -> t tbar + 2 .. 5 gluons).
+template <int n>
+constexpr const auto& colour_matrix_with() {
+  using namespace colour_data;
+  static_assert(
+      n == gg_tt_colours || n == gg_ttg_colours || n == gg_ttgg_colours || n == gg_ttggg_colours,
+      "no process with this many colour flows");
+  if constexpr (n == gg_tt_colours) return gg_tt_cf;
+  if constexpr (n == gg_ttg_colours) return gg_ttg_cf;
+  if constexpr (n == gg_ttgg_colours) return gg_ttgg_cf;
+  if constexpr (n == gg_ttggg_colours) return gg_ttggg_cf;
+}
+
+template <class T, int n>
+inline constexpr ColourTriangle<T, n> colour_triangle{colour_matrix_with<n>()};
+
+// d |M|^2 summed over the combinations c < C, whose jamps J_c are at j + c n,
+// in double lanes. A row's z adds up in Real (at most n terms), the rows in
+// double.
+template <int n, int C, class Real>
+HEPEX_FORCEINLINE_FUNCTION Doubles<Real> triangle_colour_sum(const Complex<Real>* j) {
+  using T = typename Real::value_type;
+  const T* row = colour_triangle<T, n>.w;
+  Doubles<Real> total = Doubles<Real>(0);
+  for (int i = 0; i < n; ++i) {
+    // The combinations' loops unrolled, so that z stays in registers.
+    Real zr[C], zi[C];
+#pragma GCC unroll 4
+    for (int c = 0; c < C; ++c) {
+      zr[c] = Real(row[0]) * j[c * n + i].re;
+      zi[c] = Real(row[0]) * j[c * n + i].im;
+    }
+    for (int k = i + 1; k < n; ++k) {
+      const Real w = Real(row[k - i]);
+#pragma GCC unroll 4
+      for (int c = 0; c < C; ++c) {
+        zr[c] += w * j[c * n + k].re;
+        zi[c] += w * j[c * n + k].im;
+      }
+    }
+    Real row_sum = Real(0);
+#pragma GCC unroll 4
+    for (int c = 0; c < C; ++c) row_sum += j[c * n + i].re * zr[c] + j[c * n + i].im * zi[c];
+    total += Doubles<Real>(row_sum);
+    row += n - i;
+  }
+  return total;
+}
+
+}  // namespace hepex::amplitudes::detail
