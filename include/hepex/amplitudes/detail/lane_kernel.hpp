@@ -1,9 +1,9 @@
 #pragma once
 // The host ME kernel: one call computes a pack of events in SIMD lanes, all
-// helicity units in turn, with the recursion's steps of colour_ordered.hpp
-// the same source as the GPU kernel
-// (detail/evaluator.hpp) over Lanes instead of scalars; the colour sum is
-// host-shaped (detail/triangle_colour_sum.hpp). Included only by the
+// helicity units in turn, with the recursion's steps of colour_ordered.hpp,
+// the same source as the GPU kernel (detail/evaluator.hpp), over Lanes
+// instead of scalars; the colour sum is host-shaped
+// (detail/triangle_colour_sum.hpp). Included only by the
 // per-instruction-set translation units (src/amplitudes/lane_kernel_*.cpp):
 // everything here is a template on their unnamed-namespace Tag (lanes.hpp).
 //

@@ -8,9 +8,9 @@
 // helicity combination of the unit: 2 FMAs per entry and combination, no
 // index words, no selects, every loop bound known to the compiler. The GPU
 // kernel deals the same triangle to the threads of a team instead
-// (folded_colour_share.hpp); on the host, its per-step selects and weight
-// conversions made the colour sum a third of gg_ttggg's time
-// (perf/results/me_cpu.md).
+// (folded_colour_share.hpp), whose per-step selects and weight conversions
+// cost the host more (with this form, gg_ttggg ran 1.5x faster on one AVX2
+// core, and the colour sum took 7% of its profile: perf/results/me_cpu.md).
 
 #include "hepex/amplitudes/colour_matrices.hpp"
 #include "hepex/amplitudes/detail/arithmetic.hpp"
