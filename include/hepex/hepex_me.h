@@ -11,7 +11,15 @@
  * GeV per particle in the order g g t tbar g...; every event is checked (on
  * shell, momentum conserved, finite) before any work. Kokkos is initialised by
  * the first hepex_me_create if the program has not done so, and finalised at
- * exit: destroy every handle before the program ends. Not thread safe. */
+ * exit: destroy every handle before the program ends. Not thread safe.
+ *
+ * For event generators, the call sequence of CUDACPP's Fortran bridge
+ * (MadEvent's auto_dsig1.f; docs/madevent.md): hepex_me_create_bridge with
+ * the run's param_card.dat and the most events per call, then per batch
+ * hepex_me_sequence with each event's strong coupling gs and uniform random
+ * numbers, giving each event's ME and the helicity and colour flow chosen for
+ * it as MadGraph chooses them; hepex_fbridge.h offers the bridge's own
+ * Fortran entry points (fbridgecreate_, ...) over these. */
 #ifndef HEPEX_HEPEX_ME_H
 #define HEPEX_HEPEX_ME_H
 
@@ -33,6 +41,36 @@ int hepex_me_particles(const hepex_me* handle);
 
 /* Writes n_events MEs to out_me; a HEPEX_ME_* code. */
 int hepex_me_evaluate(hepex_me* handle, int n_events, const double* momenta, double* out_me);
+
+/* Like hepex_me_create, with the top mass, top width and alpha_s of a MadGraph
+ * param_card.dat (NULL: MT 173, WT 1.4915, aS 0.118) and at most max_events
+ * events per hepex_me_sequence (> 0). NULL on failure. */
+hepex_me* hepex_me_create_bridge(const char* process, const char* precision,
+                                 const char* param_card, int max_events);
+
+/* One batch of 1..max_events events, as CUDACPP's fbridgesequence:
+ *   gs      the event's strong coupling (> 0; NULL: sqrt(4 pi aS) of the card);
+ *   rndhel  uniform in [0, 1): the helicity is chosen into out_selhel (the
+ *           1-based MadGraph helicity), with probability |M_h|^2 / |M|^2;
+ *           NULL: none (out_selhel may be NULL);
+ *   rndcol  uniform in [0, 1): the colour flow is chosen into out_selcol
+ *           (1-based), with probability proportional to |jamp_i|^2 over the
+ *           flows that configuration igraph allows (MadGraph's icolamp;
+ *           igraph 0: none, out_selcol 0; igraph NULL: every flow); NULL:
+ *           none (out_selcol may be NULL);
+ *   channel MadEvent's multichannel ids: NULL or all 0 (no single-diagram
+ *           enhancement; other ids are refused, docs/madevent.md).
+ * Every input is checked first: on an error (HEPEX_ME_INVALID_INPUT, with
+ * the event and value in hepex_me_last_error) nothing is written. */
+int hepex_me_sequence(hepex_me* handle, int n_events, const double* momenta, const double* gs,
+                      const double* rndhel, const double* rndcol, const int* channel,
+                      const int* igraph, double* out_me, int* out_selhel, int* out_selcol);
+
+/* The helicities with a non-zero |M|^2 and all helicities of the process. */
+int hepex_me_helicities(const hepex_me* handle, int* good, int* total);
+
+/* The handle's max_events (0 for hepex_me_create: no limit). */
+int hepex_me_max_events(const hepex_me* handle, int* max_events);
 
 void hepex_me_destroy(hepex_me* handle);
 

@@ -2,6 +2,8 @@
 #include <cstdlib>
 #include <memory>
 #include <string>
+#include <type_traits>
+#include <vector>
 
 #include "hepex/amplitudes/matrix_element.hpp"
 #include "hepex/core/error.hpp"
@@ -9,6 +11,7 @@
 
 struct hepex_me {
   std::unique_ptr<hepex::amplitudes::MatrixElement> me;
+  int max_events = 0;  // 0: no limit (hepex_me_create)
 };
 
 namespace {
@@ -44,19 +47,28 @@ void ensure_kokkos() {
 
 extern "C" {
 
-hepex_me* hepex_me_create(const char* process, const char* precision) {
+hepex_me* hepex_me_create_bridge(const char* process, const char* precision,
+                                 const char* param_card, int max_events) {
   hepex_me* handle = nullptr;
   guarded([&] {
     if (process == nullptr || precision == nullptr)
       throw hepex::Error("process or precision is NULL");
+    if (max_events < 0) {
+      throw hepex::Error("max_events = " + std::to_string(max_events) + " must be positive");
+    }
     const auto p = hepex::amplitudes::parse_process(process);
     hepex::amplitudes::MatrixElementOptions options;
     options.precision = hepex::amplitudes::parse_precision(precision);
+    if (param_card != nullptr) options.parameters = hepex::amplitudes::read_param_card(param_card);
     ensure_kokkos();
     auto me = std::make_unique<hepex::amplitudes::MatrixElement>(p, options);
-    handle = new hepex_me{std::move(me)};
+    handle = new hepex_me{std::move(me), max_events};
   });
   return handle;
+}
+
+hepex_me* hepex_me_create(const char* process, const char* precision) {
+  return hepex_me_create_bridge(process, precision, nullptr, 0);
 }
 
 int hepex_me_particles(const hepex_me* handle) {
@@ -68,13 +80,75 @@ int hepex_me_evaluate(hepex_me* handle, int n_events, const double* momenta, dou
     if (handle == nullptr || momenta == nullptr || out_me == nullptr) {
       throw hepex::Error("hepex_me_evaluate: handle, momenta or out_me is NULL");
     }
-    if (n_events <= 0) {
+    if (n_events <= 0 || (handle->max_events > 0 && n_events > handle->max_events)) {
       throw hepex::Error("hepex_me_evaluate: n_events = " + std::to_string(n_events) +
-                         " must be positive");
+                         " must be positive (and at most the bridge's max_events)");
     }
     const std::size_t values = std::size_t(n_events) * 4 * handle->me->info().particles;
     const auto me = handle->me->evaluate(std::vector<double>(momenta, momenta + values));
     std::copy(me.begin(), me.end(), out_me);
+  });
+}
+
+int hepex_me_sequence(hepex_me* handle, int n_events, const double* momenta, const double* gs,
+                      const double* rndhel, const double* rndcol, const int* channel,
+                      const int* igraph, double* out_me, int* out_selhel, int* out_selcol) {
+  return guarded([&] {
+    if (handle == nullptr || momenta == nullptr || out_me == nullptr) {
+      throw hepex::Error("hepex_me_sequence: handle, momenta or out_me is NULL");
+    }
+    if (n_events <= 0 || (handle->max_events > 0 && n_events > handle->max_events)) {
+      throw hepex::Error("hepex_me_sequence: n_events = " + std::to_string(n_events) +
+                         " must be in [1, " + std::to_string(handle->max_events) +
+                         "], the bridge's max_events");
+    }
+    if ((rndhel != nullptr && out_selhel == nullptr) ||
+        (rndcol != nullptr && out_selcol == nullptr)) {
+      throw hepex::Error("hepex_me_sequence: rndhel needs out_selhel, rndcol needs out_selcol");
+    }
+    if (igraph != nullptr && rndcol == nullptr) {
+      throw hepex::Error("hepex_me_sequence: igraph without rndcol");
+    }
+    const std::size_t events = std::size_t(n_events);
+    for (std::size_t e = 0; channel != nullptr && e < events; ++e) {
+      if (channel[e] != 0) {
+        throw hepex::Error("hepex_me_sequence: event " + std::to_string(e) + ": channel " +
+                           std::to_string(channel[e]) +
+                           ": multichannel enhancement needs per-diagram amplitudes, which "
+                           "hepex does not form; pass channel 0 (docs/madevent.md)");
+      }
+    }
+    const auto vector = [&](const auto* p) {
+      using T = std::remove_cv_t<std::remove_pointer_t<decltype(p)>>;
+      return p == nullptr ? std::vector<T>() : std::vector<T>(p, p + events);
+    };
+    hepex::amplitudes::EventInputs inputs{vector(gs), vector(rndhel), vector(rndcol),
+                                          vector(igraph)};
+    const std::size_t values = events * 4 * handle->me->info().particles;
+    const auto results =
+        handle->me->evaluate(std::vector<double>(momenta, momenta + values), inputs);
+    std::copy(results.me.begin(), results.me.end(), out_me);
+    std::copy(results.selhel.begin(), results.selhel.end(), out_selhel);
+    std::copy(results.selcol.begin(), results.selcol.end(), out_selcol);
+  });
+}
+
+int hepex_me_helicities(const hepex_me* handle, int* good, int* total) {
+  return guarded([&] {
+    if (handle == nullptr || good == nullptr || total == nullptr) {
+      throw hepex::Error("hepex_me_helicities: handle, good or total is NULL");
+    }
+    *good = static_cast<int>(handle->me->good_helicities().size());
+    *total = handle->me->info().helicity_combinations;
+  });
+}
+
+int hepex_me_max_events(const hepex_me* handle, int* max_events) {
+  return guarded([&] {
+    if (handle == nullptr || max_events == nullptr) {
+      throw hepex::Error("hepex_me_max_events: handle or max_events is NULL");
+    }
+    *max_events = handle->max_events;
   });
 }
 

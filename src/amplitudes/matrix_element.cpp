@@ -3,6 +3,7 @@
 #include "hepex/amplitudes/matrix_element.hpp"
 
 #include <algorithm>
+#include <cmath>
 
 #include "hepex/amplitudes/detail/lane_evaluator.hpp"
 #include "hepex/amplitudes/rambo.hpp"
@@ -46,6 +47,10 @@ detail::TeamShape team_shape(int gluons, const MatrixElementOptions& o) {
   return shape;
 }
 
+TopQuark top_of(const MatrixElementOptions& o) {
+  return {o.parameters.top_mass, o.parameters.top_width};
+}
+
 template <int NG>
 std::unique_ptr<detail::Evaluator<DeviceSpace>> make_evaluator(Process process,
                                                                const MatrixElementOptions& o) {
@@ -54,12 +59,12 @@ std::unique_ptr<detail::Evaluator<DeviceSpace>> make_evaluator(Process process,
   switch (o.precision) {
     case Precision::double_precision:
       return std::make_unique<EvaluatorOf<DeviceSpace, NG, double, double>>(
-          process, o.width, o.colour_sum, shape);
+          process, top_of(o), o.colour_sum, shape);
     case Precision::single_precision:
-      return std::make_unique<EvaluatorOf<DeviceSpace, NG, float, float>>(process, o.width,
+      return std::make_unique<EvaluatorOf<DeviceSpace, NG, float, float>>(process, top_of(o),
                                                                           o.colour_sum, shape);
     case Precision::mixed:
-      return std::make_unique<EvaluatorOf<DeviceSpace, NG, double, float>>(process, o.width,
+      return std::make_unique<EvaluatorOf<DeviceSpace, NG, double, float>>(process, top_of(o),
                                                                            o.colour_sum, shape);
   }
   throw Error("unknown precision", ErrorKind::runtime);
@@ -76,7 +81,8 @@ std::unique_ptr<detail::Evaluator<DeviceSpace>> make_evaluator(Process process,
 #if HEPEX_HAS_ME_LANES
   if (uses_lanes(o)) {
     return std::make_unique<detail::LaneEvaluator<DeviceSpace>>(
-        process, o.width, detail::lane_kernel(o.simd, process_info(process).gluons, o.precision));
+        process, top_of(o),
+        detail::lane_kernel(o.simd, process_info(process).gluons, o.precision));
   }
 #endif
   switch (process) {
@@ -95,16 +101,26 @@ std::unique_ptr<detail::Evaluator<DeviceSpace>> make_evaluator(Process process,
 // Events of the probe batch that decides which helicities contribute.
 constexpr int probe_events = 4;
 constexpr std::uint64_t probe_seed = 20261122;
-constexpr double probe_sqrt_s = 1500.0;
+constexpr double probe_sqrt_s = 1500.0;  // or 4 top masses, for a heavier top
+
+void check_parameters(const ModelParameters& p) {
+  if (!(p.top_mass > 0) || !std::isfinite(p.top_mass)) {
+    throw Error("top mass " + std::to_string(p.top_mass) + " GeV: must be > 0 and finite");
+  }
+  if (!(p.top_width >= 0) || !std::isfinite(p.top_width)) {
+    throw Error("top width " + std::to_string(p.top_width) + " GeV: must be >= 0 and finite");
+  }
+  if (!(p.alpha_s > 0 && p.alpha_s < 1)) {
+    throw Error("alpha_s " + std::to_string(p.alpha_s) + ": must be in (0, 1)");
+  }
+}
 
 }  // namespace
 
 MatrixElement::MatrixElement(Process process, MatrixElementOptions options,
                              const DeviceSpace& instance)
     : info_(process_info(process)), options_(options) {
-  if (!(options_.width >= 0) || !std::isfinite(options_.width)) {
-    throw Error("top width " + std::to_string(options_.width) + " GeV: must be >= 0 and finite");
-  }
+  check_parameters(options_.parameters);
   if (options_.streams < 1) throw Error("streams must be at least 1");
   lanes_ = uses_lanes(options_);
   if (lanes_) {
@@ -133,8 +149,17 @@ MatrixElement::MatrixElement(Process process, MatrixElementOptions options,
   streams_ = instances == 1 ? std::vector<DeviceSpace>{instance}
                             : compat::partition_instances(instance, instances);
 
+  const auto table = detail::flow_choice_table(process);
+  flow_words_ = table.words_per_configuration;
+  flow_choices_ = Kokkos::View<std::uint64_t*, Memory>(
+      "hepex::flow_choices", std::size_t(table.configurations) * flow_words_);
+  Kokkos::deep_copy(flow_choices_, Kokkos::View<const std::uint64_t*, Kokkos::HostSpace,
+                                                Kokkos::MemoryUnmanaged>(table.words,
+                                                                         flow_choices_.extent(0)));
+
+  const double mass = options_.parameters.top_mass;
   MomentaView<Memory> probe("hepex::probe_momenta", probe_events, info_.particles, 4);
-  rambo(streams_[0], probe, probe_sqrt_s, probe_seed);
+  rambo(streams_[0], probe, std::max(probe_sqrt_s, 4 * mass), probe_seed, 0, mass);
   const auto me = per_helicity(probe);
   for (int h = 0; h < info_.helicity_combinations; ++h) {
     if (std::any_of(me.begin() + h * probe_events, me.begin() + (h + 1) * probe_events,
@@ -158,7 +183,7 @@ std::vector<double> MatrixElement::per_helicity(const MomentaView<Memory>& momen
   std::vector<double> result(info_.helicity_combinations * events);
   Kokkos::View<double*, Memory> me("hepex::me_helicity", events);
   for (int h = 0; h < info_.helicity_combinations; ++h) {
-    evaluator_->run({streams_[0]}, momenta, {h}, me, 1.0);
+    evaluator_->run({streams_[0]}, momenta, {h}, me, 1.0, {});
     streams_[0].fence();
     auto host = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), me);
     std::copy(host.data(), host.data() + events, result.begin() + h * events);
@@ -167,8 +192,9 @@ std::vector<double> MatrixElement::per_helicity(const MomentaView<Memory>& momen
 }
 
 void MatrixElement::evaluate(const MomentaView<Memory>& momenta,
-                             const Kokkos::View<double*, Memory>& me) {
-  evaluate_async(momenta, me);
+                             const Kokkos::View<double*, Memory>& me,
+                             const EventArguments& arguments) {
+  evaluate_async(momenta, me, arguments);
   fence();
 }
 
@@ -183,26 +209,89 @@ void MatrixElement::fence() const {
 }
 
 void MatrixElement::evaluate_async(const MomentaView<Memory>& momenta,
-                                   const Kokkos::View<double*, Memory>& me) {
-  const int events = static_cast<int>(momenta.extent(0));
+                                   const Kokkos::View<double*, Memory>& me,
+                                   const EventArguments& arguments) {
+  const std::size_t events = momenta.extent(0);
   if (momenta.extent(1) != std::size_t(info_.particles) || momenta.extent(2) != 4 ||
-      me.extent(0) != momenta.extent(0)) {
+      me.extent(0) != events) {
     throw Error(std::string(info_.name) + ": momenta must be (events, " +
                 std::to_string(info_.particles) + ", 4) and me (events)");
   }
+  const auto given = [&](const auto& view, const char* name) {
+    if (view.extent(0) != 0 && view.extent(0) != events) {
+      throw Error(std::string(name) + ": " + std::to_string(view.extent(0)) + " entries for " +
+                  std::to_string(events) + " events");
+    }
+    return view.extent(0) != 0;
+  };
+  const bool gs = given(arguments.gs, "gs"), rndhel = given(arguments.rndhel, "rndhel"),
+             rndcol = given(arguments.rndcol, "rndcol");
+  const bool igraph = given(arguments.igraph, "igraph");
+  if (given(arguments.selhel, "selhel") != rndhel || given(arguments.selcol, "selcol") != rndcol ||
+      (igraph && !rndcol)) {
+    throw Error("selhel goes with rndhel, selcol (and igraph, if given) with rndcol");
+  }
   if (events == 0) return;
+  detail::EventChoices choices;
+  if (gs) choices.gs = arguments.gs.data();
+  if (rndhel) {
+    choices.rndhel = arguments.rndhel.data();
+    choices.selhel = arguments.selhel.data();
+  }
+  if (rndcol) {
+    choices.rndcol = arguments.rndcol.data();
+    if (igraph) choices.igraph = arguments.igraph.data();
+    choices.selcol = arguments.selcol.data();
+    choices.flow_choices = flow_choices_.data();
+    choices.flow_words = flow_words_;
+  }
+  // Without a gs per event, |M|^2 at the run's alpha_s: the kernels' at
+  // reference_alpha_s times (alpha_s / reference_alpha_s)^(n + 2) for n + 2
+  // gluons in all (parameters.hpp); exactly 1 at the default.
+  double scale = info_.averaging;
+  if (!gs) {
+    const double ratio = options_.parameters.alpha_s / reference_alpha_s;
+    for (int v = 0; v < info_.gluons; ++v) scale /= ratio;
+  }
   // Over several instances the units of one evaluation share per-event
   // counters (EventTotals) that the next evaluation's units must not see
   // before the last of this one has finished: wait for the previous one.
   if (streams_.size() > 1) fence();
-  evaluator_->run(streams_, momenta, good_, me, info_.averaging);
+  evaluator_->run(streams_, momenta, good_, me, scale, choices);
 }
 
 std::vector<double> MatrixElement::evaluate(const std::vector<double>& momenta,
                                             MomentumCheck check,
                                             const MomentumTolerance& tolerance) {
-  check_momenta(info_, momenta.data(), momenta.size(), check, tolerance);
+  return evaluate(momenta, EventInputs{}, check, tolerance).me;
+}
+
+namespace {
+
+// `host` in a new View of Memory (empty for an empty vector).
+template <class T>
+Kokkos::View<T*, MatrixElement::Memory> to_device(const std::vector<T>& host, const char* label) {
+  Kokkos::View<T*, MatrixElement::Memory> device(std::string(label), host.size());
+  Kokkos::deep_copy(device,
+                    Kokkos::View<const T*, Kokkos::HostSpace, Kokkos::MemoryUnmanaged>(host.data(),
+                                                                                        host.size()));
+  return device;
+}
+
+template <class T>
+std::vector<T> to_host(const Kokkos::View<T*, MatrixElement::Memory>& device) {
+  auto host = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), device);
+  return std::vector<T>(host.data(), host.data() + host.extent(0));
+}
+
+}  // namespace
+
+EventResults MatrixElement::evaluate(const std::vector<double>& momenta, const EventInputs& inputs,
+                                     MomentumCheck check, const MomentumTolerance& tolerance) {
+  check_momenta(info_, momenta.data(), momenta.size(), check, tolerance,
+                options_.parameters.top_mass);
   const std::size_t events = momenta.size() / (4 * info_.particles);
+  check_event_inputs(info_, events, inputs);
   MomentaView<Memory> device("hepex::momenta", events, info_.particles, 4);
   auto host = Kokkos::create_mirror_view(device);
   for (std::size_t e = 0; e < events; ++e)
@@ -210,9 +299,17 @@ std::vector<double> MatrixElement::evaluate(const std::vector<double>& momenta,
       for (int mu = 0; mu < 4; ++mu) host(e, i, mu) = momenta[(e * info_.particles + i) * 4 + mu];
   Kokkos::deep_copy(device, host);
   Kokkos::View<double*, Memory> me("hepex::me", events);
-  evaluate(device, me);
-  auto me_host = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), me);
-  return std::vector<double>(me_host.data(), me_host.data() + events);
+  EventArguments arguments;
+  arguments.gs = to_device(inputs.gs, "hepex::gs");
+  arguments.rndhel = to_device(inputs.rndhel, "hepex::rndhel");
+  arguments.rndcol = to_device(inputs.rndcol, "hepex::rndcol");
+  arguments.igraph = to_device(inputs.igraph, "hepex::igraph");
+  const Kokkos::View<int*, Memory> selhel("hepex::selhel", inputs.rndhel.empty() ? 0 : events);
+  const Kokkos::View<int*, Memory> selcol("hepex::selcol", inputs.rndcol.empty() ? 0 : events);
+  arguments.selhel = selhel;
+  arguments.selcol = selcol;
+  evaluate(device, me, arguments);
+  return {to_host(me), to_host(selhel), to_host(selcol)};
 }
 
 }  // namespace hepex::amplitudes

@@ -4,13 +4,12 @@
 #include <cmath>
 #include <string>
 
-#include "hepex/amplitudes/parameters.hpp"
 #include "hepex/core/error.hpp"
 
 namespace hepex::amplitudes {
 
 void check_momenta(const ProcessInfo& process, const double* momenta, std::size_t values,
-                   MomentumCheck check, const MomentumTolerance& tolerance) {
+                   MomentumCheck check, const MomentumTolerance& tolerance, double mass) {
   const std::size_t per_event = 4 * static_cast<std::size_t>(process.particles);
   if (values == 0 || values % per_event != 0) {
     throw Error(std::string(process.name) + ": " + std::to_string(values) +
@@ -32,11 +31,11 @@ void check_momenta(const ProcessInfo& process, const double* momenta, std::size_
       }
       if (!(q[0] > 0)) fail(i, "energy " + std::to_string(q[0]) + " is not positive");
       if (check == MomentumCheck::on_shell) {
-        const double mass = (i == 2 || i == 3) ? top_mass : 0.0;
+        const double m = (i == 2 || i == 3) ? mass : 0.0;
         const double p2 = q[0] * q[0] - q[1] * q[1] - q[2] * q[2] - q[3] * q[3];
-        if (std::fabs(p2 - mass * mass) > tolerance.on_shell * q[0] * q[0]) {
+        if (std::fabs(p2 - m * m) > tolerance.on_shell * q[0] * q[0]) {
           fail(i, "off shell, p^2 = " + std::to_string(p2) + " GeV^2 but m^2 = " +
-                      std::to_string(mass * mass) + " GeV^2");
+                      std::to_string(m * m) + " GeV^2");
         }
       }
     }

@@ -15,11 +15,13 @@
 // column is the floor of one synchronous evaluation: an empty team kernel
 // with the same teams and threads, launched and fenced the same way.
 #include <algorithm>
+#include <cmath>
 #include <ctime>
 #include <iostream>
 #include <memory>
 #include <new>
 #include <nlohmann/json.hpp>
+#include <random>
 #include <string>
 #include <vector>
 
@@ -45,6 +47,7 @@ struct MeBenchOptions {
   std::vector<std::string> precisions{"double", "mixed"};
   std::vector<std::string> colour_sums{"kernel"};
   std::vector<std::string> simds{"auto"};
+  std::vector<std::string> choices{"off"};
   std::vector<std::size_t> batches;  // empty: 32, 64, ..., 2^20
   int warmup = 2;
   int repeats = 10;
@@ -98,9 +101,10 @@ double empty_launch_seconds(std::size_t teams, int team_size, int runs) {
 // The evaluations kept in flight must have given what one evaluation alone
 // gives (the same kernel in the same order: the same bits).
 void check_in_flight(MatrixElement& me, const MomentaView<MatrixElement::Memory>& momenta,
-                     const std::vector<Kokkos::View<double*, MatrixElement::Memory>>& values) {
+                     const std::vector<Kokkos::View<double*, MatrixElement::Memory>>& values,
+                     const MatrixElement::EventArguments& arguments) {
   Kokkos::View<double*, MatrixElement::Memory> alone("hepex::bench_me_alone", momenta.extent(0));
-  me.evaluate(momenta, alone);
+  me.evaluate(momenta, alone, arguments);
   const auto want = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), alone);
   for (std::size_t k = 0; k < values.size(); ++k) {
     const auto got = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), values[k]);
@@ -115,9 +119,45 @@ void check_in_flight(MatrixElement& me, const MomentaView<MatrixElement::Memory>
   }
 }
 
+// What MadEvent passes per event (--choices on): gs from alpha_s uniform in
+// [0.08, 0.16], rndhel and rndcol uniform in [0, 1), igraph uniform over
+// the process's configurations; selhel and selcol per evaluation in flight.
+struct BenchChoices {
+  using Memory = MatrixElement::Memory;
+  std::vector<MatrixElement::EventArguments> arguments;  // per evaluation in flight
+
+  BenchChoices(Process process, std::size_t events, int in_flight, std::uint64_t seed) {
+    std::mt19937_64 rng(seed);
+    std::uniform_real_distribution<double> alpha(0.08, 0.16), unit(0, 1);
+    std::uniform_int_distribution<int> configuration(1, configurations(process));
+    const Kokkos::View<double*, Memory> gs("hepex::bench_gs", events),
+        rndhel("hepex::bench_rndhel", events), rndcol("hepex::bench_rndcol", events);
+    const Kokkos::View<int*, Memory> igraph("hepex::bench_igraph", events);
+    const auto gs_host = Kokkos::create_mirror_view(gs);
+    const auto rndhel_host = Kokkos::create_mirror_view(rndhel);
+    const auto rndcol_host = Kokkos::create_mirror_view(rndcol);
+    const auto igraph_host = Kokkos::create_mirror_view(igraph);
+    for (std::size_t e = 0; e < events; ++e) {
+      gs_host(e) = std::sqrt(4 * 3.141592653589793 * alpha(rng));
+      rndhel_host(e) = unit(rng);
+      rndcol_host(e) = unit(rng);
+      igraph_host(e) = configuration(rng);
+    }
+    Kokkos::deep_copy(gs, gs_host);
+    Kokkos::deep_copy(rndhel, rndhel_host);
+    Kokkos::deep_copy(rndcol, rndcol_host);
+    Kokkos::deep_copy(igraph, igraph_host);
+    for (int k = 0; k < in_flight; ++k) {
+      arguments.push_back({gs, rndhel, Kokkos::View<int*, Memory>("hepex::bench_selhel", events),
+                           rndcol, igraph,
+                           Kokkos::View<int*, Memory>("hepex::bench_selcol", events)});
+    }
+  }
+};
+
 // One configuration's sweep: a row per batch until the next batch would
 // exceed the budget or the memory.
-void sweep(Process process, Precision precision, ColourSumMethod method, Simd simd,
+void sweep(Process process, Precision precision, ColourSumMethod method, Simd simd, bool choosing,
            const MeBenchOptions& o, Table& table, nlohmann::json& rows, nlohmann::json& peaks) {
   const auto& info = process_info(process);
   MatrixElementOptions options;
@@ -156,6 +196,11 @@ void sweep(Process process, Precision precision, ColourSumMethod method, Simd si
           MomentaView<Memory>("hepex::bench_momenta", n, particles, 4)};
       std::vector<Kokkos::View<double*, Memory>> values;
       for (int k = 0; k < o.in_flight; ++k) values.emplace_back("hepex::bench_me", n);
+      const auto choices = choosing ? BenchChoices(process, n, o.in_flight, o.seed)
+                                    : BenchChoices(process, 0, 0, o.seed);
+      const auto arguments = [&](int k) {
+        return choosing ? choices.arguments[k] : MatrixElement::EventArguments{};
+      };
       Kokkos::fence();
       Kokkos::Timer timer;
       rambo(DeviceSpace(), momenta[0], o.sqrt_s, o.seed);
@@ -166,7 +211,8 @@ void sweep(Process process, Precision precision, ColourSumMethod method, Simd si
       for (int r = 0; r < o.warmup + o.repeats; ++r) {
         const double cpu_start = thread_cpu_seconds();
         timer.reset();
-        for (int k = 0; k < o.in_flight; ++k) engines[k]->evaluate_async(momenta[r % 2], values[k]);
+        for (int k = 0; k < o.in_flight; ++k)
+          engines[k]->evaluate_async(momenta[r % 2], values[k], arguments(k));
         for (const auto& engine : engines) engine->fence();
         if (r >= o.warmup) {
           seconds.push_back(timer.seconds());
@@ -174,7 +220,8 @@ void sweep(Process process, Precision precision, ColourSumMethod method, Simd si
         }
       }
       if (o.in_flight > 1)
-        check_in_flight(*engines.front(), momenta[(o.warmup + o.repeats - 1) % 2], values);
+        check_in_flight(*engines.front(), momenta[(o.warmup + o.repeats - 1) % 2], values,
+                        arguments(0));
     } catch (const std::bad_alloc&) {
       std::cout << info.name << ' ' << precision_name(precision) << ' ' << sum_name << ": " << n
                 << " events do not fit in memory; the sweep stops there\n";
@@ -190,7 +237,8 @@ void sweep(Process process, Precision precision, ColourSumMethod method, Simd si
     last_seconds = t;
     last_events = n;
     const auto [fastest, slowest] = std::minmax_element(seconds.begin(), seconds.end());
-    table.add_row({info.name, precision_name(precision), sum_name, simd_used, shape,
+    table.add_row({info.name, precision_name(precision), sum_name, choosing ? "on" : "off",
+                   simd_used, shape,
                    std::to_string(n), std::to_string(o.in_flight), fixed(t * 1e6, 1),
                    fixed(cpu * 1e6, 1), fixed(rate, 0),
                    fixed(events / *slowest, 0), fixed(events / *fastest, 0), fixed(empty * 1e6, 1),
@@ -198,6 +246,7 @@ void sweep(Process process, Precision precision, ColourSumMethod method, Simd si
     rows.push_back({{"process", info.name},
                     {"precision", precision_name(precision)},
                     {"colour_sum", sum_name},
+                    {"choices", choosing},
                     {"simd", simd_used},
                     {"team_size", me.options().team_size},
                     {"events_per_team", me.options().events_per_team},
@@ -218,6 +267,7 @@ void sweep(Process process, Precision precision, ColourSumMethod method, Simd si
   peaks.push_back({{"process", info.name},
                    {"precision", precision_name(precision)},
                    {"colour_sum", sum_name},
+                   {"choices", choosing},
                    {"simd", simd_used},
                    {"peak_mes_per_second", best},
                    {"events_at_90_percent", at90->first}});
@@ -236,6 +286,11 @@ void run_bench_me(MeBenchOptions o) {
   for (const auto& name : o.processes) processes.push_back(parse_process(name));
   for (const auto& name : o.precisions) precisions.push_back(parse_precision(name));
   for (const auto& name : o.colour_sums) methods.push_back(parse_colour_sum(name));
+  std::vector<bool> choices;
+  for (const auto& name : o.choices) {
+    if (name != "off" && name != "on") throw Error("bench me: --choices '" + name + "': off or on");
+    choices.push_back(name == "on");
+  }
   for (const auto& name : o.simds) {
     simds.push_back(parse_simd(name));
     resolve_simd(simds.back());  // refused here, before any work, if this CPU lacks it
@@ -251,7 +306,8 @@ void run_bench_me(MeBenchOptions o) {
             << o.streams << " instance(s) per evaluation; in flight: evaluations of `events` "
             << "each, on their own instances, fenced together; empty us: an empty kernel of "
             << "the same teams, launched and fenced\n\n";
-  Table table({"process", "precision", "colour sum", "simd", "team", "events", "in flight",
+  Table table({"process", "precision", "colour sum", "choices", "simd", "team", "events",
+               "in flight",
                "median us", "thread CPU us", "MEs/s", "min MEs/s", "max MEs/s", "empty us",
                "RAMBO us"});
   nlohmann::json rows = nlohmann::json::array(), peaks = nlohmann::json::array();
@@ -269,17 +325,25 @@ void run_bench_me(MeBenchOptions o) {
                       << simd_name(simd) << ")\n";
             continue;
           }
-          sweep(process, precision, method, simd, o, table, rows, peaks);
+          for (const bool choosing : choices) {
+            if (choosing && method == ColourSumMethod::blas) {
+              std::cout << "skipped: --choices on needs the kernel colour sum (blas)\n";
+              continue;
+            }
+            sweep(process, precision, method, simd, choosing, o, table, rows, peaks);
+          }
         }
       }
     }
   }
   table.print(std::cout);
   std::cout << "\npeak and the smallest batch reaching 90% of it:\n";
-  Table summary({"process", "precision", "colour sum", "simd", "peak MEs/s", "90% at events"});
+  Table summary(
+      {"process", "precision", "colour sum", "choices", "simd", "peak MEs/s", "90% at events"});
   for (const auto& p : peaks) {
     summary.add_row({p["process"].get<std::string>(), p["precision"].get<std::string>(),
-                     p["colour_sum"].get<std::string>(), p["simd"].get<std::string>(),
+                     p["colour_sum"].get<std::string>(), p["choices"].get<bool>() ? "on" : "off",
+                     p["simd"].get<std::string>(),
                      fixed(p["peak_mes_per_second"].get<double>(), 0),
                      std::to_string(p["events_at_90_percent"].get<std::size_t>())});
   }
@@ -308,6 +372,11 @@ void add_bench_me_command(CLI::App& bench) {
   me->add_option("--colour-sums", o->colour_sums, "kernel, blas (double only)")->delimiter(',');
   me->add_option("--simd", o->simds,
                  "host kernel instruction sets: auto, none, sse, avx2, avx512 (default auto)")
+      ->delimiter(',');
+  me->add_option("--choices", o->choices,
+                 "off, on: also the per-event coupling and the helicity and colour choices "
+                 "(random gs, rndhel, rndcol, igraph per event, as MadEvent passes them; "
+                 "default off)")
       ->delimiter(',');
   me->add_option("--batches", o->batches, "events per evaluation (default 32, 64, ..., 2^20)")
       ->delimiter(',')

@@ -16,6 +16,7 @@
 #include "hepex/core/error.hpp"
 #include "hepex/core/runtime.hpp"
 #include "hepex/io/momenta_file.hpp"
+#include "hepex/io/number_lines.hpp"
 #include "job_options.hpp"
 #include "mpi_session.hpp"
 #include "number_options.hpp"
@@ -36,6 +37,8 @@ struct MeOptions {
   std::string colour_sum = "kernel";
   std::string simd = "auto";
   std::string momenta_path;
+  std::string select_path;
+  std::string param_card;
   std::string out_path;
   std::string json_path;
   std::size_t batches = 0;  // 0: one batch, time printed on stdout
@@ -57,7 +60,8 @@ struct BatchResult {
 BatchResult evaluate_batch(MatrixElement& me, const MeOptions& o, std::size_t batch) {
   const auto& info = me.info();
   MomentaView<MatrixElement::Memory> momenta("hepex::me_momenta", o.events, info.particles, 4);
-  rambo(DeviceSpace(), momenta, o.sqrt_s, o.seed, batch * o.events);
+  rambo(DeviceSpace(), momenta, o.sqrt_s, o.seed, batch * o.events,
+        me.options().parameters.top_mass);
   Kokkos::View<double*, MatrixElement::Memory> values("hepex::me_values", o.events);
   DeviceSpace().fence();
   const auto start = std::chrono::steady_clock::now();
@@ -109,7 +113,9 @@ void run_rambo_batches(const MeOptions& o, Process process, const MatrixElementO
   std::ostringstream identity;
   identity << "me\n" << info.name << ' ' << o.events << ' ' << o.seed << ' ' << hexfloat(o.sqrt_s)
            << ' ' << precision_name(options.precision) << ' ' << o.colour_sum << ' ' << batches
-           << ' ' << simd_name(me.options().simd);  // lane widths round differently
+           << ' ' << simd_name(me.options().simd)  // lane widths round differently
+           << ' ' << hexfloat(options.parameters.top_mass) << ' '
+           << hexfloat(options.parameters.top_width) << ' ' << hexfloat(options.parameters.alpha_s);
   const auto run = [&](const std::vector<std::size_t>& jobs) {
     std::vector<std::string> results;
     for (const std::size_t b : jobs) {
@@ -190,9 +196,57 @@ void run_rambo_batches(const MeOptions& o, Process process, const MatrixElementO
                            {"me_units", info.me_units}});
 }
 
+// --select: per event "gs rndhel rndcol" or "gs rndhel rndcol igraph" (the
+// same form on every line), in the order of the --momenta events; checked
+// (messages name the line) before any work.
+struct SelectFile {
+  EventInputs inputs;
+  std::vector<std::size_t> lines;
+};
+
+SelectFile read_select_file(const std::string& path, const ProcessInfo& info,
+                            std::size_t events) {
+  std::ifstream in(path);
+  if (!in) throw Error("--select: cannot read '" + path + "'");
+  SelectFile file;
+  EventInputs& inputs = file.inputs;
+  const auto lines = io::read_number_lines(in, path);
+  for (const auto& line : lines) {
+    const auto where = path + ":" + std::to_string(line.line) + ": ";
+    const std::size_t columns = lines.front().values.size();
+    if ((columns != 3 && columns != 4) || line.values.size() != columns) {
+      throw Error(where + std::to_string(line.values.size()) + " numbers, expected " +
+                  (columns == 4 ? "4 (gs rndhel rndcol igraph, as the first line)"
+                                : "3 (gs rndhel rndcol) or 4 (... igraph)"));
+    }
+    inputs.gs.push_back(line.values[0]);
+    inputs.rndhel.push_back(line.values[1]);
+    inputs.rndcol.push_back(line.values[2]);
+    if (columns == 4) {
+      const double igraph = line.values[3];
+      if (!(igraph >= 0 && igraph <= 1e9) || igraph != std::floor(igraph)) {
+        throw Error(where + "igraph " + std::to_string(igraph) + " is not a whole number >= 0");
+      }
+      inputs.igraph.push_back(static_cast<int>(igraph));
+    }
+    file.lines.push_back(line.line);
+  }
+  if (file.lines.size() != events) {
+    throw Error("--select " + path + ": " + std::to_string(file.lines.size()) + " lines for " +
+                std::to_string(events) + " events of --momenta");
+  }
+  try {
+    check_event_inputs(info, events, inputs);
+  } catch (const EventInputError& e) {
+    throw Error(path + ":" + std::to_string(file.lines[e.event()]) + ": " + e.detail());
+  }
+  return file;
+}
+
 // --momenta: the events of a file, each checked (messages name its line),
-// then one line per event: the momenta and the ME. A non-finite ME (an event
-// too close to a soft or collinear singularity) is an error naming the line
+// then one line per event: the momenta and the ME, or with --select the ME
+// and the chosen helicity and colour flow. A non-finite ME (an event too
+// close to a soft or collinear singularity) is an error naming the line
 // unless --keep-nonfinite.
 void run_given_events(const MeOptions& o, Process process, const MatrixElementOptions& options,
                       Outputs& outputs) {
@@ -211,12 +265,17 @@ void run_given_events(const MeOptions& o, Process process, const MatrixElementOp
   MomentumTolerance tolerance;
   if (o.momentum_tolerance > 0) tolerance = {o.momentum_tolerance, o.momentum_tolerance};
   try {
-    check_momenta(info, momenta.data(), momenta.size(), MomentumCheck::on_shell, tolerance);
+    check_momenta(info, momenta.data(), momenta.size(), MomentumCheck::on_shell, tolerance,
+                  options.parameters.top_mass);
   } catch (const MomentumError& e) {
     throw Error(line(e.event()) + ": " + e.detail());
   }
+  const std::size_t count = events.lines.size();
+  const bool select = !o.select_path.empty();
+  const SelectFile choices = select ? read_select_file(o.select_path, info, count) : SelectFile{};
   MatrixElement me(process, options);
-  const auto values = me.evaluate(momenta, MomentumCheck::on_shell, tolerance);
+  const auto results = me.evaluate(momenta, choices.inputs, MomentumCheck::on_shell, tolerance);
+  const auto& values = results.me;
   for (std::size_t e = 0; e < values.size() && !o.keep_nonfinite; ++e) {
     if (!std::isfinite(values[e])) {
       throw Error(line(e) + ": the ME is " + std::to_string(values[e]) +
@@ -228,6 +287,10 @@ void run_given_events(const MeOptions& o, Process process, const MatrixElementOp
   std::ostream& out = outputs.out.stream();
   out << std::setprecision(std::numeric_limits<double>::max_digits10);
   for (std::size_t e = 0; e < values.size(); ++e) {
+    if (select) {
+      out << values[e] << ' ' << results.selhel[e] << ' ' << results.selcol[e] << '\n';
+      continue;
+    }
     for (std::size_t k = 0; k < per_event; ++k) out << momenta[e * per_event + k] << ' ';
     out << values[e] << '\n';
   }
@@ -241,7 +304,11 @@ void run_me(const MeOptions& o) {
   options.precision = parse_precision(o.precision);
   options.colour_sum = parse_colour_sum(o.colour_sum);
   options.simd = parse_simd(o.simd);
+  if (!o.param_card.empty()) options.parameters = read_param_card(o.param_card);
   if (!o.momenta_path.empty() && o.batches > 0) throw Error("--batches is for RAMBO runs, not --momenta");
+  if (!o.select_path.empty() && o.momenta_path.empty()) {
+    throw Error("--select chooses helicities and colours for the events of --momenta");
+  }
   const bool rank0 = communicator().rank() == 0;
   // Given events are one job, done by rank 0 (it alone sees stdin under mpiexec).
   if (!o.momenta_path.empty() && !rank0) return;
@@ -278,6 +345,14 @@ void add_me_command(CLI::App& app) {
                  "host kernel instruction set: auto (the widest this CPU has), none, sse, avx2 "
                  "or avx512");
   me->add_option("--momenta", o->momenta_path, "events to evaluate, one per line ('-': stdin)");
+  me->add_option("--select", o->select_path,
+                 "--momenta: per event a line 'gs rndhel rndcol [igraph]' (strong coupling, "
+                 "uniform random numbers in [0, 1), MadEvent's diagram configuration); writes "
+                 "'ME selhel selcol' per event: the ME at that gs and the helicity and colour "
+                 "flow chosen as MadGraph does");
+  me->add_option("--param-card", o->param_card,
+                 "MadGraph param_card.dat: top mass and width (MT, WT) and alpha_s (aS) "
+                 "(default 173, 1.4915, 0.118)");
   me->add_option("--out", o->out_path, "write to FILE instead of stdout");
   me->add_option("--momentum-tolerance", o->momentum_tolerance,
                  "--momenta: relative tolerance of the momentum conservation and mass-shell "

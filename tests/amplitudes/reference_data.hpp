@@ -12,6 +12,16 @@
 
 namespace hepex::test {
 
+// The sanitizer build checks memory and undefined behaviour, not numbers: it
+// runs gg_ttgg on 64 events and gg_ttggg on 16 to keep CI time down.
+#ifndef HEPEX_SANITIZED_TESTS
+#define HEPEX_SANITIZED_TESTS 0
+#endif
+inline std::size_t events_for(amplitudes::Process p, std::size_t all) {
+  if (!HEPEX_SANITIZED_TESTS) return all;
+  return p == amplitudes::Process::gg_ttggg ? 16 : p == amplitudes::Process::gg_ttgg ? 64 : all;
+}
+
 inline std::string madgraph_file(const std::string& name) {
   return std::string(HEPEX_TEST_DATA_DIR) + "/madgraph/" + name;
 }

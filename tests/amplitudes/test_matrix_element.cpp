@@ -18,15 +18,7 @@
 namespace hepex::amplitudes {
 namespace {
 
-// The sanitizer build checks memory and undefined behaviour, not numbers: it
-// runs gg_ttgg on 64 events and gg_ttggg on 16 to keep CI time down.
-#ifndef HEPEX_SANITIZED_TESTS
-#define HEPEX_SANITIZED_TESTS 0
-#endif
-std::size_t events_for(Process p, std::size_t all) {
-  if (!HEPEX_SANITIZED_TESTS) return all;
-  return p == Process::gg_ttggg ? 16 : p == Process::gg_ttgg ? 64 : all;
-}
+using test::events_for;
 
 const Process all_processes[] = {Process::gg_tt, Process::gg_ttg, Process::gg_ttgg,
                                  Process::gg_ttggg};
@@ -60,7 +52,7 @@ TEST_P(AmplitudeReference, OnShellEventsInDoubleWithAndWithoutWidth) {
   std::cout << "[ " << info.name << " ] ME: max relative error " << error << '\n';
 
   MatrixElementOptions options;
-  options.width = 0;
+  options.parameters.top_width = 0;
   MatrixElement zero_width(GetParam(), options);
   const double error0 = max_relative_error(zero_width.evaluate(ref.momenta), ref.me_zero_width);
   EXPECT_LT(error0, double_tolerance(GetParam())) << info.name << " ME_WT0";
@@ -271,7 +263,7 @@ std::vector<double> boost_and_rotate(std::vector<double> p, const double beta[3]
 TEST(AmplitudeLorentz, ZeroWidthMeIsInvariantUnderBoostsAndRotations) {
   SCOPED_TRACE(test::seed_trace());
   MatrixElementOptions options;
-  options.width = 0;
+  options.parameters.top_width = 0;
   for (const Process process : all_processes) {
     const auto& info = process_info(process);
     const auto ref = test::read_reference(info, true, process == Process::gg_ttggg ? 16 : 64);
@@ -337,7 +329,7 @@ TEST(AmplitudeInput, OptionsAreValidated) {
   EXPECT_THROW(parse_colour_sum("gemm"), Error);
   EXPECT_EQ(parse_process("gg_ttgg"), Process::gg_ttgg);
   MatrixElementOptions options;
-  options.width = -1;
+  options.parameters.top_width = -1;
   EXPECT_THROW(MatrixElement(Process::gg_tt, options), Error);
   for (const auto& [team_size, events_per_team] :
        std::vector<std::pair<int, int>>{{-1, 0}, {0, -2}, {100000, 0}}) {

@@ -39,6 +39,117 @@ static int read_events(const char* path, int particles, double* momenta, double*
   return events;
 }
 
+/* Up to MAX_EVENTS lines of P_selection_ref.txt (ievt gs rndhel rndcol igraph
+ * ME selhel selcol); the momenta of event ievt come from `all` (the on-shell
+ * reference's first MAX_EVENTS events: the selection file's first lines are
+ * events 0, 1, ...). */
+static int read_selection(const char* path, double* gs, double* rndhel, double* rndcol,
+                          int* igraph, double* me, int* selhel, int* selcol) {
+  FILE* file = fopen(path, "r");
+  char line[4096];
+  int events = 0, ievt;
+  if (!file) return 0;
+  while (events < MAX_EVENTS && fgets(line, sizeof line, file)) {
+    if (line[0] == '#') continue;
+    if (sscanf(line, "%d %lf %lf %lf %d %lf %d %d", &ievt, &gs[events], &rndhel[events],
+               &rndcol[events], &igraph[events], &me[events], &selhel[events],
+               &selcol[events]) != 8 ||
+        ievt != events)
+      break;
+    ++events;
+  }
+  fclose(file);
+  return events;
+}
+
+/* The bridge call sequence on MadGraph's selection reference of gg_ttgg, and
+ * bad inputs: each refused with HEPEX_ME_INVALID_INPUT, a message naming it,
+ * and nothing written. */
+static void check_bridge(const char* data) {
+  static double momenta[MAX_EVENTS * 6 * 4], unused[MAX_EVENTS], me[MAX_EVENTS];
+  static double gs[MAX_EVENTS], rndhel[MAX_EVENTS], rndcol[MAX_EVENTS], ref_me[MAX_EVENTS];
+  static int igraph[MAX_EVENTS], ref_hel[MAX_EVENTS], ref_col[MAX_EVENTS];
+  static int selhel[MAX_EVENTS], selcol[MAX_EVENTS], channel[MAX_EVENTS];
+  char path[1024], card[1024];
+  int e, good = 0, total = 0, mismatches = 0, events;
+  double worst = 0;
+  hepex_me* bridge;
+  snprintf(path, sizeof path, "%s/madgraph/gg_ttgg_onshell_ref.txt", data);
+  check(read_events(path, 6, momenta, unused) == MAX_EVENTS, "read gg_ttgg events");
+  snprintf(path, sizeof path, "%s/madgraph/gg_ttgg_selection_ref.txt", data);
+  events = read_selection(path, gs, rndhel, rndcol, igraph, ref_me, ref_hel, ref_col);
+  check(events == MAX_EVENTS, "read gg_ttgg selection reference");
+  snprintf(card, sizeof card, "%s/madgraph/param_card.dat", data);
+  bridge = hepex_me_create_bridge("gg_ttgg", "double", card, MAX_EVENTS);
+  check(bridge != NULL, "create bridge");
+  if (!bridge) return;
+  check(hepex_me_helicities(bridge, &good, &total) == HEPEX_ME_OK && good == 64 && total == 64,
+        "helicities");
+  for (e = 0; e < MAX_EVENTS; ++e) channel[e] = 0;
+  check(hepex_me_sequence(bridge, events, momenta, gs, rndhel, rndcol, channel, igraph, me,
+                          selhel, selcol) == HEPEX_ME_OK,
+        "sequence");
+  for (e = 0; e < events; ++e) {
+    worst = fmax(worst, fabs(me[e] / ref_me[e] - 1));
+    mismatches += (selhel[e] != ref_hel[e]) + (selcol[e] != ref_col[e]);
+  }
+  printf("C bridge gg_ttgg: %d events, max relative error %.3g, %d choices unlike MadGraph's\n",
+         events, worst, mismatches);
+  check(worst < 1e-12 && mismatches == 0, "MadGraph's MEs and choices");
+
+  /* Bad inputs, event 5: nothing may be written. */
+  {
+    struct {
+      double* value;
+      double bad;
+      const char* message;
+    } cases[] = {{&gs[5], NAN, "event 5: gs = nan"},
+                 {&gs[5], -1.0, "event 5: gs = -1"},
+                 {&rndhel[5], 1.0, "event 5: rndhel = 1 is not in [0, 1)"},
+                 {&rndhel[5], -0.5, "event 5: rndhel = -0.5"},
+                 {&rndcol[5], 1.5, "event 5: rndcol = 1.5"},
+                 {&rndcol[5], NAN, "event 5: rndcol = nan"}};
+    size_t c;
+    for (c = 0; c < sizeof cases / sizeof cases[0]; ++c) {
+      const double saved = *cases[c].value;
+      int k;
+      *cases[c].value = cases[c].bad;
+      for (k = 0; k < events; ++k) me[k] = -1, selhel[k] = selcol[k] = -1;
+      check(hepex_me_sequence(bridge, events, momenta, gs, rndhel, rndcol, NULL, igraph, me,
+                              selhel, selcol) == HEPEX_ME_INVALID_INPUT,
+            cases[c].message);
+      check(strstr(hepex_me_last_error(), cases[c].message) != NULL, cases[c].message);
+      for (k = 0; k < events; ++k)
+        check(me[k] == -1 && selhel[k] == -1 && selcol[k] == -1, "nothing written");
+      *cases[c].value = saved;
+    }
+  }
+  igraph[5] = 106;
+  check(hepex_me_sequence(bridge, events, momenta, gs, rndhel, rndcol, NULL, igraph, me, selhel,
+                          selcol) == HEPEX_ME_INVALID_INPUT &&
+            strstr(hepex_me_last_error(), "event 5: igraph = 106") != NULL,
+        "igraph out of range");
+  igraph[5] = 1;
+  channel[7] = 3;
+  check(hepex_me_sequence(bridge, events, momenta, gs, rndhel, rndcol, channel, igraph, me,
+                          selhel, selcol) == HEPEX_ME_INVALID_INPUT &&
+            strstr(hepex_me_last_error(), "event 7: channel 3") != NULL,
+        "multichannel refused");
+  check(hepex_me_sequence(bridge, MAX_EVENTS + 1, momenta, gs, rndhel, rndcol, NULL, igraph, me,
+                          selhel, selcol) == HEPEX_ME_INVALID_INPUT &&
+            strstr(hepex_me_last_error(), "max_events") != NULL,
+        "n too large");
+  check(hepex_me_sequence(bridge, events, momenta, gs, rndhel, NULL, NULL, NULL, me, NULL, NULL) ==
+                HEPEX_ME_INVALID_INPUT &&
+            strstr(hepex_me_last_error(), "rndhel needs out_selhel") != NULL,
+        "rndhel without out_selhel");
+  hepex_me_destroy(bridge);
+  snprintf(card, sizeof card, "%s/madgraph/no_such_card.dat", data);
+  check(hepex_me_create_bridge("gg_ttgg", "double", card, MAX_EVENTS) == NULL &&
+            strstr(hepex_me_last_error(), "no_such_card.dat") != NULL,
+        "missing param card");
+}
+
 int main(int argc, char** argv) {
   static const char* processes[] = {"gg_tt", "gg_ttg", "gg_ttgg"};
   static double momenta[MAX_EVENTS * 7 * 4], reference[MAX_EVENTS], me[MAX_EVENTS];
@@ -69,6 +180,7 @@ int main(int argc, char** argv) {
   check(hepex_me_create("gg_tttt", "double") == NULL, "bad process");
   check(strstr(hepex_me_last_error(), "gg_tttt") != NULL, "bad process message");
   check(hepex_me_create("gg_tt", "half") == NULL, "bad precision");
+  check_bridge(argv[1]);
   printf("%s\n", failures == 0 ? "C API: all checks passed" : "C API: CHECKS FAILED");
   return failures == 0 ? 0 : 1;
 }

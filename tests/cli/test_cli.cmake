@@ -193,6 +193,46 @@ expect(1 "threshold" me --process gg_tt --sqrts 300)
 expect(1 "--events: '0' is not a whole number from 1" me --process gg_tt --events 0)
 expect(1 "" me --events 10)
 
+# Per-event coupling and MadGraph's choices (--select), MadGraph's parameters
+# (--param-card): event 0 of MadGraph's selection reference for gg_ttg
+# (tests/data/madgraph/gg_ttg_selection_ref.txt: its ME, selhel 18, selcol 3).
+set(card "${CMAKE_CURRENT_LIST_DIR}/../data/madgraph/param_card.dat")
+file(WRITE "${medir}/select.txt" "# gs rndhel rndcol igraph\n1.0195716890686066 0.66557313892569314 0.44326176554822083 13\n")
+expect(0 "^2\\.08762717353[0-9]*e-05 18 3\n$"
+       me --process gg_ttg --momenta "${medir}/ttg.txt" --select "${medir}/select.txt" --param-card "${card}")
+file(WRITE "${medir}/select3.txt" "1.0195716890686066 0.66557313892569314 0.44326176554822083\n")
+expect(0 "^2\\.08762717353[0-9]*e-05 18 [1-6]\n$"
+       me --process gg_ttg --momenta "${medir}/ttg.txt" --select "${medir}/select3.txt")
+expect(0 "^[0-9.e+ -]+ 6\\.05929293644[0-9]+e-05\n$"
+       me --process gg_ttg --momenta "${medir}/ttg.txt" --param-card "${card}")
+foreach(bad "nan 0.5 0.5 1|select.txt:1: gs = nan must be finite and > 0"
+            "1.2 1 0.5 1|select.txt:1: rndhel = 1 is not in \\[0, 1\\)"
+            "1.2 0.5 -0.25 1|select.txt:1: rndcol = -0.25 is not in \\[0, 1\\)"
+            "1.2 0.5 0.5 16|select.txt:1: igraph = 16 is not in \\[0, 15\\]"
+            "1.2 0.5 0.5 2.5|select.txt:1: igraph 2.5[0-9]* is not a whole number"
+            "1.2 0.5 0.5 1 7|select.txt:1: 5 numbers, expected 3"
+            "1.2 0.5 0.5 1\n1.2 0.5 0.5 1|select.txt: 2 lines for 1 events")
+  string(REPLACE "|" ";" parts "${bad}")
+  list(GET parts 0 line)
+  list(GET parts 1 message)
+  file(WRITE "${medir}/select.txt" "${line}\n")
+  expect(1 "^hepex: [^\n]*${message}"
+         me --process gg_ttg --momenta "${medir}/ttg.txt" --select "${medir}/select.txt" --out "${medir}/never.txt")
+endforeach()
+if(EXISTS "${medir}/never.txt")
+  message(FATAL_ERROR "me --select with bad inputs wrote its --out file")
+endif()
+expect(1 "--select chooses helicities and colours for the events of --momenta"
+       me --process gg_ttg --select "${medir}/select.txt")
+expect(1 "param card ${medir}/missing.dat: cannot open it"
+       me --process gg_ttg --momenta "${medir}/ttg.txt" --param-card "${medir}/missing.dat")
+file(READ "${card}" text)
+string(REPLACE "    6 1.730000e+02 # MT" "    6 1.750000e+02 # MT" text "${text}")
+file(WRITE "${medir}/mt175.dat" "${text}")
+expect(1 "ttg.txt:2: particle 3 \\(t\\): off shell, p\\^2 = [0-9.]+ GeV\\^2 but m\\^2 = 30625"
+       me --process gg_ttg --momenta "${medir}/ttg.txt" --param-card "${medir}/mt175.dat")
+expect(0 "mean ME" me --process gg_ttg --events 8 --param-card "${medir}/mt175.dat")
+
 # Outputs are never silently lost (issue 24): an unwritable path is refused
 # before any work (nothing on stdout), a failed write is exit 1, a failure
 # leaves an existing output as it was, and --out may name the command's own

@@ -134,6 +134,7 @@ struct MomentaInDoubles {
   using Momentum = Doubles<T>;
   const Doubles<T>* momentum;   // [4 m + mu]
   const Doubles<T>* antitop_k;  // [mu]
+  double mass;                  // of the top
 
   KOKKOS_INLINE_FUNCTION Momentum k(int m, int mu) const { return momentum[4 * m + mu]; }
   KOKKOS_INLINE_FUNCTION T gluon_propagator(int m) const {
@@ -142,7 +143,7 @@ struct MomentaInDoubles {
   KOKKOS_INLINE_FUNCTION FermionLine<T, Momentum> fermion_line(int m) const {
     FermionLine<T, Momentum> line;
     for (int mu = 0; mu < 4; ++mu) line.k[mu] = momentum[4 * m + mu] + antitop_k[mu];
-    line.virtuality = T(square(line.k) - Doubles<T>(top_mass * top_mass));
+    line.virtuality = T(square(line.k) - Doubles<T>(mass * mass));
     return line;
   }
 };
@@ -179,12 +180,13 @@ KOKKOS_INLINE_FUNCTION void gluon_current(const Plan& plan, int s, const Kinemat
 
 // The fermion current Psi(s) of a sequence shorter than NG into out[0..3],
 // from the gluon currents, the stored fermion currents of its suffixes and
-// the outgoing antitop's column spinor (Psi of the empty sequence); `width`
-// is the top width.
+// the outgoing antitop's column spinor (Psi of the empty sequence), with the
+// top's mass and width in the propagator.
 template <int NG, int length, class T, class Plan, class Kinematics>
 KOKKOS_INLINE_FUNCTION void fermion_current(const Plan& plan, int s, const Kinematics& kinematics,
                                             const cplx<T>* current, const cplx<T>* antitop,
-                                            double width, const cplx<T>* psi, cplx<T>* out) {
+                                            const TopQuark& top, const cplx<T>* psi,
+                                            cplx<T>* out) {
   constexpr int W = NG + 1;
   const cplx<T> gc11(T(0), T(gc11_im));
   cplx<T> x[4] = {};
@@ -192,7 +194,7 @@ KOKKOS_INLINE_FUNCTION void fermion_current(const Plan& plan, int s, const Kinem
     const int suffix = plan.sub(s, c * W + length);
     add_gamma_times(current + 4 * plan.sub(s, c), stored_fermion_current(psi, suffix, antitop), x);
   }
-  fermion_propagator(kinematics.fermion_line(plan.mask(s)), top_mass, width, gc11, x, out);
+  fermion_propagator(kinematics.fermion_line(plan.mask(s)), top.mass, top.width, gc11, x, out);
 }
 
 // The fermion current of the length-(NG - 1) suffix of the full ordering s
@@ -201,9 +203,9 @@ template <int NG, class T, class Plan, class Kinematics>
 KOKKOS_INLINE_FUNCTION void first_fermion_current(const Plan& plan, int s,
                                                   const Kinematics& kinematics,
                                                   const cplx<T>* current, const cplx<T>* antitop,
-                                                  double width, const cplx<T>* psi,
+                                                  const TopQuark& top, const cplx<T>* psi,
                                                   cplx<T>* first) {
-  fermion_current<NG, NG - 1>(plan, plan.sub(s, (NG + 1) + NG), kinematics, current, antitop, width,
+  fermion_current<NG, NG - 1>(plan, plan.sub(s, (NG + 1) + NG), kinematics, current, antitop, top,
                               psi, first);
 }
 
@@ -264,12 +266,12 @@ struct FermionCurrentsOfLength {
   const Kinematics& kinematics;
   const cplx<T>* current;
   const cplx<T>* antitop;
-  double width;
+  TopQuark top;
   cplx<T>* psi;
   template <int length>
   KOKKOS_INLINE_FUNCTION void operator()(std::integral_constant<int, length>) const {
     for (int s = Sequences::offset(NG, length); s < Sequences::offset(NG, length + 1); ++s)
-      fermion_current<NG, length>(plan, s, kinematics, current, antitop, width, psi,
+      fermion_current<NG, length>(plan, s, kinematics, current, antitop, top, psi,
                                   fermion_current_slot(psi, s));
   }
 };
@@ -280,7 +282,7 @@ struct FermionCurrentsOfLength {
 // steps spread over a team (detail/evaluator.hpp).
 template <int NG, class T, class Plan>
 void colour_ordered_jamps(const Plan& plan, const Wave<T>* gluons, const Wave<T>& top,
-                          const Wave<T>& antitop, double width, cplx<T>* jamps) {
+                          const Wave<T>& antitop, const TopQuark& quark, cplx<T>* jamps) {
   using Sizes = CurrentSizes<NG>;
   std::vector<cplx<T>> current(4 * Sizes::currents), psi(4 * Sizes::stored_fermion_currents);
   std::vector<Doubles<T>> momentum(4 * Sizes::subsets);
@@ -290,15 +292,15 @@ void colour_ordered_jamps(const Plan& plan, const Wave<T>* gluons, const Wave<T>
   for (int s = 1; s <= NG; ++s)
     for (int mu = 0; mu < 4; ++mu) current[4 * s + mu] = gluons[plan.gluon(s)].c[mu];
   using Kinematics = MomentaInDoubles<T>;
-  const Kinematics kinematics{momentum.data(), antitop.k};
+  const Kinematics kinematics{momentum.data(), antitop.k, quark.mass};
   for_each_length<2, NG + 1>(
       GluonCurrentsOfLength<NG, T, Plan, Kinematics>{plan, kinematics, current.data()});
   for_each_length<1, NG - 1>(FermionCurrentsOfLength<NG, T, Plan, Kinematics>{
-      plan, kinematics, current.data(), antitop.c, width, psi.data()});
+      plan, kinematics, current.data(), antitop.c, quark, psi.data()});
   for (int f = 0; f < Sizes::colours; ++f) {
     const int s = Sequences::offset(NG, NG) + f;
     cplx<T> first[4];
-    first_fermion_current<NG>(plan, s, kinematics, current.data(), antitop.c, width, psi.data(),
+    first_fermion_current<NG>(plan, s, kinematics, current.data(), antitop.c, quark, psi.data(),
                               first);
     jamps[f] = close_on_top<NG>(plan, s, current.data(), psi.data(), first, antitop.c, top.c);
   }

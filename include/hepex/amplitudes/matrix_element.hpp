@@ -21,12 +21,21 @@
 // default one unless said otherwise), so that evaluate_async of several
 // MatrixElements on their own instances keeps several batches in flight: how
 // several generator jobs sharing one GPU use it (perf/results/me.md).
+//
+// For an event generator (MadEvent through its Fortran bridge, hepex_me.h),
+// an evaluation also takes per event the strong coupling gs and uniform
+// random numbers, and returns the helicity and colour flow chosen for the
+// event record with MadGraph's rules (detail/event_choices.hpp): the
+// EventArguments and EventInputs below.
 
+#include <cstddef>
 #include <memory>
+#include <string>
 #include <vector>
 
 #include "hepex/amplitudes/detail/evaluator.hpp"
 #include "hepex/amplitudes/momenta.hpp"
+#include "hepex/amplitudes/param_card.hpp"
 #include "hepex/amplitudes/parameters.hpp"
 #include "hepex/amplitudes/process.hpp"
 #include "hepex/amplitudes/simd.hpp"
@@ -37,7 +46,10 @@ namespace hepex::amplitudes {
 struct MatrixElementOptions {
   Precision precision = Precision::double_precision;
   ColourSumMethod colour_sum = ColourSumMethod::kernel;
-  double width = top_width;  // top width in every top propagator [GeV]
+  // Top mass and width (in every top propagator, and the mass in the
+  // momentum checks) and alpha_s (for events without their own gs), as a
+  // param_card.dat gives them (read_param_card).
+  ModelParameters parameters;
   // Most execution-space instances used at once. One launch over all units
   // fills an H100 from ~100 events; more instances only add launches and
   // fences (perf/results/me.md).
@@ -54,9 +66,65 @@ struct MatrixElementOptions {
   Simd simd = Simd::automatic;
 };
 
+// An evaluation's per-event inputs on the host (see check_event_inputs);
+// an empty vector is an input not given.
+struct EventInputs {
+  std::vector<double> gs;      // the event's strong coupling; none: sqrt(4 pi alpha_s)
+  std::vector<double> rndhel;  // uniform in [0, 1): choose a helicity
+  std::vector<double> rndcol;  // uniform in [0, 1): choose a colour flow
+  // With rndcol: the diagram configuration whose flows may be chosen
+  // (MadEvent's igraph, 1..configurations; 0: no colour chosen); none: all.
+  std::vector<int> igraph;
+};
+
+// What a host evaluation returns: me per event; selhel (the 1-based MadGraph
+// helicity) where rndhel was given, selcol (the 1-based colour flow, 0 for
+// igraph 0) where rndcol was; empty otherwise.
+struct EventResults {
+  std::vector<double> me;
+  std::vector<int> selhel, selcol;
+};
+
+// The diagram configurations of a process (MadEvent's igraph runs 1..this):
+// 3, 15, 105, 945 for gg_tt .. gg_ttggg.
+int configurations(Process process);
+
+// What check_event_inputs throws about one event's value: the event (0-based)
+// and what is wrong; what() says both.
+class EventInputError : public Error {
+ public:
+  EventInputError(std::size_t event, const std::string& detail)
+      : Error("event " + std::to_string(event) + ": " + detail), event_(event), detail_(detail) {}
+  std::size_t event() const { return event_; }
+  const std::string& detail() const { return detail_; }
+
+ private:
+  std::size_t event_;
+  std::string detail_;
+};
+
+// Throws hepex::Error unless every given input has `events` entries and
+// igraph comes only with rndcol, and EventInputError unless gs is finite
+// and > 0, rndhel and rndcol are in [0, 1), and igraph is in
+// [0, configurations].
+void check_event_inputs(const ProcessInfo& process, std::size_t events,
+                        const EventInputs& inputs);
+
 class MatrixElement {
  public:
   using Memory = DeviceSpace::memory_space;
+
+  // The device API's per-event arguments (EventInputs, on the device); an
+  // empty View is an argument not given; selhel with rndhel, selcol (and
+  // optionally igraph) with rndcol. The caller guarantees valid values.
+  struct EventArguments {
+    Kokkos::View<const double*, Memory> gs;
+    Kokkos::View<const double*, Memory> rndhel;
+    Kokkos::View<int*, Memory> selhel;
+    Kokkos::View<const double*, Memory> rndcol;
+    Kokkos::View<const int*, Memory> igraph;
+    Kokkos::View<int*, Memory> selcol;
+  };
 
   explicit MatrixElement(Process process, MatrixElementOptions options = {},
                          const DeviceSpace& instance = DeviceSpace());
@@ -73,22 +141,29 @@ class MatrixElement {
   // host lane kernel: one per pack of lanes events).
   std::size_t launch_teams(std::size_t events) const;
 
-  // Device API: me(e) for the events of `momenta` (event, particle, mu); the
-  // caller guarantees valid momenta (check_momenta) and me.extent(0) events.
+  // Device API: me(e) for the events of `momenta` (event, particle, mu), and
+  // the choices asked for in `arguments`; the caller guarantees valid
+  // momenta (check_momenta) and me.extent(0) events.
   // evaluate returns when `me` holds the values; evaluate_async only enqueues
   // the work, ordered after earlier work on this MatrixElement's instance, and
   // `me` holds the values after fence(). Until then `momenta` and `me` must
   // stay as they are. The next evaluation of this object runs after this one
   // in the instance's order (with options.streams > 1, evaluate_async first
   // waits for the previous evaluation).
-  void evaluate(const MomentaView<Memory>& momenta, const Kokkos::View<double*, Memory>& me);
-  void evaluate_async(const MomentaView<Memory>& momenta, const Kokkos::View<double*, Memory>& me);
+  void evaluate(const MomentaView<Memory>& momenta, const Kokkos::View<double*, Memory>& me,
+                const EventArguments& arguments = {});
+  void evaluate_async(const MomentaView<Memory>& momenta, const Kokkos::View<double*, Memory>& me,
+                      const EventArguments& arguments = {});
   void fence() const;
 
-  // Host API: `momenta` event-major (see check_momenta), validated first.
+  // Host API: `momenta` event-major (see check_momenta) and `inputs`,
+  // validated first (with this MatrixElement's top mass).
   std::vector<double> evaluate(const std::vector<double>& momenta,
                                MomentumCheck check = MomentumCheck::on_shell,
                                const MomentumTolerance& tolerance = {});
+  EventResults evaluate(const std::vector<double>& momenta, const EventInputs& inputs,
+                        MomentumCheck check = MomentumCheck::on_shell,
+                        const MomentumTolerance& tolerance = {});
 
   // Per-helicity colour-summed |M|^2 (before averaging), helicity-major:
   // result[h * events + e]; for the probe and for tests.
@@ -101,6 +176,9 @@ class MatrixElement {
   std::vector<DeviceSpace> streams_;
   std::vector<int> good_;
   bool lanes_ = false;  // the host lane kernel, not the team kernel
+  // The process's icolamp table in Memory (detail/event_choices.hpp).
+  Kokkos::View<std::uint64_t*, Memory> flow_choices_;
+  int flow_words_ = 0;
 };
 
 }  // namespace hepex::amplitudes

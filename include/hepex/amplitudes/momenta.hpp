@@ -4,6 +4,7 @@
 #include <cstddef>
 #include <string>
 
+#include "hepex/amplitudes/parameters.hpp"
 #include "hepex/amplitudes/process.hpp"
 #include "hepex/core/error.hpp"
 #include "hepex/core/kokkos_compat.hpp"
@@ -17,7 +18,7 @@ using MomentaView = Kokkos::View<double***, Kokkos::LayoutLeft, MemSpace>;
 
 // What check_momenta demands of every event besides finite numbers, positive
 // energies and the right count: momentum conservation always; on-shell
-// particles (gluons massless, tops at top_mass) unless `off_shell_allowed`
+// particles (gluons massless, tops at the top mass) unless `off_shell_allowed`
 // (MadGraph's massless-top test dumps have p_t^2 = 0).
 enum class MomentumCheck { on_shell, off_shell_allowed };
 
@@ -45,9 +46,9 @@ class MomentumError : public Error {
 // Throws MomentumError naming the event, particle and what is wrong (or
 // hepex::Error when `values` is not a positive multiple of 4 * particles).
 // `momenta` holds `values` numbers, event-major: event e, particle i, mu at
-// [(e * particles + i) * 4 + mu].
+// [(e * particles + i) * 4 + mu]; `mass` is the top's, in GeV.
 void check_momenta(const ProcessInfo& process, const double* momenta, std::size_t values,
                    MomentumCheck check = MomentumCheck::on_shell,
-                   const MomentumTolerance& tolerance = {});
+                   const MomentumTolerance& tolerance = {}, double mass = top_mass);
 
 }  // namespace hepex::amplitudes

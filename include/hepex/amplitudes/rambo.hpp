@@ -32,6 +32,7 @@ struct RamboKernel {
   double sqrt_s;
   std::uint64_t seed;
   std::uint64_t first_event;
+  double top_mass;
 
   KOKKOS_INLINE_FUNCTION void operator()(int e) const {
     constexpr double two_pi = 6.283185307179586;
@@ -64,7 +65,8 @@ struct RamboKernel {
       for (int c = 0; c < 3; ++c) k[i][c + 1] = x * (q[i][c + 1] + b[c] * q[i][0] + a * bq * b[c]);
     }
     // Masses (section 4): find xi with sum_i sqrt(m_i^2 + xi^2 E_i^2) = sqrt_s.
-    const auto mass_of = [](int i) { return i < 2 ? top_mass : 0.0; };
+    const double m = top_mass;
+    const auto mass_of = [m](int i) { return i < 2 ? m : 0.0; };
     double xi = 1;
     for (int iteration = 0; iteration < 50; ++iteration) {
       double f = -sqrt_s, df = 0;
@@ -93,21 +95,24 @@ struct RamboKernel {
 // Fills momenta(event, particle, mu) for all its events (particle order g g t
 // tbar g...) with events first_event, first_event + 1, ... of the stream
 // `seed`: a run split into batches gives the events of the unsplit run.
-// sqrt_s must exceed twice the top mass.
+// sqrt_s must exceed twice the top mass `mass`.
 template <class ExecSpace, class MemSpace>
 void rambo(const ExecSpace& space, const MomentaView<MemSpace>& momenta, double sqrt_s,
-           std::uint64_t seed, std::uint64_t first_event = 0) {
+           std::uint64_t seed, std::uint64_t first_event = 0, double mass = top_mass) {
   const int particles = static_cast<int>(momenta.extent(1));
   if (particles < 4 || particles - 2 > rambo_detail::max_outgoing || momenta.extent(2) != 4) {
     throw Error("rambo: momenta must be (events, 4..7 particles, 4)");
   }
-  if (!(sqrt_s > 2 * top_mass) || !(sqrt_s < 1e300)) {
+  if (!(mass > 0) || !(mass < 1e300)) {
+    throw Error("rambo: top mass " + std::to_string(mass) + " GeV must be positive and finite");
+  }
+  if (!(sqrt_s > 2 * mass) || !(sqrt_s < 1e300)) {
     throw Error("--sqrts " + std::to_string(sqrt_s) + " GeV: must be above the t tbar threshold " +
-                std::to_string(2 * top_mass) + " GeV");
+                std::to_string(2 * mass) + " GeV");
   }
   Kokkos::parallel_for("hepex::rambo", Kokkos::RangePolicy<ExecSpace>(space, 0, momenta.extent(0)),
                        rambo_detail::RamboKernel<MemSpace>{momenta, particles - 2, sqrt_s, seed,
-                                                                           first_event});
+                                                                           first_event, mass});
 }
 
 }  // namespace hepex::amplitudes

@@ -25,8 +25,9 @@
 #include <vector>
 
 #include "hepex/amplitudes/colour_ordered.hpp"
-#include "hepex/amplitudes/detail/current_plan.hpp"
 #include "hepex/amplitudes/colour_sum.hpp"
+#include "hepex/amplitudes/detail/current_plan.hpp"
+#include "hepex/amplitudes/detail/event_choices.hpp"
 #include "hepex/amplitudes/detail/helicity_units.hpp"
 #include "hepex/amplitudes/momenta.hpp"
 #include "hepex/amplitudes/process.hpp"
@@ -50,19 +51,52 @@ class Evaluator {
   using Memory = typename ExecSpace::memory_space;
   virtual ~Evaluator() = default;
   // me(e) = (sum over the units of `helicities` (helicity_units) of their
-  // colour-summed |M|^2) / scale for every event e of `momenta`. Units are
+  // colour-summed |M|^2) / scale for every event e of `momenta`, times the
+  // event's coupling factor and with the choices asked for (`choices`,
+  // event_choices.hpp; `helicities` in MadGraph's order then). Units are
   // dealt in contiguous blocks over `streams`; the caller fences them. Runs
   // on the same streams are ordered; the buffers are per Evaluator.
   virtual void run(const std::vector<ExecSpace>& streams, const MomentaView<Memory>& momenta,
                    const std::vector<int>& helicities, const Kokkos::View<double*, Memory>& me,
-                   double scale) = 0;
+                   double scale, const EventChoices& choices) = 0;
 };
+
+// A team's colour sums of a unit's combinations, apart (a Kokkos reduction
+// value).
+struct CombinationSums {
+  double v[max_combinations_per_unit];
+  KOKKOS_INLINE_FUNCTION CombinationSums() {
+    for (int c = 0; c < max_combinations_per_unit; ++c) v[c] = 0;
+  }
+  KOKKOS_INLINE_FUNCTION CombinationSums& operator+=(const CombinationSums& other) {
+    for (int c = 0; c < max_combinations_per_unit; ++c) v[c] += other.v[c];
+    return *this;
+  }
+  // Kokkos 3's reducers join through volatile references.
+  KOKKOS_INLINE_FUNCTION void operator+=(const volatile CombinationSums& other) volatile {
+    for (int c = 0; c < max_combinations_per_unit; ++c) v[c] += other.v[c];
+  }
+};
+
+}  // namespace hepex::amplitudes::detail
+
+namespace Kokkos {
+template <>
+struct reduction_identity<hepex::amplitudes::detail::CombinationSums> {
+  KOKKOS_FORCEINLINE_FUNCTION static hepex::amplitudes::detail::CombinationSums sum() {
+    return {};
+  }
+};
+}  // namespace Kokkos
+
+namespace hepex::amplitudes::detail {
 
 // The sum over units, in the kernels that compute them: whoever stores the
 // last unit's |M|^2 of an event (after a memory fence, counted atomically)
 // adds the event's units up in unit order, so the result does not depend on
-// which finished last, and resets the count (the threadFenceReduction pattern
-// of the CUDA samples). Saves a kernel launch and a pass over the partial sums.
+// which finished last, applies the event's coupling (gs), and resets the
+// count (the threadFenceReduction pattern of the CUDA samples). Saves a
+// kernel launch and a pass over the partial sums.
 template <class Memory>
 struct EventTotals {
   Kokkos::View<double**, Kokkos::LayoutRight, Memory> partial;  // (unit, event)
@@ -70,6 +104,8 @@ struct EventTotals {
   Kokkos::View<double*, Memory> me;
   int units;
   double scale;
+  int gluons;
+  const double* gs;  // per event, or null
 
   // Called once per (unit, event), after partial(u, e) holds its final value.
   KOKKOS_INLINE_FUNCTION void unit_done(int e) const {
@@ -78,8 +114,46 @@ struct EventTotals {
     Kokkos::memory_fence();
     double sum = 0;
     for (int u = 0; u < units; ++u) sum += compat::atomic_read(&partial(u, e));
-    me(e) = sum / scale;
+    me(e) = gs == nullptr ? sum / scale : sum / scale * coupling_factor(gs[e], gluons);
     stored(e) = 0;
+  }
+};
+
+// Where the units choose (event_choices.hpp), they store each combination's
+// |M|^2 at partial(slot, e) and add |jamp|^2 per flow into jamp2(flow, e)
+// (atomically: the choice of a flow may then depend on the order of the
+// additions, at the rounding of a double); this kernel, one thread per event
+// after all units, adds up |M|^2 in MadGraph's helicity order, applies the
+// coupling, chooses, and resets jamp2. A kernel of its own, not the last
+// unit's team as EventTotals: one thread's chain of up to 248 dependent
+// loads per event held the small processes to a third of their rate, where
+// here neighbouring threads read neighbouring words.
+template <class Memory>
+struct ChoiceKernel {
+  Kokkos::View<double**, Kokkos::LayoutRight, Memory> partial;  // (good helicity, event)
+  Kokkos::View<double**, Kokkos::LayoutRight, Memory> jamp2;    // (flow, event)
+  Kokkos::View<double*, Memory> me;
+  Kokkos::View<const int*, Memory> good;
+  double scale;
+  int gluons;
+  EventChoices choices;
+
+  KOKKOS_INLINE_FUNCTION void operator()(int e) const {
+    const int rows = static_cast<int>(partial.extent(0));
+    const auto helicity_me = [&](int slot) { return partial(slot, e); };
+    double sum = 0;
+    for (int r = 0; r < rows; ++r) sum += helicity_me(r);
+    me(e) = choices.gs == nullptr ? sum / scale
+                                  : sum / scale * coupling_factor(choices.gs[e], gluons);
+    if (choices.rndhel != nullptr) {
+      const int i = first_cumulative_above(rows, choices.rndhel[e], helicity_me);
+      choices.selhel[e] = i < 0 ? 0 : good(i) + 1;
+    }
+    if (choices.rndcol != nullptr) {
+      const int flows = static_cast<int>(jamp2.extent(0));
+      choices.selcol[e] = choose_colour(choices, flows, e, [&](int flow) { return jamp2(flow, e); });
+      for (int flow = 0; flow < flows; ++flow) jamp2(flow, e) = 0;
+    }
   }
 };
 
@@ -147,8 +221,8 @@ class EvaluatorOf : public Evaluator<ExecSpace> {
       antitop_k = reinterpret_cast<double*>(top + 4 * max_combinations_per_unit);
       jamps = reinterpret_cast<cplx<ColourReal>*>(antitop_k + 8);
     }
-    KOKKOS_INLINE_FUNCTION MomentaInDoubles<AmpReal> kinematics(int a) const {
-      return {momentum, antitop_k + 4 * a};
+    KOKKOS_INLINE_FUNCTION MomentaInDoubles<AmpReal> kinematics(int a, double mass) const {
+      return {momentum, antitop_k + 4 * a, mass};
     }
   };
 
@@ -157,20 +231,23 @@ class EvaluatorOf : public Evaluator<ExecSpace> {
   // The scratch level is a template argument so that, at level 0, the
   // compiler sees that the scratch is GPU shared memory and reads it with
   // shared-memory loads (LDS); behind a run-time level every scratch access
-  // was a generic load, slower to return (perf/results/me.md).
-  template <int scratch_level>
+  // was a generic load, slower to return (perf/results/me.md). So is
+  // `choosing`: a helicity or colour is chosen (ChoiceKernel), the colour
+  // sums are kept per combination and jamp2 is added up.
+  template <int scratch_level, bool choosing>
   struct TeamKernel {
     MomentaView<Memory> momenta;
     CurrentPlan<Memory> plan;
     Kokkos::View<std::int16_t*, Memory> weights;  // folded_colour_weights
     double denominator;                  // of the colour matrix
     EventTotals<Memory> totals;  // fused colour sum: partial(unit, event) and me
+    ChoiceKernel<Memory> chosen;  // choosing: partial(slot, event) and jamp2
     Jamps jamps;                 // (event, combination * colours + flow): BLAS path, one unit
     HelicityUnit units[max_units];
     int unit_count;
     int first_unit;
     int events_per_team;
-    double width;
+    TopQuark top;
     bool fused;
 
     KOKKOS_INLINE_FUNCTION void operator()(const Member& team) const {
@@ -189,7 +266,7 @@ class EvaluatorOf : public Evaluator<ExecSpace> {
                              [&](int i) { body(scratch(i / n), first_event + i / n, i % n); });
         team.team_barrier();
       };
-      const AmpReal mass = AmpReal(top_mass);
+      const AmpReal mass = AmpReal(top.mass);
       const int antitops = unit.first_of_second_antitop < unit.count ? 2 : 1;
 
       // External lines: gluon wavefunctions (the length-1 currents), the
@@ -237,7 +314,7 @@ class EvaluatorOf : public Evaluator<ExecSpace> {
         constexpr int length = decltype(length_constant)::value;
         constexpr int first = Sequences::offset(NG, length);
         for_items(Sequences::falling(NG, length), [&](const EventScratch& s, int, int i) {
-          gluon_current<NG, length>(plan, first + i, s.kinematics(0), s.current);
+          gluon_current<NG, length>(plan, first + i, s.kinematics(0, top.mass), s.current);
         });
       });
       // The stored fermion currents of the unit's antitop helicities, by
@@ -253,16 +330,17 @@ class EvaluatorOf : public Evaluator<ExecSpace> {
         constexpr int n = Sequences::falling(NG, length);
         for_items(antitops * n, [&](const EventScratch& s, int, int i) {
           const int a = i / n, id = first + i % n;
-          fermion_current<NG, length>(plan, id, s.kinematics(a), s.current, s.antitop + 4 * a,
-                                      width, psi(s, a), fermion_current_slot(psi(s, a), id));
+          fermion_current<NG, length>(plan, id, s.kinematics(a, top.mass), s.current,
+                                      s.antitop + 4 * a, top, psi(s, a),
+                                      fermion_current_slot(psi(s, a), id));
         });
       });
       for_items(antitops * colours, [&](const EventScratch& s, int e, int i) {
         const int a = i / colours, flow = i % colours;
         const int ordering = Sequences::offset(NG, NG) + flow;
         cplx<AmpReal> first[4];
-        first_fermion_current<NG>(plan, ordering, s.kinematics(a), s.current, s.antitop + 4 * a,
-                                  width, psi(s, a), first);
+        first_fermion_current<NG>(plan, ordering, s.kinematics(a, top.mass), s.current,
+                                  s.antitop + 4 * a, top, psi(s, a), first);
         const int k0 = a == 0 ? 0 : unit.first_of_second_antitop;
         const int k1 = a == 0 ? unit.first_of_second_antitop : unit.count;
         for (int k = k0; k < k1; ++k) {
@@ -277,31 +355,59 @@ class EvaluatorOf : public Evaluator<ExecSpace> {
           }
         }
       });
-      if (fused) colour_sum(team, here, unit.count, scratch);
+      if (!fused) return;
+      if (choosing && chosen.choices.rndcol != nullptr) {
+        for_items(colours, [&](const EventScratch& s, int e, int flow) {
+          double sum = 0;
+          for (int k = 0; k < unit.count; ++k) {
+            const cplx<ColourReal> j = s.jamps[k * colours + flow];
+            sum += double(j.real()) * double(j.real()) + double(j.imag()) * double(j.imag());
+          }
+          Kokkos::atomic_add(&chosen.jamp2(flow, e), sum);
+        });
+      }
+      colour_sum(team, here, unit, scratch);
     }
 
-    // partial(unit, e) = the colour sums of the `combinations` jamps in
-    // scratch: the team's threads take the items of the folded triangle
-    // (folded_colour_share), each for every combination.
+    // partial(unit, e) = the colour sums of the unit's jamps in scratch (or,
+    // choosing, partial(slot, e) = each combination's): the team's threads
+    // take the items of the folded triangle (folded_colour_share), each for
+    // every combination.
     template <class ScratchOf>
-    KOKKOS_INLINE_FUNCTION void colour_sum(const Member& team, int here, int combinations,
+    KOKKOS_INLINE_FUNCTION void colour_sum(const Member& team, int here, const HelicityUnit& unit,
                                            const ScratchOf& scratch) const {
       constexpr int most = max_combinations_per_unit;
       const int u = team.league_rank() % unit_count;
       const int first_event = team.league_rank() / unit_count * events_per_team;
       for (int v = 0; v < here; ++v) {
         const EventScratch s = scratch(v);
-        double sum = 0;
-        Kokkos::parallel_reduce(
-            Kokkos::TeamThreadRange(team, colours),
-            [&](int item, double& acc) {
-              acc += folded_colour_share<colours, most>(weights, item, s.jamps, combinations);
-            },
-            sum);
-        Kokkos::single(Kokkos::PerTeam(team), [&] {
-          totals.partial(first_unit + u, first_event + v) = sum / denominator;
-          totals.unit_done(first_event + v);
-        });
+        const int e = first_event + v;
+        if constexpr (choosing) {
+          CombinationSums sums;
+          Kokkos::parallel_reduce(
+              Kokkos::TeamThreadRange(team, colours),
+              [&](int item, CombinationSums& acc) {
+                add_folded_colour_share<colours, most, true>(weights, item, s.jamps, unit.count,
+                                                             acc.v);
+              },
+              Kokkos::Sum<CombinationSums>(sums));
+          Kokkos::single(Kokkos::PerTeam(team), [&] {
+            for (int k = 0; k < unit.count; ++k)
+              chosen.partial(unit.slot[k], e) = sums.v[k] / denominator;
+          });
+        } else {
+          double sum = 0;
+          Kokkos::parallel_reduce(
+              Kokkos::TeamThreadRange(team, colours),
+              [&](int item, double& acc) {
+                acc += folded_colour_share<colours, most>(weights, item, s.jamps, unit.count);
+              },
+              sum);
+          Kokkos::single(Kokkos::PerTeam(team), [&] {
+            totals.partial(first_unit + u, e) = sum / denominator;
+            totals.unit_done(e);
+          });
+        }
       }
     }
   };
@@ -320,11 +426,11 @@ class EvaluatorOf : public Evaluator<ExecSpace> {
     }
   };
 
-  EvaluatorOf(Process process, double width, ColourSumMethod method, TeamShape shape)
+  EvaluatorOf(Process process, TopQuark top, ColourSumMethod method, TeamShape shape)
       : plan_(make_current_plan<Memory>(NG)),
         weights_(folded_colour_weights<Memory>(colour_matrix(process))),
         denominator_(colour_matrix(process).denominator),
-        width_(width),
+        top_(top),
         method_(method),
         shape_(shape) {
     if (method_ == ColourSumMethod::blas) {
@@ -346,7 +452,7 @@ class EvaluatorOf : public Evaluator<ExecSpace> {
                   " bytes the execution space offers");
     }
     Policy probe(1, Kokkos::AUTO);
-    const int most = probe.team_size_max(TeamKernel<0>{}, Kokkos::ParallelForTag());
+    const int most = probe.team_size_max(TeamKernel<0, true>{}, Kokkos::ParallelForTag());
     if (shape_.team_size > most) {
       throw Error("team size " + std::to_string(shape_.team_size) + ": at most " +
                   std::to_string(most) + " threads per team here");
@@ -355,60 +461,86 @@ class EvaluatorOf : public Evaluator<ExecSpace> {
 
   void run(const std::vector<ExecSpace>& streams, const MomentaView<Memory>& momenta,
            const std::vector<int>& helicities, const Kokkos::View<double*, Memory>& me,
-           double scale) override {
+           double scale, const EventChoices& choices) override {
     const int events = static_cast<int>(momenta.extent(0));
+    const bool choosing = choices.chooses();
+    if (choosing && method_ == ColourSumMethod::blas) {
+      throw Error("choosing helicities or colours needs the kernel colour sum");
+    }
     if (helicities != helicities_) {
+      // An evaluation still in flight may read good_.
+      for (const auto& s : streams) s.fence();
       helicities_ = helicities;
       units_ = helicity_units(helicities, particles);
+      good_ = Kokkos::View<int*, Memory>("hepex::me_good_helicities", helicities.size());
+      Kokkos::deep_copy(good_, Kokkos::View<const int*, Kokkos::HostSpace, Kokkos::MemoryUnmanaged>(
+                                   helicities.data(), helicities.size()));
     }
     const int count = static_cast<int>(units_.size());
+    const int rows = choosing ? static_cast<int>(helicities.size()) : count;
     const bool new_partial =
-        partial_.extent(0) != std::size_t(count) || partial_.extent(1) != std::size_t(events);
+        partial_.extent(0) != std::size_t(rows) || partial_.extent(1) != std::size_t(events);
     const bool new_stored = stored_.extent(0) != std::size_t(events);
+    const bool new_jamp2 = choices.rndcol != nullptr && jamp2_.extent(1) != std::size_t(events);
     // An evaluation still in flight (MatrixElement::evaluate_async) may use
     // the buffers about to be replaced.
-    if (new_partial || new_stored) {
+    if (new_partial || new_stored || new_jamp2) {
       for (const auto& s : streams) s.fence();
     }
     if (new_partial) {
       partial_ = Partial(Kokkos::view_alloc(Kokkos::WithoutInitializing, "hepex::me_partial"),
-                         count, events);
+                         rows, events);
     }
     if (new_stored) {
       stored_ = Kokkos::View<int*, Memory>("hepex::me_units_stored", events);  // zeros
     }
-    const EventTotals<Memory> totals{partial_, stored_, me, count, scale};
+    if (new_jamp2) {
+      jamp2_ = Partial("hepex::me_jamp2", colours, events);  // zeros; ChoiceKernel resets them
+    }
+    const EventTotals<Memory> totals{partial_, stored_, me, count, scale, NG, choices.gs};
     if (method_ == ColourSumMethod::blas) {
       for (int u = 0; u < count; ++u) blas_unit(streams[0], momenta, totals, u);
       return;
     }
+    const ChoiceKernel<Memory> chosen{partial_, jamp2_, me, good_, scale, NG, choices};
     // Contiguous blocks of units, one launch per instance.
     const int instances = std::min(static_cast<int>(streams.size()), count);
     for (int s = 0; s < instances; ++s) {
       const int first = count * s / instances, last = count * (s + 1) / instances;
-      launch(streams[s], momenta, totals, first, last - first, true, Jamps());
+      if (choosing) {
+        launch<true>(streams[s], momenta, totals, chosen, first, last - first, true, Jamps());
+      } else {
+        launch<false>(streams[s], momenta, totals, chosen, first, last - first, true, Jamps());
+      }
     }
+    if (!choosing) return;
+    // After every unit: the other instances' units are waited for first.
+    for (int s = 1; s < instances; ++s) streams[s].fence();
+    Kokkos::parallel_for("hepex::me_choices",
+                         Kokkos::RangePolicy<ExecSpace>(streams[0], 0, std::size_t(events)), chosen);
   }
 
  private:
+  template <bool choosing>
   void launch(const ExecSpace& stream, const MomentaView<Memory>& momenta,
-              const EventTotals<Memory>& totals, int first, int count, bool fused,
-              const Jamps& jamps) const {
+              const EventTotals<Memory>& totals, const ChoiceKernel<Memory>& chosen, int first,
+              int count, bool fused, const Jamps& jamps) const {
     if (scratch_level_ == 0) {
-      launch_at<0>(stream, momenta, totals, first, count, fused, jamps);
+      launch_at<0, choosing>(stream, momenta, totals, chosen, first, count, fused, jamps);
     } else {
-      launch_at<1>(stream, momenta, totals, first, count, fused, jamps);
+      launch_at<1, choosing>(stream, momenta, totals, chosen, first, count, fused, jamps);
     }
   }
 
-  template <int scratch_level>
+  template <int scratch_level, bool choosing>
   void launch_at(const ExecSpace& stream, const MomentaView<Memory>& momenta,
-                 const EventTotals<Memory>& totals, int first, int count, bool fused,
-                 const Jamps& jamps) const {
+                 const EventTotals<Memory>& totals, const ChoiceKernel<Memory>& chosen, int first,
+                 int count, bool fused, const Jamps& jamps) const {
     const int events = static_cast<int>(momenta.extent(0));
     const int v = shape_.events_per_team;
-    TeamKernel<scratch_level> kernel{momenta, plan_, weights_, denominator_, totals, jamps, {},
-                                     count,   first, v,        width_,       fused};
+    TeamKernel<scratch_level, choosing> kernel{momenta, plan_,  weights_, denominator_, totals,
+                                               chosen,  jamps,  {},       count,        first,
+                                               v,       top_,   fused};
     std::copy(units_.begin() + first, units_.begin() + first + count, kernel.units);
     Policy policy(stream, count * ((events + v - 1) / v), shape_.team_size);
     policy.set_scratch_size(scratch_level, Kokkos::PerTeam(v * Scratch::bytes + 16));
@@ -431,7 +563,7 @@ class EvaluatorOf : public Evaluator<ExecSpace> {
       products_ = Partial(Kokkos::view_alloc(Kokkos::WithoutInitializing, "hepex::colour_products"),
                           rows, 2 * events);
     }
-    launch(stream, momenta, totals, u, 1, false, jamps_);
+    launch<false>(stream, momenta, totals, ChoiceKernel<Memory>{}, u, 1, false, jamps_);
     const auto* x = reinterpret_cast<const double*>(jamps_.data());  // (re, im) pairs
     const Backend where =
         std::is_same<ExecSpace, HostSpace>::value ? Backend::host : Backend::device;
@@ -452,17 +584,20 @@ class EvaluatorOf : public Evaluator<ExecSpace> {
   CurrentPlan<Memory> plan_;
   Kokkos::View<std::int16_t*, Memory> weights_;
   double denominator_;
-  double width_;
+  TopQuark top_;
   ColourSumMethod method_;
   TeamShape shape_;
   int scratch_level_ = 0;
   Kokkos::View<double*, Memory> cf_;  // CF / d, full, for the BLAS path
   std::vector<int> helicities_;      // of the last run, and their units
   std::vector<HelicityUnit> units_;
-  Partial partial_;                   // (unit, event)
+  Kokkos::View<int*, Memory> good_;  // helicities_ on the device
+  Partial partial_;                   // (unit or good helicity, event)
+  Partial jamp2_;                     // (flow, event): ChoiceKernel::jamp2
   Kokkos::View<int*, Memory> stored_;  // EventTotals::stored
   Jamps jamps_;                       // BLAS: one unit's jamps
   Partial products_;                  // BLAS: Z = CF X
 };
 
 }  // namespace hepex::amplitudes::detail
+

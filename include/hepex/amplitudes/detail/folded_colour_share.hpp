@@ -39,16 +39,19 @@ struct FoldedColourSteps {
 };
 
 // Item `item` (0 <= item < n) of the folded triangle: its share of
-// sum over c < combinations of sum_{i <= k} w_ik Re(conj(J_ci) J_ck), the
-// jamps J_c at j + c n; the items' shares add up to d |M|^2 summed over the
-// combinations. The host kernel runs the same triangle row by row
-// (detail/triangle_colour_sum.hpp).
-template <int n, int max_combinations, class Real, class Weights>
-KOKKOS_INLINE_FUNCTION double folded_colour_share(const Weights& weights, int item,
-                                                  const Complex<Real>* j, int combinations) {
+// sum_{i <= k} w_ik Re(conj(J_ci) J_ck), the jamps J_c at j + c n, added to
+// out[c] for each combination c < combinations (each_combination: what the
+// choice of a helicity needs) or summed over them into out[0]; the items'
+// shares add up to d |M|^2. The host kernel runs the same triangle row by
+// row (detail/triangle_colour_sum.hpp).
+template <int n, int max_combinations, bool each_combination, class Real, class Weights>
+KOKKOS_INLINE_FUNCTION void add_folded_colour_share(const Weights& weights, int item,
+                                                    const Complex<Real>* j, int combinations,
+                                                    double* out) {
   static_assert(n % 2 == 0, "folded colour sum: odd number of colours");
   constexpr int half = n / 2, chunk = FoldedColourSteps::chunk(n);
   constexpr int per_item = FoldedColourSteps::per_item(n);
+  constexpr int sums = each_combination ? max_combinations : 1;
   const int t = item % half, first = item / half * per_item;
   // Rows t and n - 1 - t of every combination, as values (selected by value
   // below, not by reference, so that they stay in registers).
@@ -65,7 +68,7 @@ KOKKOS_INLINE_FUNCTION double folded_colour_share(const Weights& weights, int it
   // The item's steps add up in Real (at most n / 2 + 1 of them), the items
   // in double (their caller): in float, widening every step to double cost
   // as much as the step.
-  Real sum = Real(0);
+  Real sum[sums] = {};
   for (int s0 = 0; s0 < per_item; s0 += chunk) {
     std::int16_t w[chunk];
     for (int s = 0; s < chunk; ++s) w[s] = weights((first + s0 + s) * half + t);
@@ -75,19 +78,29 @@ KOKKOS_INLINE_FUNCTION double folded_colour_share(const Weights& weights, int it
       if (chunk > 1 || step <= n) {
         const bool in_upper = step < n - t;
         const int k = in_upper ? t + step : (chunk > 1 && step > n ? n - 1 : step - 1);
-        Real term = Real(0);
+        Real term[sums] = {};
         for (int c = 0; c < max_combinations; ++c) {
           if (c < combinations) {
             const Complex<Real> column = j[c * n + k];
-            term += (in_upper ? upper_re[c] : lower_re[c]) * column.real() +
-                    (in_upper ? upper_im[c] : lower_im[c]) * column.imag();
+            term[each_combination ? c : 0] +=
+                (in_upper ? upper_re[c] : lower_re[c]) * column.real() +
+                (in_upper ? upper_im[c] : lower_im[c]) * column.imag();
           }
         }
-        sum += Real(w[s]) * term;
+        for (int c = 0; c < sums; ++c) sum[c] += Real(w[s]) * term[c];
       }
     }
   }
-  return double(sum);
+  for (int c = 0; c < sums; ++c) out[c] += double(sum[c]);
+}
+
+// The item's share summed over the combinations.
+template <int n, int max_combinations, class Real, class Weights>
+KOKKOS_INLINE_FUNCTION double folded_colour_share(const Weights& weights, int item,
+                                                  const Complex<Real>* j, int combinations) {
+  double share = 0;
+  add_folded_colour_share<n, max_combinations, false>(weights, item, j, combinations, &share);
+  return share;
 }
 
 }  // namespace hepex::amplitudes

@@ -20,10 +20,13 @@ inline constexpr int max_combinations_per_unit = 4;
 struct HelicityUnit {
   int count = 0;
   int helicity[max_combinations_per_unit] = {};
+  int slot[max_combinations_per_unit] = {};  // helicity[k] == helicities[slot[k]] (below)
   int first_of_second_antitop = 0;  // combinations [0, this) share the antitop of combination 0
 };
 
-// Groups `helicities` by their gluon helicities (particles 0, 1, 4, ...).
+// Groups `helicities` by their gluon helicities (particles 0, 1, 4, ...);
+// each combination keeps its position in `helicities` (slot), where the
+// kernels store its |M|^2 to choose a helicity (event_choices.hpp).
 inline std::vector<HelicityUnit> helicity_units(const std::vector<int>& helicities, int particles) {
   const int top_bits = (1 << (particles - 3)) | (1 << (particles - 4));
   std::vector<int> keys;
@@ -46,6 +49,10 @@ inline std::vector<HelicityUnit> helicity_units(const std::vector<int>& heliciti
     while (unit.first_of_second_antitop < unit.count &&
            antitop(unit.helicity[unit.first_of_second_antitop]) == antitop(unit.helicity[0])) {
       ++unit.first_of_second_antitop;
+    }
+    for (int k = 0; k < unit.count; ++k) {
+      unit.slot[k] = static_cast<int>(
+          std::find(helicities.begin(), helicities.end(), unit.helicity[k]) - helicities.begin());
     }
   }
   return units;

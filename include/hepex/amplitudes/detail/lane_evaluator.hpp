@@ -28,11 +28,11 @@ class LaneEvaluator : public Evaluator<ExecSpace> {
   static_assert(Kokkos::SpaceAccessibility<Kokkos::HostSpace, Memory>::accessible,
                 "the lane kernels run on the host");
 
-  LaneEvaluator(Process process, double width, LaneKernel kernel)
+  LaneEvaluator(Process process, TopQuark top, LaneKernel kernel)
       : plan_(make_current_plan<Kokkos::HostSpace>(process_info(process).gluons)),
         denominator_(colour_matrix(process).denominator),
         particles_(process_info(process).particles),
-        width_(width),
+        top_(top),
         kernel_(kernel) {
     if (kernel_.run == nullptr) {
       throw Error(std::string(process_info(process).name) + ": no host kernel for this precision",
@@ -44,12 +44,13 @@ class LaneEvaluator : public Evaluator<ExecSpace> {
 
   void run(const std::vector<ExecSpace>& streams, const MomentaView<Memory>& momenta,
            const std::vector<int>& helicities, const Kokkos::View<double*, Memory>& me,
-           double scale) override {
+           double scale, const EventChoices& choices) override {
     const std::size_t events = momenta.extent(0);
     if (events == 0) return;
-    // The previous evaluation may still read units_ (evaluate_async).
+    // The previous evaluation may still read units_ and good_ (evaluate_async).
     streams[0].fence();
     units_ = helicity_units(helicities, particles_);
+    good_ = helicities;
     const LaneTask task{momenta.data(),
                         events,
                         std::size_t(momenta.stride(1)),
@@ -58,10 +59,13 @@ class LaneEvaluator : public Evaluator<ExecSpace> {
                         plan_.mask.data(),
                         units_.data(),
                         static_cast<int>(units_.size()),
-                        width_,
+                        good_.data(),
+                        static_cast<int>(good_.size()),
+                        top_,
                         double(denominator_),
                         scale,
-                        me.data()};
+                        me.data(),
+                        choices};
     const LaneKernel kernel = kernel_;
     const std::size_t packs = (events + kernel.lanes - 1) / kernel.lanes;
     using Policy = Kokkos::TeamPolicy<ExecSpace, Kokkos::Schedule<Kokkos::Dynamic>>;
@@ -80,9 +84,10 @@ class LaneEvaluator : public Evaluator<ExecSpace> {
   CurrentPlan<Kokkos::HostSpace> plan_;
   int denominator_;
   int particles_;
-  double width_;
+  TopQuark top_;
   LaneKernel kernel_;
   std::vector<HelicityUnit> units_;
+  std::vector<int> good_;
 };
 
 }  // namespace hepex::amplitudes::detail

@@ -13,7 +13,10 @@
 // once per pack (detail/subset_kinematics.hpp).
 // Partial packs repeat their last event in the spare lanes (Lanes::load) and
 // store only the real ones. The unit sums are added in unit order, as the
-// GPU kernel does.
+// GPU kernel does. Where the task asks for choices (event_choices.hpp), the
+// pack also keeps |M|^2 per good helicity and jamp2 per colour flow in its
+// scratch and chooses per event at the end; the per-event coupling scales
+// the stored |M|^2.
 
 #include <cstddef>
 
@@ -56,16 +59,20 @@ struct LaneKernelOf {
 
   using Kinematics = SubsetKinematics<AmpReal>;
 
-  // The scratch of one pack, in order: gluon currents, the stored fermion
-  // currents of both antitop helicities, top spinors per combination, the
-  // subsets' kinematics, jamps per combination.
+  // The scratch of one pack, in order: |M|^2 per good helicity and jamp2 per
+  // flow (for the choices), gluon currents, the stored fermion currents of
+  // both antitop helicities, top spinors per combination, the subsets'
+  // kinematics, jamps per combination.
   struct Scratch {
+    static constexpr std::size_t helicities = std::size_t(1) << particles;
     static constexpr std::size_t current = 4 * Sizes::currents;
     static constexpr std::size_t psi = 4 * Sizes::stored_fermion_currents;
     static constexpr std::size_t kinematics = Kinematics::per_subset * Sizes::subsets;
-    static constexpr std::size_t bytes = sizeof(cplx<AmpReal>) * (current + 2 * psi + 4 * most) +
-                                         sizeof(AmpReal) * kinematics +
-                                         sizeof(cplx<ColourReal>) * most * colours;
+    static constexpr std::size_t bytes =
+        sizeof(D) * (helicities + colours) + sizeof(cplx<AmpReal>) * (current + 2 * psi + 4 * most) +
+        sizeof(AmpReal) * kinematics + sizeof(cplx<ColourReal>) * most * colours;
+    D* helicity_me;  // [slot]
+    D* jamp2;        // [flow]
     cplx<AmpReal>* currents;
     cplx<AmpReal>* psi_of[2];
     cplx<AmpReal>* top;
@@ -73,7 +80,9 @@ struct LaneKernelOf {
     cplx<ColourReal>* jamps;
 
     explicit Scratch(void* base) {
-      currents = static_cast<cplx<AmpReal>*>(base);
+      helicity_me = static_cast<D*>(base);
+      jamp2 = helicity_me + helicities;
+      currents = reinterpret_cast<cplx<AmpReal>*>(jamp2 + colours);
       psi_of[0] = currents + current;
       psi_of[1] = psi_of[0] + psi;
       top = psi_of[1] + psi;
@@ -95,8 +104,11 @@ struct LaneKernelOf {
             D::load(task.momenta + first + task.stride_particle * i + task.stride_mu * mu, here);
     // The outgoing antitop's momentum is p[3] (ixxxxx with nsf = -1).
     const Kinematics& kinematics = s.kinematics_of_subsets;
-    kinematics.template fill<NG>(GluonMomenta{p}, p[3]);
-    const AmpReal mass = AmpReal(top_mass);
+    kinematics.template fill<NG>(GluonMomenta{p}, p[3], task.top.mass);
+    const AmpReal mass = AmpReal(task.top.mass);
+    const EventChoices& choices = task.choices;
+    if (choices.rndcol != nullptr)
+      for (int flow = 0; flow < colours; ++flow) s.jamp2[flow] = D(0);
     D total = D(0);
     for (int u = 0; u < task.unit_count; ++u) {
       const HelicityUnit& unit = task.units[u];
@@ -115,7 +127,7 @@ struct LaneKernelOf {
         const int h = unit.helicity[a == 0 ? 0 : unit.first_of_second_antitop];
         antitop[a] = ixxxxx<AmpReal>(p[3], mass, amplitudes::helicity(h, 3, particles), -1);
         for_each_length<1, NG - 1>(FermionCurrentsOfLength<NG, AmpReal, Plan, Kinematics>{
-            plan, kinematics, s.currents, antitop[a].c, task.width, s.psi_of[a]});
+            plan, kinematics, s.currents, antitop[a].c, task.top, s.psi_of[a]});
       }
       for (int k = 0; k < unit.count; ++k) {
         const auto w =
@@ -129,7 +141,7 @@ struct LaneKernelOf {
           const int ordering = Sequences::offset(NG, NG) + flow;
           cplx<AmpReal> first_current[4];
           first_fermion_current<NG>(plan, ordering, kinematics, s.currents, antitop[a].c,
-                                    task.width, s.psi_of[a], first_current);
+                                    task.top, s.psi_of[a], first_current);
           for (int k = k0; k < k1; ++k) {
             const auto amplitude = close_on_top<NG>(plan, ordering, s.currents, s.psi_of[a],
                                                     first_current, antitop[a].c, s.top + 4 * k);
@@ -138,23 +150,62 @@ struct LaneKernelOf {
           }
         }
       }
-      total += colour_sum(s.jamps, unit.count) / D(task.denominator);
+      D sums[most];
+      colour_sums(s.jamps, unit.count, sums);
+      D unit_total = sums[0];
+      for (int k = 1; k < unit.count; ++k) unit_total += sums[k];
+      total += unit_total / D(task.denominator);
+      if (choices.rndhel != nullptr)
+        for (int k = 0; k < unit.count; ++k) s.helicity_me[unit.slot[k]] = sums[k];
+      if (choices.rndcol != nullptr) add_jamp2(s.jamps, unit.count, s.jamp2);
     }
     (total / D(task.scale)).store(task.me + first, here);
+    if (choices.any()) choose(task, first, here, s);
   }
 
-  // d |M|^2 summed over a unit's `count` combinations.
-  static D colour_sum(const cplx<ColourReal>* jamps, int count) {
+  // d |M_c|^2 of each of a unit's `count` combinations.
+  static void colour_sums(const cplx<ColourReal>* jamps, int count, D* sums) {
     static_assert(most == 4, "one case per number of combinations");
     switch (count) {
       case 1:
-        return triangle_colour_sum<colours, 1>(jamps);
+        return triangle_colour_sums<colours, 1>(jamps, sums);
       case 2:
-        return triangle_colour_sum<colours, 2>(jamps);
+        return triangle_colour_sums<colours, 2>(jamps, sums);
       case 3:
-        return triangle_colour_sum<colours, 3>(jamps);
+        return triangle_colour_sums<colours, 3>(jamps, sums);
       default:
-        return triangle_colour_sum<colours, 4>(jamps);
+        return triangle_colour_sums<colours, 4>(jamps, sums);
+    }
+  }
+
+  // jamp2[flow] += |J_c,flow|^2 over a unit's `count` combinations.
+  static void add_jamp2(const cplx<ColourReal>* jamps, int count, D* jamp2) {
+    for (int flow = 0; flow < colours; ++flow) {
+      ColourReal sum = ColourReal(0);
+      for (int k = 0; k < count; ++k) {
+        const cplx<ColourReal>& j = jamps[k * colours + flow];
+        sum += j.re * j.re + j.im * j.im;
+      }
+      jamp2[flow] += D(sum);
+    }
+  }
+
+  // The per-event coupling and choices of the pack's `here` events, lane by
+  // lane, from the sums in scratch.
+  static void choose(const LaneTask& task, std::size_t first, int here, const Scratch& s) {
+    const EventChoices& choices = task.choices;
+    for (int lane = 0; lane < here; ++lane) {
+      const std::size_t e = first + lane;
+      if (choices.gs != nullptr) task.me[e] *= coupling_factor(choices.gs[e], NG);
+      if (choices.rndhel != nullptr) {
+        const int i = first_cumulative_above(task.good_count, choices.rndhel[e],
+                                             [&](int slot) { return s.helicity_me[slot].v[lane]; });
+        choices.selhel[e] = i < 0 ? 0 : task.good[i] + 1;
+      }
+      if (choices.rndcol != nullptr) {
+        choices.selcol[e] =
+            choose_colour(choices, colours, e, [&](int flow) { return s.jamp2[flow].v[lane]; });
+      }
     }
   }
 

@@ -7,6 +7,7 @@
 
 #include <cstddef>
 
+#include "hepex/amplitudes/detail/event_choices.hpp"
 #include "hepex/amplitudes/detail/helicity_units.hpp"
 #include "hepex/amplitudes/process.hpp"
 #include "hepex/amplitudes/simd.hpp"
@@ -22,10 +23,13 @@ struct LaneTask {
   const int* mask;  // CurrentPlan::mask
   const HelicityUnit* units;
   int unit_count;
-  double width;        // of the top
+  const int* good;  // the good helicities in MadGraph's order (HelicityUnit::slot indexes it)
+  int good_count;
+  TopQuark top;
   double denominator;  // of the colour matrix
   double scale;        // averaging: me = sum over units / scale
   double* me;          // (events)
+  EventChoices choices;
 };
 
 struct LaneKernel {

@@ -11,7 +11,6 @@
 #include <cstddef>
 
 #include "hepex/amplitudes/colour_ordered.hpp"
-#include "hepex/amplitudes/parameters.hpp"
 
 namespace hepex::amplitudes::detail {
 
@@ -24,9 +23,9 @@ struct SubsetKinematics {
 
   // The table for all subsets of NG gluons from the events' double momenta:
   // gluon_k(g, mu) the outgoing momentum of gluon g, antitop_k the outgoing
-  // antitop's (subset 0, the empty one, is not used).
+  // antitop's, `mass` the top's (subset 0, the empty one, is not used).
   template <int NG, class GluonMomentum, class D>
-  void fill(const GluonMomentum& gluon_k, const D* antitop_k) const {
+  void fill(const GluonMomentum& gluon_k, const D* antitop_k, double mass) const {
     for (int m = 1; m < (1 << NG); ++m) {
       D k[4], line[4];
       subset_momentum<NG>(m, gluon_k, k);
@@ -37,7 +36,7 @@ struct SubsetKinematics {
         row[5 + mu] = T(line[mu]);
       }
       row[4] = T(D(1) / square(k));
-      row[9] = T(square(line) - D(top_mass * top_mass));
+      row[9] = T(square(line) - D(mass * mass));
     }
   }
 

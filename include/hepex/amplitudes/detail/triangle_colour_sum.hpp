@@ -48,14 +48,16 @@ constexpr const auto& colour_matrix_with() {
 template <class T, int n>
 inline constexpr ColourTriangle<T, n> colour_triangle{colour_matrix_with<n>()};
 
-// d |M|^2 summed over the combinations c < C, whose jamps J_c are at j + c n,
-// in double lanes. A row's z adds up in Real (at most n terms), the rows in
-// double.
+// sums[c] = d |M_c|^2 of each combination c < C, whose jamps J_c are at
+// j + c n, in double lanes (the selection of a helicity needs them apart;
+// their sum is the unit's). A row's z adds up in Real (at most n terms), the
+// rows in double.
 template <int n, int C, class Real>
-HEPEX_FORCEINLINE_FUNCTION Doubles<Real> triangle_colour_sum(const Complex<Real>* j) {
+HEPEX_FORCEINLINE_FUNCTION void triangle_colour_sums(const Complex<Real>* j, Doubles<Real>* sums) {
   using T = typename Real::value_type;
   const T* row = colour_triangle<T, n>.w;
-  Doubles<Real> total = Doubles<Real>(0);
+#pragma GCC unroll 4
+  for (int c = 0; c < C; ++c) sums[c] = Doubles<Real>(0);
   for (int i = 0; i < n; ++i) {
     // The combinations' loops unrolled, so that z stays in registers.
     Real zr[C], zi[C];
@@ -72,13 +74,11 @@ HEPEX_FORCEINLINE_FUNCTION Doubles<Real> triangle_colour_sum(const Complex<Real>
         zi[c] += w * j[c * n + k].im;
       }
     }
-    Real row_sum = Real(0);
 #pragma GCC unroll 4
-    for (int c = 0; c < C; ++c) row_sum += j[c * n + i].re * zr[c] + j[c * n + i].im * zi[c];
-    total += Doubles<Real>(row_sum);
+    for (int c = 0; c < C; ++c)
+      sums[c] += Doubles<Real>(j[c * n + i].re * zr[c] + j[c * n + i].im * zi[c]);
     row += n - i;
   }
-  return total;
 }
 
 }  // namespace hepex::amplitudes::detail

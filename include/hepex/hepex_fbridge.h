@@ -1,0 +1,46 @@
+/* CUDACPP's Fortran bridge (madgraph4gpu, SubProcesses/fbridge.cc and
+ * fbridge.inc), over hepex's C API (hepex_me.h): the entry points MadEvent's
+ * auto_dsig1.f calls, with the same names and arguments, so that a MadEvent
+ * build of g g -> t tbar + 0..3 gluons switches to hepex by linking
+ * libhepex_fbridge and libhepex instead of CUDACPP's library
+ * (docs/madevent.md). Fortran passes every argument by reference.
+ *
+ * The process follows from npar (4: gg_tt ... 7: gg_ttggg), the precision
+ * from the environment variable HEPEX_PRECISION (double, float or mixed;
+ * default double), the parameters from the param_card.dat named by
+ * HEPEX_PARAM_CARD or, as CUDACPP reads it, ../../Cards/param_card.dat.
+ * Fortran has no error return here: an error (a missing card, bad inputs, a
+ * channel other than 0) prints "hepex fbridge: ..." to stderr and exits with
+ * status 1 before anything is written, where CUDACPP throws. */
+#ifndef HEPEX_HEPEX_FBRIDGE_H
+#define HEPEX_HEPEX_FBRIDGE_H
+
+#include <stdbool.h>
+
+#include "hepex/hepex_me.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* PBRIDGE (INTEGER*8 in Fortran) receives the handle; nevt events per call. */
+void fbridgecreate_(hepex_me** bridge, const int* nevt, const int* npar, const int* np4);
+void fbridgedelete_(hepex_me** bridge);
+
+/* momenta(0:3, npar, nevt); gs, rndhel, rndcol, channel_ids, igraph per
+ * event; mes, selhel, selcol out. helonly: CUDACPP's first call that only
+ * finds the good helicities (hepex finds them at creation): returns at once. */
+void fbridgesequence_(hepex_me** bridge, const double* momenta, const double* gs,
+                      const double* rndhel, const double* rndcol, const unsigned int* channel_ids,
+                      const int* igraph, double* mes, int* selhel, int* selcol,
+                      const bool* helonly);
+void fbridgesequence_nomultichannel_(hepex_me** bridge, const double* momenta, const double* gs,
+                                     const double* rndhel, const double* rndcol, const int* igraph,
+                                     double* mes, int* selhel, int* selcol, const bool* helonly);
+void fbridgegetngoodhel_(hepex_me** bridge, unsigned int* ngoodhel, unsigned int* ntothel);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* HEPEX_HEPEX_FBRIDGE_H */

@@ -1,0 +1,88 @@
+// The per-event inputs of an evaluation (matrix_element.hpp, EventInputs):
+// MadGraph's icolamp tables and the validation of the inputs.
+#include <cmath>
+#include <iomanip>
+#include <sstream>
+#include <string>
+
+#include "hepex/amplitudes/detail/colour_flow_choices.hpp"
+#include "hepex/amplitudes/detail/event_choices.hpp"
+#include "hepex/amplitudes/matrix_element.hpp"
+#include "hepex/core/error.hpp"
+
+namespace hepex::amplitudes {
+
+namespace detail {
+
+FlowChoiceTable flow_choice_table(Process process) {
+  using namespace colour_data;
+  switch (process) {
+    case Process::gg_tt:
+      return {gg_tt_flow_choices, gg_tt_flow_words, gg_tt_configurations};
+    case Process::gg_ttg:
+      return {gg_ttg_flow_choices, gg_ttg_flow_words, gg_ttg_configurations};
+    case Process::gg_ttgg:
+      return {gg_ttgg_flow_choices, gg_ttgg_flow_words, gg_ttgg_configurations};
+    case Process::gg_ttggg:
+      return {gg_ttggg_flow_choices, gg_ttggg_flow_words, gg_ttggg_configurations};
+  }
+  throw Error("unknown process", ErrorKind::runtime);
+}
+
+}  // namespace detail
+
+int configurations(Process process) { return detail::flow_choice_table(process).configurations; }
+
+namespace {
+
+std::string number(double x) {
+  std::ostringstream text;
+  text << std::setprecision(16) << x;
+  return text.str();
+}
+
+}  // namespace
+
+void check_event_inputs(const ProcessInfo& process, std::size_t events,
+                        const EventInputs& inputs) {
+  const auto check_size = [&](std::size_t size, const char* name) {
+    if (size != 0 && size != events) {
+      throw Error(std::string(name) + ": " + std::to_string(size) + " values for " +
+                  std::to_string(events) + " events");
+    }
+  };
+  check_size(inputs.gs.size(), "gs");
+  check_size(inputs.rndhel.size(), "rndhel");
+  check_size(inputs.rndcol.size(), "rndcol");
+  check_size(inputs.igraph.size(), "igraph");
+  if (inputs.rndcol.empty() && !inputs.igraph.empty()) {
+    throw Error("igraph without rndcol: it restricts the colour flows that rndcol chooses from");
+  }
+  const auto fail = [](std::size_t e, const std::string& what) {
+    throw EventInputError(e, what);
+  };
+  const auto uniform = [&](const std::vector<double>& r, const char* name) {
+    for (std::size_t e = 0; e < r.size(); ++e) {
+      if (!(r[e] >= 0 && r[e] < 1)) {
+        fail(e, std::string(name) + " = " + number(r[e]) + " is not in [0, 1)");
+      }
+    }
+  };
+  for (std::size_t e = 0; e < inputs.gs.size(); ++e) {
+    if (!(inputs.gs[e] > 0) || !std::isfinite(inputs.gs[e])) {
+      fail(e, "gs = " + number(inputs.gs[e]) + " must be finite and > 0");
+    }
+  }
+  uniform(inputs.rndhel, "rndhel");
+  uniform(inputs.rndcol, "rndcol");
+  const int most = configurations(process.process);
+  for (std::size_t e = 0; e < inputs.igraph.size(); ++e) {
+    if (inputs.igraph[e] < 0 || inputs.igraph[e] > most) {
+      fail(e, "igraph = " + std::to_string(inputs.igraph[e]) + " is not in [0, " +
+                  std::to_string(most) + "] (" + process.name + " has " + std::to_string(most) +
+                  " diagram configurations; 0: no colour chosen)");
+    }
+  }
+}
+
+}  // namespace hepex::amplitudes
