@@ -1,6 +1,7 @@
 #include "hepex/io/number_lines.hpp"
 
 #include <sstream>
+#include <stdexcept>
 
 #include "hepex/core/error.hpp"
 
@@ -15,16 +16,19 @@ std::vector<NumberLine> read_number_lines(std::istream& in, const std::string& n
     std::string field;
     NumberLine line{{}, number};
     while (fields >> field) {
+      const auto fail = [&](const char* what) {
+        throw Error(name + ":" + std::to_string(number) + ": '" + field + "' " + what);
+      };
       std::size_t used = 0;
       double value = 0;
       try {
         value = std::stod(field, &used);
-      } catch (const std::exception&) {
+      } catch (const std::out_of_range&) {
+        fail("is outside the range of a double");
+      } catch (const std::invalid_argument&) {
         used = 0;
       }
-      if (used != field.size()) {
-        throw Error(name + ":" + std::to_string(number) + ": '" + field + "' is not a number");
-      }
+      if (used != field.size()) fail("is not a number");
       line.values.push_back(value);
     }
     lines.push_back(std::move(line));

@@ -155,7 +155,9 @@ INSTANTIATE_TEST_SUITE_P(Processes, AmplitudeSelectionReference,
 
 // |M|^2 at coupling gs is |M|^2 at G times (gs / G)^(2 (n + 2)) for n + 2
 // gluons in all (to rounding: 1e-14, the factor formed in long double) on
-// random gs; gs = G gives the plain ME bit for bit; alpha_s of the
+// random gs; gs = G gives the plain ME to a few ulps (1e-15: the GPU kernel
+// adds the helicities one by one where it chooses, per unit where not; the
+// host kernel gives the same bits); alpha_s of the
 // parameters scales by (alpha_s / 0.118)^(n + 2); the choices do not depend
 // on the coupling. (MadGraph's own gs dependence: MadGraphsChoicesOnEveryEvent.)
 TEST(AmplitudeSelection, CouplingScalesExactly) {
@@ -183,7 +185,7 @@ TEST(AmplitudeSelection, CouplingScalesExactly) {
       const long double factor = std::pow(ratio, 2 * info.gluons);
       EXPECT_NEAR(double(scaled.me[e] / (plain[e] * factor)), 1.0, 1e-14)
           << info.name << " event " << e << " gs " << inputs.gs[e];
-      EXPECT_EQ(at_g.me[e], plain[e]) << info.name << " event " << e;
+      EXPECT_NEAR(at_g.me[e] / plain[e], 1.0, 1e-15) << info.name << " event " << e;
       EXPECT_EQ(at_g.selhel[e], scaled.selhel[e]) << info.name << " event " << e;
       EXPECT_EQ(at_g.selcol[e], scaled.selcol[e]) << info.name << " event " << e;
     }
@@ -276,7 +278,8 @@ TEST(AmplitudeSelection, ChoiceFrequenciesFollowTheShares) {
   const auto& info = process_info(process);
   const auto ref = test::read_reference(info, true, 1);
   const Shares shares = reference_shares(ref.momenta.data());
-  constexpr std::size_t draws = 100000;
+  // (The sanitizer build checks memory, not statistics: 10^4 draws there.)
+  constexpr std::size_t draws = HEPEX_SANITIZED_TESTS ? 10000 : 100000;
   std::vector<double> momenta;
   for (std::size_t e = 0; e < draws; ++e)
     momenta.insert(momenta.end(), ref.momenta.begin(), ref.momenta.end());

@@ -211,6 +211,7 @@ foreach(bad "nan 0.5 0.5 1|select.txt:1: gs = nan must be finite and > 0"
             "1.2 0.5 0.5 16|select.txt:1: igraph = 16 is not in \\[0, 15\\]"
             "1.2 0.5 0.5 2.5|select.txt:1: igraph 2.5[0-9]* is not a whole number"
             "1.2 0.5 0.5 1 7|select.txt:1: 5 numbers, expected 3"
+            "1e400 0.5 0.5 1|select.txt:1: '1e400' is outside the range of a double"
             "1.2 0.5 0.5 1\n1.2 0.5 0.5 1|select.txt: 2 lines for 1 events")
   string(REPLACE "|" ";" parts "${bad}")
   list(GET parts 0 line)

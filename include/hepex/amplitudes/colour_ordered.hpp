@@ -134,7 +134,7 @@ struct MomentaInDoubles {
   using Momentum = Doubles<T>;
   const Doubles<T>* momentum;   // [4 m + mu]
   const Doubles<T>* antitop_k;  // [mu]
-  double mass;                  // of the top
+  double mass_squared;          // of the top
 
   KOKKOS_INLINE_FUNCTION Momentum k(int m, int mu) const { return momentum[4 * m + mu]; }
   KOKKOS_INLINE_FUNCTION T gluon_propagator(int m) const {
@@ -143,7 +143,7 @@ struct MomentaInDoubles {
   KOKKOS_INLINE_FUNCTION FermionLine<T, Momentum> fermion_line(int m) const {
     FermionLine<T, Momentum> line;
     for (int mu = 0; mu < 4; ++mu) line.k[mu] = momentum[4 * m + mu] + antitop_k[mu];
-    line.virtuality = T(square(line.k) - Doubles<T>(mass * mass));
+    line.virtuality = T(square(line.k) - Doubles<T>(mass_squared));
     return line;
   }
 };
@@ -185,7 +185,7 @@ KOKKOS_INLINE_FUNCTION void gluon_current(const Plan& plan, int s, const Kinemat
 template <int NG, int length, class T, class Plan, class Kinematics>
 KOKKOS_INLINE_FUNCTION void fermion_current(const Plan& plan, int s, const Kinematics& kinematics,
                                             const cplx<T>* current, const cplx<T>* antitop,
-                                            const TopQuark& top, const cplx<T>* psi,
+                                            const TopTerms<T>& top, const cplx<T>* psi,
                                             cplx<T>* out) {
   constexpr int W = NG + 1;
   const cplx<T> gc11(T(0), T(gc11_im));
@@ -194,7 +194,7 @@ KOKKOS_INLINE_FUNCTION void fermion_current(const Plan& plan, int s, const Kinem
     const int suffix = plan.sub(s, c * W + length);
     add_gamma_times(current + 4 * plan.sub(s, c), stored_fermion_current(psi, suffix, antitop), x);
   }
-  fermion_propagator(kinematics.fermion_line(plan.mask(s)), top.mass, top.width, gc11, x, out);
+  fermion_propagator(kinematics.fermion_line(plan.mask(s)), top, gc11, x, out);
 }
 
 // The fermion current of the length-(NG - 1) suffix of the full ordering s
@@ -203,7 +203,7 @@ template <int NG, class T, class Plan, class Kinematics>
 KOKKOS_INLINE_FUNCTION void first_fermion_current(const Plan& plan, int s,
                                                   const Kinematics& kinematics,
                                                   const cplx<T>* current, const cplx<T>* antitop,
-                                                  const TopQuark& top, const cplx<T>* psi,
+                                                  const TopTerms<T>& top, const cplx<T>* psi,
                                                   cplx<T>* first) {
   fermion_current<NG, NG - 1>(plan, plan.sub(s, (NG + 1) + NG), kinematics, current, antitop, top,
                               psi, first);
@@ -266,7 +266,7 @@ struct FermionCurrentsOfLength {
   const Kinematics& kinematics;
   const cplx<T>* current;
   const cplx<T>* antitop;
-  TopQuark top;
+  TopTerms<T> top;
   cplx<T>* psi;
   template <int length>
   KOKKOS_INLINE_FUNCTION void operator()(std::integral_constant<int, length>) const {
@@ -292,15 +292,16 @@ void colour_ordered_jamps(const Plan& plan, const Wave<T>* gluons, const Wave<T>
   for (int s = 1; s <= NG; ++s)
     for (int mu = 0; mu < 4; ++mu) current[4 * s + mu] = gluons[plan.gluon(s)].c[mu];
   using Kinematics = MomentaInDoubles<T>;
-  const Kinematics kinematics{momentum.data(), antitop.k, quark.mass};
+  const Kinematics kinematics{momentum.data(), antitop.k, quark.mass * quark.mass};
+  const TopTerms<T> terms = top_terms<T>(quark);
   for_each_length<2, NG + 1>(
       GluonCurrentsOfLength<NG, T, Plan, Kinematics>{plan, kinematics, current.data()});
   for_each_length<1, NG - 1>(FermionCurrentsOfLength<NG, T, Plan, Kinematics>{
-      plan, kinematics, current.data(), antitop.c, quark, psi.data()});
+      plan, kinematics, current.data(), antitop.c, terms, psi.data()});
   for (int f = 0; f < Sizes::colours; ++f) {
     const int s = Sequences::offset(NG, NG) + f;
     cplx<T> first[4];
-    first_fermion_current<NG>(plan, s, kinematics, current.data(), antitop.c, quark, psi.data(),
+    first_fermion_current<NG>(plan, s, kinematics, current.data(), antitop.c, terms, psi.data(),
                               first);
     jamps[f] = close_on_top<NG>(plan, s, current.data(), psi.data(), first, antitop.c, top.c);
   }

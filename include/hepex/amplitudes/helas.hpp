@@ -22,6 +22,7 @@
 //    further gamma^0.
 
 #include "hepex/amplitudes/detail/arithmetic.hpp"
+#include "hepex/amplitudes/parameters.hpp"
 
 namespace hepex::amplitudes {
 
@@ -244,20 +245,34 @@ struct FermionLine {
   T virtuality;  // k^2 - M^2
 };
 
+// The top's mass M and M * W (width W) in the amplitude's type, as every top
+// propagator takes them: formed once per evaluation (the product in double,
+// then converted, as with a fixed mass), so that a kernel reads them as
+// constants rather than converting them in registers.
+template <class T>
+struct TopTerms {
+  T mass;
+  T mass_width;
+};
+template <class T>
+KOKKOS_INLINE_FUNCTION TopTerms<T> top_terms(const TopQuark& top) {
+  return {T(top.mass), T(top.mass * top.width)};
+}
+
 // The fermion propagator applied to a column spinor: returns
 // i C (Pslash + M) x / (P^2 - M^2 + i M W) with P = -k (FFV1_2's factor).
 template <class T, class K>
-KOKKOS_INLINE_FUNCTION void fermion_propagator(const FermionLine<T, K>& line, double mass,
-                                               double width, cplx<T> coupling, const cplx<T>* x,
-                                               cplx<T>* out) {
+KOKKOS_INLINE_FUNCTION void fermion_propagator(const FermionLine<T, K>& line,
+                                               const TopTerms<T>& top, cplx<T> coupling,
+                                               const cplx<T>* x, cplx<T>* out) {
   const T p[4] = {T(-line.k[0]), T(-line.k[1]), T(-line.k[2]), T(-line.k[3])};
-  const cplx<T> denominator(line.virtuality, T(mass * width));
+  const cplx<T> denominator(line.virtuality, top.mass_width);
   const cplx<T> factor = cplx<T>(0, 1) * coupling / denominator;
   cplx<T> u0, u1, l0, l1;
   // (Pslash + M) = [[M, P0 - sigma.P], [P0 + sigma.P, M]]
   helas_detail::sigma_times(p, T(-1), x[2], x[3], u0, u1);
   helas_detail::sigma_times(p, T(1), x[0], x[1], l0, l1);
-  const T m = T(mass);
+  const T m = top.mass;
   out[0] = factor * (m * x[0] + u0);
   out[1] = factor * (m * x[1] + u1);
   out[2] = factor * (l0 + m * x[2]);

@@ -221,8 +221,9 @@ class EvaluatorOf : public Evaluator<ExecSpace> {
       antitop_k = reinterpret_cast<double*>(top + 4 * max_combinations_per_unit);
       jamps = reinterpret_cast<cplx<ColourReal>*>(antitop_k + 8);
     }
-    KOKKOS_INLINE_FUNCTION MomentaInDoubles<AmpReal> kinematics(int a, double mass) const {
-      return {momentum, antitop_k + 4 * a, mass};
+    KOKKOS_INLINE_FUNCTION MomentaInDoubles<AmpReal> kinematics(int a,
+                                                                double mass_squared) const {
+      return {momentum, antitop_k + 4 * a, mass_squared};
     }
   };
 
@@ -247,8 +248,10 @@ class EvaluatorOf : public Evaluator<ExecSpace> {
     int unit_count;
     int first_unit;
     int events_per_team;
-    TopQuark top;
     bool fused;
+    // The top's mass terms, formed on the host (helas.hpp, TopTerms).
+    TopTerms<AmpReal> top;
+    double mass_squared;
 
     KOKKOS_INLINE_FUNCTION void operator()(const Member& team) const {
       const int events = static_cast<int>(momenta.extent(0));
@@ -266,7 +269,6 @@ class EvaluatorOf : public Evaluator<ExecSpace> {
                              [&](int i) { body(scratch(i / n), first_event + i / n, i % n); });
         team.team_barrier();
       };
-      const AmpReal mass = AmpReal(top.mass);
       const int antitops = unit.first_of_second_antitop < unit.count ? 2 : 1;
 
       // External lines: gluon wavefunctions (the length-1 currents), the
@@ -294,7 +296,7 @@ class EvaluatorOf : public Evaluator<ExecSpace> {
           if (a < antitops) {
             const int h = unit.helicity[a == 0 ? 0 : unit.first_of_second_antitop];
             particle_momentum(3, q);
-            const auto w = ixxxxx(q, mass, amplitudes::helicity(h, 3, particles), -1);
+            const auto w = ixxxxx(q, top.mass, amplitudes::helicity(h, 3, particles), -1);
             for (int mu = 0; mu < 4; ++mu) {
               s.antitop[4 * a + mu] = w.c[mu];
               s.antitop_k[4 * a + mu] = w.k[mu];
@@ -304,7 +306,7 @@ class EvaluatorOf : public Evaluator<ExecSpace> {
           const int k = i - NG - Sizes::subsets - 2;
           if (k < unit.count) {
             particle_momentum(2, q);
-            const auto w = oxxxxx(q, mass, amplitudes::helicity(unit.helicity[k], 2, particles), 1);
+            const auto w = oxxxxx(q, top.mass, amplitudes::helicity(unit.helicity[k], 2, particles), 1);
             for (int mu = 0; mu < 4; ++mu) s.top[4 * k + mu] = w.c[mu];
           }
         }
@@ -314,7 +316,7 @@ class EvaluatorOf : public Evaluator<ExecSpace> {
         constexpr int length = decltype(length_constant)::value;
         constexpr int first = Sequences::offset(NG, length);
         for_items(Sequences::falling(NG, length), [&](const EventScratch& s, int, int i) {
-          gluon_current<NG, length>(plan, first + i, s.kinematics(0, top.mass), s.current);
+          gluon_current<NG, length>(plan, first + i, s.kinematics(0, mass_squared), s.current);
         });
       });
       // The stored fermion currents of the unit's antitop helicities, by
@@ -330,7 +332,7 @@ class EvaluatorOf : public Evaluator<ExecSpace> {
         constexpr int n = Sequences::falling(NG, length);
         for_items(antitops * n, [&](const EventScratch& s, int, int i) {
           const int a = i / n, id = first + i % n;
-          fermion_current<NG, length>(plan, id, s.kinematics(a, top.mass), s.current,
+          fermion_current<NG, length>(plan, id, s.kinematics(a, mass_squared), s.current,
                                       s.antitop + 4 * a, top, psi(s, a),
                                       fermion_current_slot(psi(s, a), id));
         });
@@ -339,7 +341,7 @@ class EvaluatorOf : public Evaluator<ExecSpace> {
         const int a = i / colours, flow = i % colours;
         const int ordering = Sequences::offset(NG, NG) + flow;
         cplx<AmpReal> first[4];
-        first_fermion_current<NG>(plan, ordering, s.kinematics(a, top.mass), s.current,
+        first_fermion_current<NG>(plan, ordering, s.kinematics(a, mass_squared), s.current,
                                   s.antitop + 4 * a, top, psi(s, a), first);
         const int k0 = a == 0 ? 0 : unit.first_of_second_antitop;
         const int k1 = a == 0 ? unit.first_of_second_antitop : unit.count;
@@ -540,7 +542,8 @@ class EvaluatorOf : public Evaluator<ExecSpace> {
     const int v = shape_.events_per_team;
     TeamKernel<scratch_level, choosing> kernel{momenta, plan_,  weights_, denominator_, totals,
                                                chosen,  jamps,  {},       count,        first,
-                                               v,       top_,   fused};
+                                               v,       fused,  top_terms<AmpReal>(top_),
+                                               top_.mass * top_.mass};
     std::copy(units_.begin() + first, units_.begin() + first + count, kernel.units);
     Policy policy(stream, count * ((events + v - 1) / v), shape_.team_size);
     policy.set_scratch_size(scratch_level, Kokkos::PerTeam(v * Scratch::bytes + 16));

@@ -105,7 +105,8 @@ struct LaneKernelOf {
     // The outgoing antitop's momentum is p[3] (ixxxxx with nsf = -1).
     const Kinematics& kinematics = s.kinematics_of_subsets;
     kinematics.template fill<NG>(GluonMomenta{p}, p[3], task.top.mass);
-    const AmpReal mass = AmpReal(task.top.mass);
+    const TopTerms<AmpReal> top = top_terms<AmpReal>(task.top);
+    const AmpReal mass = top.mass;
     const EventChoices& choices = task.choices;
     if (choices.rndcol != nullptr)
       for (int flow = 0; flow < colours; ++flow) s.jamp2[flow] = D(0);
@@ -127,7 +128,7 @@ struct LaneKernelOf {
         const int h = unit.helicity[a == 0 ? 0 : unit.first_of_second_antitop];
         antitop[a] = ixxxxx<AmpReal>(p[3], mass, amplitudes::helicity(h, 3, particles), -1);
         for_each_length<1, NG - 1>(FermionCurrentsOfLength<NG, AmpReal, Plan, Kinematics>{
-            plan, kinematics, s.currents, antitop[a].c, task.top, s.psi_of[a]});
+            plan, kinematics, s.currents, antitop[a].c, top, s.psi_of[a]});
       }
       for (int k = 0; k < unit.count; ++k) {
         const auto w =
@@ -141,7 +142,7 @@ struct LaneKernelOf {
           const int ordering = Sequences::offset(NG, NG) + flow;
           cplx<AmpReal> first_current[4];
           first_fermion_current<NG>(plan, ordering, kinematics, s.currents, antitop[a].c,
-                                    task.top, s.psi_of[a], first_current);
+                                    top, s.psi_of[a], first_current);
           for (int k = k0; k < k1; ++k) {
             const auto amplitude = close_on_top<NG>(plan, ordering, s.currents, s.psi_of[a],
                                                     first_current, antitop[a].c, s.top + 4 * k);
