@@ -7,6 +7,7 @@
 #include <numeric>
 #include <random>
 
+#include "amplitudes/external_waves.hpp"
 #include "amplitudes/reference_data.hpp"
 #include "hepex/amplitudes/colour_ordered.hpp"
 #include "hepex/amplitudes/colour_sum.hpp"
@@ -255,14 +256,10 @@ void check_gauge_invariance(Process process) {
     // largest jamp of the event over all helicities.
     double scale = 0, largest_gauge_term = 0;
     for (int h = 0; h < info.helicity_combinations; ++h) {
-      Wave<double> gluons[NG];
-      for (int g = 0; g < NG; ++g) {
-        const int particle = g < 2 ? g : g + 2;
-        gluons[g] =
-            vxxxxx<double>(p + 4 * particle, helicity(h, particle, info.particles), g < 2 ? -1 : 1);
-      }
-      const auto top = oxxxxx(p + 8, top_mass, helicity(h, 2, info.particles), 1);
-      const auto antitop = ixxxxx(p + 12, top_mass, helicity(h, 3, info.particles), -1);
+      const auto waves = test::external_waves<NG>(info, p, h);
+      const auto& gluons = waves.gluons;
+      const auto& top = waves.top;
+      const auto& antitop = waves.antitop;
       cplx<double> jamps[colours];
       colour_ordered_jamps<NG>(plan, gluons, top, antitop, TopQuark{top_mass, 0.0}, jamps);
       for (const auto& j : jamps) scale = std::max(scale, std::abs(to_std(j)));

@@ -15,6 +15,7 @@
 #include <utility>
 #include <vector>
 
+#include "amplitudes/external_waves.hpp"
 #include "amplitudes/reference_data.hpp"
 #include "hepex/amplitudes/colour_ordered.hpp"
 #include "hepex/amplitudes/colour_sum.hpp"
@@ -218,16 +219,9 @@ Shares reference_shares(const double* p) {
   Shares shares{std::vector<long double>(info.helicity_combinations),
                 std::vector<long double>(n)};
   for (int h = 0; h < info.helicity_combinations; ++h) {
-    Wave<double> gluons[NG];
-    for (int g = 0; g < NG; ++g) {
-      const int particle = g < 2 ? g : g + 2;
-      gluons[g] =
-          vxxxxx<double>(p + 4 * particle, helicity(h, particle, info.particles), g < 2 ? -1 : 1);
-    }
-    const auto top = oxxxxx(p + 8, top_mass, helicity(h, 2, info.particles), 1);
-    const auto antitop = ixxxxx(p + 12, top_mass, helicity(h, 3, info.particles), -1);
+    const auto w = test::external_waves<NG>(info, p, h);
     cplx<double> jamps[6];
-    colour_ordered_jamps<NG>(plan, gluons, top, antitop, TopQuark{}, jamps);
+    colour_ordered_jamps<NG>(plan, w.gluons, w.top, w.antitop, TopQuark{}, jamps);
     for (int i = 0; i < n; ++i) {
       const std::complex<long double> a(jamps[i].real(), jamps[i].imag());
       shares.jamp2[i] += std::norm(a);

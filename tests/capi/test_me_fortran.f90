@@ -62,14 +62,10 @@ contains
     character(len=*), intent(in) :: path
     integer, intent(in) :: columns
     character(len=4096) :: line
-    integer :: unit, status, k
+    integer :: unit, k
     open(newunit=unit, file=path, status="old", action="read")
-    k = 0
-    do while (k < nevents)
-      read(unit, "(a)", iostat=status) line
-      if (status /= 0) stop 2
-      if (line(1:1) == "#") cycle
-      k = k + 1
+    do k = 1, nevents
+      call next_data_line(unit, line)
       read(line, *) row(1:columns)
       momenta(:, k) = row(3:2 + 4 * particles)
       reference(k) = row(3 + 4 * particles)
@@ -82,14 +78,10 @@ contains
   subroutine read_selection(path)
     character(len=*), intent(in) :: path
     character(len=4096) :: line
-    integer :: unit, status, k
+    integer :: unit, k
     open(newunit=unit, file=path, status="old", action="read")
-    k = 0
-    do while (k < nevents)
-      read(unit, "(a)", iostat=status) line
-      if (status /= 0) stop 2
-      if (line(1:1) == "#") cycle
-      k = k + 1
+    do k = 1, nevents
+      call next_data_line(unit, line)
       read(line, *) selection
       gs(k) = selection(2)
       rndhel(k) = selection(3)
@@ -100,6 +92,18 @@ contains
       ref_selcol(k) = nint(selection(8))
     end do
     close(unit)
+  end subroutine
+
+  ! The next line of `unit` that is not a comment ('#'); stops at the end.
+  subroutine next_data_line(unit, line)
+    integer, intent(in) :: unit
+    character(len=*), intent(out) :: line
+    integer :: status
+    do
+      read(unit, "(a)", iostat=status) line
+      if (status /= 0) stop 2
+      if (line(1:1) /= "#") return
+    end do
   end subroutine
 
 end program

@@ -89,18 +89,11 @@ struct EventResults {
 // 3, 15, 105, 945 for gg_tt .. gg_ttggg.
 int configurations(Process process);
 
-// What check_event_inputs throws about one event's value: the event (0-based)
-// and what is wrong; what() says both.
-class EventInputError : public Error {
+// What check_event_inputs throws about one event's value ("gs = nan must be
+// finite and > 0").
+class EventInputError : public EventError {
  public:
-  EventInputError(std::size_t event, const std::string& detail)
-      : Error("event " + std::to_string(event) + ": " + detail), event_(event), detail_(detail) {}
-  std::size_t event() const { return event_; }
-  const std::string& detail() const { return detail_; }
-
- private:
-  std::size_t event_;
-  std::string detail_;
+  using EventError::EventError;
 };
 
 // Throws hepex::Error unless every given input has `events` entries and

@@ -29,11 +29,12 @@ struct MomentumTolerance {
   double on_shell = 1e-6;
 };
 
-// What check_momenta throws about one event: its index (0-based) and what is
-// wrong ("particle 3 (t): off shell, ..."); what() says both.
-class MomentumError : public Error {
+// An error about one event of a batch: its index (0-based) and what is
+// wrong; what() says both. Callers that read the events from a file name the
+// file's line instead (hepex me).
+class EventError : public Error {
  public:
-  MomentumError(std::size_t event, const std::string& detail)
+  EventError(std::size_t event, const std::string& detail)
       : Error("event " + std::to_string(event) + ": " + detail), event_(event), detail_(detail) {}
   std::size_t event() const { return event_; }
   const std::string& detail() const { return detail_; }
@@ -41,6 +42,12 @@ class MomentumError : public Error {
  private:
   std::size_t event_;
   std::string detail_;
+};
+
+// What check_momenta throws about one event ("particle 3 (t): off shell, ...").
+class MomentumError : public EventError {
+ public:
+  using EventError::EventError;
 };
 
 // Throws MomentumError naming the event, particle and what is wrong (or
