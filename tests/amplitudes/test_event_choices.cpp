@@ -116,6 +116,20 @@ TEST_P(AmplitudeSelectionReference, MadGraphsChoicesOnEveryEvent) {
             << helicity_mismatches << " helicity and " << colour_mismatches
             << " colour choices unlike MadGraph's in " << events << " events\n";
 
+  // The same choices from the host kernel of every instruction set this CPU
+  // has (one source, compiled per set; a GPU build has only `none`: the
+  // device kernel again).
+  for (const Simd simd : simd_supported()) {
+    MatrixElementOptions options;
+    options.simd = simd;
+    MatrixElement lanes(process, options);
+    const auto in_lanes = lanes.evaluate(ref.momenta, ref.inputs);
+    int unlike = 0;
+    for (std::size_t e = 0; e < events; ++e)
+      unlike += in_lanes.selhel[e] != ref.selhel[e] || in_lanes.selcol[e] != ref.selcol[e];
+    EXPECT_EQ(unlike, 0) << info.name << " simd " << simd_name(simd);
+  }
+
   for (const auto& [precision, delta, tolerance] :
        {std::tuple{Precision::mixed, 1e-6, 1e-6}, std::tuple{Precision::single_precision, 1e-4,
                                                             1e-4}}) {

@@ -32,7 +32,7 @@ struct RamboKernel {
   double sqrt_s;
   std::uint64_t seed;
   std::uint64_t first_event;
-  double top_mass;
+  double top;  // the top mass [GeV]
 
   KOKKOS_INLINE_FUNCTION void operator()(int e) const {
     constexpr double two_pi = 6.283185307179586;
@@ -65,7 +65,7 @@ struct RamboKernel {
       for (int c = 0; c < 3; ++c) k[i][c + 1] = x * (q[i][c + 1] + b[c] * q[i][0] + a * bq * b[c]);
     }
     // Masses (section 4): find xi with sum_i sqrt(m_i^2 + xi^2 E_i^2) = sqrt_s.
-    const double m = top_mass;
+    const double m = top;
     const auto mass_of = [m](int i) { return i < 2 ? m : 0.0; };
     double xi = 1;
     for (int iteration = 0; iteration < 50; ++iteration) {
