@@ -1,18 +1,16 @@
-# Kokkos and Kokkos Kernels discovery for hepex (used by the build and by the
+# Kokkos discovery for hepex (used by the build and by the
 # installed hepexConfig.cmake, so a consumer finds Kokkos the same way).
 #
 # Two layouts are supported unchanged:
 #  * a standard Kokkos >= 4 install (-DKokkos_ROOT=...), e.g. with CUDA or HIP:
-#    targets Kokkos::kokkos and Kokkos::kokkoskernels;
+#    target Kokkos::kokkos;
 #  * Debian 12's libtrilinos-kokkos-dev (Kokkos 3.4.01, TriBITS layout): targets
-#    trilinos_kokkoscore / trilinos_kokkoskernels, headers in
+#    trilinos_kokkoscore, headers in
 #    <prefix>/include/trilinos, and a Kokkos::kokkos whose include path points
 #    at a non-existent <prefix>/lib/include, repaired here.
 #
 # Results:
 #   HEPEX_KOKKOS_LAYOUT           "standard" or "tribits"
-#   HEPEX_KOKKOSKERNELS_TARGET    the Kokkos Kernels target to link, or empty
-#   HEPEX_HAS_KOKKOSKERNELS       TRUE when Kokkos Kernels was found
 
 set(HEPEX_MIN_KOKKOS_VERSION 3.4.01)
 
@@ -31,43 +29,6 @@ macro(hepex_find_kokkos)
     _hepex_repair_tribits_kokkos_target()
   else()
     set(HEPEX_KOKKOS_LAYOUT standard)
-  endif()
-
-  # HEPEX_ENABLE_KOKKOSKERNELS: ON (required), OFF (not used), AUTO or unset
-  # (used when found).
-  set(HEPEX_HAS_KOKKOSKERNELS FALSE)
-  set(HEPEX_KOKKOSKERNELS_TARGET "")
-  string(TOUPPER "${HEPEX_ENABLE_KOKKOSKERNELS}" _hepex_kk_mode)
-  if(_hepex_kk_mode STREQUAL "" OR _hepex_kk_mode STREQUAL "AUTO")
-    set(_hepex_kk_mode AUTO)
-  elseif(HEPEX_ENABLE_KOKKOSKERNELS)
-    set(_hepex_kk_mode ON)
-  else()
-    set(_hepex_kk_mode OFF)
-  endif()
-  if(NOT _hepex_kk_mode STREQUAL "OFF")
-    # Kokkos Kernels must be built on this very Kokkos: with a standard Kokkos,
-    # Debian's TriBITS Kokkos Kernels in the system prefix (built on 3.4) is
-    # never taken.
-    if(HEPEX_KOKKOS_LAYOUT STREQUAL "tribits")
-      find_package(KokkosKernels CONFIG QUIET)
-      if(TARGET trilinos_kokkoskernels)
-        set(HEPEX_KOKKOSKERNELS_TARGET trilinos_kokkoskernels)
-      endif()
-    else()
-      find_package(KokkosKernels CONFIG QUIET NO_CMAKE_SYSTEM_PATH)
-      if(TARGET Kokkos::kokkoskernels)
-        set(HEPEX_KOKKOSKERNELS_TARGET Kokkos::kokkoskernels)
-      endif()
-    endif()
-    if(HEPEX_KOKKOSKERNELS_TARGET)
-      set(HEPEX_HAS_KOKKOSKERNELS TRUE)
-    elseif(_hepex_kk_mode STREQUAL "ON")
-      message(FATAL_ERROR
-        "HEPEX_ENABLE_KOKKOSKERNELS=ON but Kokkos Kernels was not found "
-        "(Debian: apt-get install libtrilinos-kokkos-kernels-dev; otherwise "
-        "-DKokkosKernels_ROOT=...).")
-    endif()
   endif()
 endmacro()
 

@@ -15,7 +15,7 @@ cd "$(dirname "${BASH_SOURCE[0]}")/.."
 
 packages=(
   cmake ninja-build g++
-  libtrilinos-kokkos-dev libtrilinos-kokkos-kernels-dev libopenblas-dev
+  libtrilinos-kokkos-dev libopenblas-dev
   libgmp-dev libflint-dev libopenmpi-dev openmpi-bin
   libcli11-dev nlohmann-json3-dev gfortran
   googletest libgtest-dev libbenchmark-dev

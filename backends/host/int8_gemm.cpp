@@ -3,7 +3,7 @@
 // the compiler vectorises.
 #include <cstdint>
 
-#include "dgemm.hpp"
+#include "hepex/linalg/detail/vendor_gemm.hpp"
 
 namespace hepex::backend {
 

@@ -1,5 +1,9 @@
 #pragma once
-// hepex umbrella header.
+// hepex umbrella header: the core and field APIs. The other families'
+// public headers are included one by one (hepex/linalg/rref.hpp,
+// hepex/reconstruct/rational.hpp, hepex/amplitudes/matrix_element.hpp, ...).
+// Public headers only: nothing under a family's detail/ folder, whose headers
+// and namespace hepex::<family>::detail are internal and may change.
 
 #include "hepex/core/error.hpp"
 #include "hepex/core/kokkos_compat.hpp"

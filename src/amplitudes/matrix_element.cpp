@@ -19,7 +19,7 @@ using Memory = MatrixElement::Memory;
 // Threads and events per team of the team kernel. On the host (the BLAS
 // colour sum; Serial: one thread per team) one event per team. On a GPU the
 // choice measured on the H100 with
-// perf/run_me_shapes.sh (perf/results/me.md): one warp per unit and event for
+// perf/amplitudes/run_me_shapes.sh (perf/results/amplitudes/README.md): one warp per unit and event for
 // gg_ttgg (a larger team idles in the short steps and holds registers that
 // other teams could use), four warps for gg_ttggg (its widest steps have 120
 // and 240 items), and several events per warp-sized team for the small

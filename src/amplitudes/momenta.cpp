@@ -1,4 +1,4 @@
-// Validation of momenta batches (rule 5 of ARCHITECTURE.md: before device work).
+// Validation of momenta batches (rule 5 of docs/architecture.md: before device work).
 #include "hepex/amplitudes/momenta.hpp"
 
 #include <cmath>

@@ -195,8 +195,8 @@ void add_bench_commands(CLI::App& app) {
   auto o = std::make_shared<BenchOptions>();
   auto* rref = bench->add_subcommand("rref", "RREF of random n x n matrices on the device");
   rref->add_option("--sizes", o->sizes, "matrix orders")->delimiter(',')->check(whole_number());
-  rref->add_option("--prime", o->prime, "Z/p with this prime");
-  rref->add_option("--field", o->field, "real (float64)");
+  rref->add_option("--prime", o->prime, "Z/p with this prime (no default: give --prime or --field)");
+  rref->add_option("--field", o->field, "real (float64), instead of --prime (default: none)");
   rref->add_option("--repeats", o->repeats, "runs per size (best is reported)")
       ->check(CLI::Range(1, 100));
   rref->add_option("--blocks", o->blocks,
@@ -208,7 +208,7 @@ void add_bench_commands(CLI::App& app) {
                    "(0: the automatic choice's)")
       ->check(CLI::Range(0, 1 << 20));
   rref->add_option("--seed", o->seed, "random seed")->check(whole_number());
-  rref->add_option("--json", o->json_path, "write the results to FILE");
+  rref->add_option("--json", o->json_path, "write the results to FILE (default: none)");
   rref->callback([o] { run_bench_rref(*o); });
 
   add_bench_gemm_command(*bench);

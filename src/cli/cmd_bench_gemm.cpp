@@ -79,7 +79,7 @@ double dgemm_rate(const Shape& s, int repeats) {
   linalg::fill_random(DeviceSpace(), field::Real64(), a, 1);
   linalg::fill_random(DeviceSpace(), field::Real64(), b, 2);
   return s.products() / best_seconds(repeats, [&] {
-           backend::dgemm(vendor, static_cast<int>(s.m), static_cast<int>(s.n),
+           backend::dgemm(DeviceSpace(), static_cast<int>(s.m), static_cast<int>(s.n),
                           static_cast<int>(s.k), a.data(), static_cast<int>(s.k), b.data(),
                           static_cast<int>(s.n), 0.0, c.data(), static_cast<int>(s.n));
          });
@@ -94,7 +94,7 @@ double int8_gemm_rate(const Shape& s, int repeats) {
   Kokkos::deep_copy(a, std::int8_t(-77));
   Kokkos::deep_copy(bt, std::int8_t(101));
   return s.products() / best_seconds(repeats, [&] {
-           backend::int8_gemm(vendor, 1, m, n, k, a.data(), k, 0, bt.data(), k, 0, c.data(), n, 0);
+           backend::int8_gemm(DeviceSpace(), 1, m, n, k, a.data(), k, 0, bt.data(), k, 0, c.data(), n, 0);
          });
 }
 
@@ -204,8 +204,8 @@ void add_bench_gemm_command(CLI::App& bench) {
       ->check(CLI::Range(1, 100));
   gemm->add_flag("--keep-a", g->keep_a,
                  "A converted once for all repeats, as T in a Sparse-FGLM loop "
-                 "(GemmWorkspace::keep_left_operand)");
-  gemm->add_option("--json", g->json_path, "write the results to FILE");
+                 "(GemmWorkspace::keep_left_operand; default: off)");
+  gemm->add_option("--json", g->json_path, "write the results to FILE (default: none)");
   gemm->callback([g] { run_bench_gemm(*g); });
 }
 

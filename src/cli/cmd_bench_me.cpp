@@ -399,7 +399,7 @@ void add_bench_me_command(CLI::App& bench) {
   me->add_option("--events-per-team", o->events_per_team,
                  "events per team (0: the measured default)")
       ->check(CLI::Range(0, 1 << 20));
-  me->add_option("--json", o->json_path, "write the results to FILE");
+  me->add_option("--json", o->json_path, "write the results to FILE (default: none)");
   me->callback([o] { run_bench_me(*o); });
 }
 

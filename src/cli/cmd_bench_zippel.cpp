@@ -19,7 +19,7 @@
 #include "hepex/core/runtime.hpp"
 #include "hepex/core/spaces.hpp"
 #include "hepex/field/primes.hpp"
-#include "hepex/reconstruct/vandermonde.hpp"
+#include "hepex/reconstruct/detail/vandermonde.hpp"
 #include "multiply_rate.hpp"
 #include "number_options.hpp"
 #include "table.hpp"
@@ -39,17 +39,17 @@ struct ZippelBenchOptions {
   std::string method = "auto";
 };
 
-reconstruct::VandermondeMethod parse_method(const std::string& name) {
-  if (name == "quadratic") return reconstruct::VandermondeMethod::quadratic;
-  if (name == "fast") return reconstruct::VandermondeMethod::fast;
-  return reconstruct::VandermondeMethod::automatic;
+reconstruct::detail::VandermondeMethod parse_method(const std::string& name) {
+  if (name == "quadratic") return reconstruct::detail::VandermondeMethod::quadratic;
+  if (name == "fast") return reconstruct::detail::VandermondeMethod::fast;
+  return reconstruct::detail::VandermondeMethod::automatic;
 }
 
 // Nodes m_t = prod_l y_l^{e_tl} of T distinct random monomials in
 // `variables` variables, each exponent below the smallest bound with
 // bound^variables >= 8T.
-reconstruct::VandermondeSystems skeleton_nodes(const field::Zp64& f, std::size_t T,
-                                               std::size_t variables, std::uint64_t seed) {
+reconstruct::detail::VandermondeSystems skeleton_nodes(const field::Zp64& f, std::size_t T,
+                                                       std::size_t variables, std::uint64_t seed) {
   std::mt19937_64 rng(seed);
   std::uint64_t bound = 2;
   auto capacity = [&] {
@@ -61,7 +61,7 @@ reconstruct::VandermondeSystems skeleton_nodes(const field::Zp64& f, std::size_t
   std::vector<std::uint64_t> y(variables);
   for (auto& g : y) g = 2 + f.from_uint(rng()) % (f.modulus() - 2);
   std::unordered_set<std::uint64_t> seen;  // monomials packed in base `bound`
-  reconstruct::VandermondeSystems s;
+  reconstruct::detail::VandermondeSystems s;
   while (s.nodes.size() < T) {
     std::uint64_t key = 0, m = 1;
     for (std::size_t l = 0; l < variables; ++l) {
@@ -81,9 +81,9 @@ reconstruct::VandermondeSystems skeleton_nodes(const field::Zp64& f, std::size_t
 }
 
 // sum_j a_j m_j^(k+1) == b_{k+1} for one random equation k, every solve.
-bool solutions_check(const field::Zp64& f, const reconstruct::VandermondeSystems& s, std::size_t S,
-                     const std::vector<std::uint64_t>& rhs, const std::vector<std::uint64_t>& a,
-                     std::uint64_t seed) {
+bool solutions_check(const field::Zp64& f, const reconstruct::detail::VandermondeSystems& s,
+                     std::size_t S, const std::vector<std::uint64_t>& rhs,
+                     const std::vector<std::uint64_t>& a, std::uint64_t seed) {
   const std::size_t T = s.nodes.size(), k = std::mt19937_64(seed)() % T;
   std::vector<std::uint64_t> power(T);
   for (std::size_t j = 0; j < T; ++j) power[j] = f.pow(s.nodes[j], k + 1);
@@ -105,8 +105,8 @@ void bench_size(const field::Zp64& f, std::size_t T, const char* where, double m
   Kokkos::fence();
   Kokkos::Timer timer;
   const auto method = parse_method(o.method);
-  const bool fast = reconstruct::vandermonde_detail::use_fast<ExecSpace>(method, T);
-  const reconstruct::TransposedVandermonde<ExecSpace> solver(f, systems, method);
+  const bool fast = reconstruct::detail::use_fast<ExecSpace>(method, T);
+  const reconstruct::detail::TransposedVandermonde<ExecSpace> solver(f, systems, method);
   Kokkos::fence();
   const double setup = timer.seconds();
   timer.reset();
@@ -181,7 +181,7 @@ void add_bench_zippel_command(CLI::App& bench) {
   zippel->add_option("--sizes", o->sizes, "skeleton terms T, on the device")
       ->delimiter(',')
       ->check(whole_number());
-  zippel->add_option("--host-sizes", o->host_sizes, "skeleton terms T, on the host")
+  zippel->add_option("--host-sizes", o->host_sizes, "skeleton terms T, on the host (default: none)")
       ->delimiter(',')
       ->check(whole_number());
   zippel->add_option("--solves", o->solves, "right-hand sides (values of the last variable)")
@@ -190,7 +190,7 @@ void add_bench_zippel_command(CLI::App& bench) {
       ->check(CLI::Range(1, 12));
   zippel->add_option("--prime", o->prime, "the prime P (default: the largest 63-bit one)");
   zippel->add_option("--seed", o->seed, "random seed")->check(whole_number());
-  zippel->add_option("--json", o->json_path, "write the results to FILE");
+  zippel->add_option("--json", o->json_path, "write the results to FILE (default: none)");
   zippel->add_option("--method", o->method,
                      "auto (by size), quadratic (O(T^2) per solve) or fast (O(T log^2 T))")
       ->check(CLI::IsMember({"auto", "quadratic", "fast"}));

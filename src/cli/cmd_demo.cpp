@@ -142,14 +142,15 @@ void run_demo(const DemoOptions& options) {
 void add_demo_command(CLI::App& app) {
   auto options = std::make_shared<DemoOptions>();
   auto* demo = app.add_subcommand("demo", "short run of every kernel family, as a table");
-  demo->add_option("--backend", options->backend, "host or device")
+  demo->add_option("--backend", options->backend,
+                   "host or device execution space (default: device if the build has one)")
       ->check(CLI::IsMember({"host", "device"}));
   demo->add_option("--cases", options->cases, "random cases per check")
       ->check(whole_number(1, std::size_t{1} << 30));
   demo->add_option("--seed", options->seed, "random seed")->check(whole_number());
   demo->add_option("--rref-size", options->rref_size, "order of the demo's RREF matrix")
       ->check(whole_number(1, std::size_t{1} << 15));
-  demo->add_option("--json", options->json_path, "write a JSON summary to FILE");
+  demo->add_option("--json", options->json_path, "write a JSON summary to FILE (default: none)");
   demo->callback([options] { run_demo(*options); });
 }
 

@@ -59,10 +59,8 @@ void print_info() {
             << (info.mpi ? "yes (" + info.mpi_library + ")" : std::string("no (built without)"))
             << '\n'
             << "BLAS paths:       "
-            << (info.blas_paths.empty() ? std::string("none (built without Kokkos Kernels)")
-                                        : join(info.blas_paths, "; "))
+            << join(info.blas_paths, "; ")
             << '\n'
-            << "tensor-core GEMM: none in this version\n"
             << "ME SIMD (--simd): " << me_simd() << '\n';
 }
 

@@ -1,6 +1,7 @@
 // `hepex rref | rank | nullspace | solve`: Gaussian elimination on Matrix
-// Market files (CLI.md, "Linear algebra").
+// Market files (docs/cli.md, "Linear algebra").
 #include <algorithm>
+#include <cstdlib>
 #include <fstream>
 #include <iomanip>
 #include <iostream>
@@ -9,6 +10,7 @@
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <sstream>
+#include <string_view>
 
 #include "commands.hpp"
 #include "hepex/core/error.hpp"
@@ -110,16 +112,44 @@ Matrix<typename F::value_type> read_text_input(const std::string& text, const st
   return io::read_matrix_market(in, name, f, read_limits(backend, elimination_copies));
 }
 
+// The bytes of a's Matrix Market text, counted for Z/p (decimal digits) so
+// that it is built without regrowing; 0 (unknown) for floating point.
 template <class F>
-std::string matrix_text(const Matrix<typename F::value_type>& a, const F& f) {
-  std::ostringstream out;
-  io::write_matrix_market(out, a, f);
-  return out.str();
+std::size_t matrix_text_bytes(const Matrix<typename F::value_type>& a, const F&) {
+  if constexpr (!F::is_exact) {
+    return 0;
+  } else {
+    std::size_t bytes = 128;  // the two header lines
+    for (auto x : a.data) {
+      std::size_t digits = 1;
+      for (; x >= 10; x /= 10) ++digits;
+      bytes += digits + 1;
+    }
+    return bytes;
+  }
 }
 
-// Each input file is one job (CLI.md "Many jobs, many ranks"): its RREF as
-// Matrix Market text and its summary, as JSON {"text", "summary"}. Several
-// inputs give their outputs one after the other, in input order.
+// Writes a's Matrix Market text to out and commits: straight into a file,
+// or built once and written in one piece to standard output (its stream
+// would take the text a character at a time).
+template <class F>
+void emit_matrix(OutputFile& out, const Matrix<typename F::value_type>& a, const F& f) {
+  if (out.is_file()) {
+    io::write_matrix_market(out.stream(), a, f);
+    out.commit();
+    return;
+  }
+  TextStream text(matrix_text_bytes(a, f));
+  io::write_matrix_market(text, a, f);
+  emit(out, text.take());
+}
+
+// Each input file is one job (docs/cli.md "Many jobs, many ranks"). Its
+// result is a line for the --json summary, "ROWS COLS RANK SECONDS PIVOT...",
+// then its RREF as Matrix Market text: the bytes the output gets, formatted
+// once, moved (not copied) to the output on rank 0 and sent as they are from
+// the other ranks and to the checkpoint. Several inputs give their outputs
+// one after the other, in input order.
 void run_rref(const LinalgOptions& o) {
   const auto& comm = communicator();
   const bool several = o.inputs.size() > 1;
@@ -130,10 +160,22 @@ void run_rref(const LinalgOptions& o) {
   const std::string stdin_text = o.inputs[0] == "-" ? read_on_rank0("-", comm) : std::string();
   std::ostringstream identity;
   identity << "rref\n" << o.prime << ' ' << o.field << ' ' << o.tolerance << '\n';
-  // The inputs by content (read once more only when checkpointing).
+  // The inputs by content (read once more only when checkpointing), by rank
+  // 0 alone: every rank stores jobs under the identity rank 0 checked.
   if (!o.jobs.checkpoint.empty()) {
-    for (const auto& path : o.inputs)
-      if (path != "-") identity << distributed::file_fingerprint(path) << '\n';
+    std::string fingerprints;  // 'T' + one per line, or 'E' + error
+    if (comm.rank() == 0) {
+      try {
+        for (const auto& path : o.inputs)
+          if (path != "-") fingerprints += distributed::file_fingerprint(path) + '\n';
+        fingerprints.insert(0, "T");
+      } catch (const Error& e) {
+        fingerprints = std::string("E") + e.what();
+      }
+    }
+    comm.broadcast(fingerprints);
+    if (fingerprints.empty() || fingerprints[0] != 'T') throw Error(fingerprints.substr(1));
+    identity << fingerprints.substr(1);
   }
   identity << stdin_text;
   with_field(o, [&](const auto& f) {
@@ -148,24 +190,41 @@ void run_rref(const LinalgOptions& o) {
         Kokkos::Timer timer;
         const auto r = linalg::rref(f, a, backend, options);
         const double seconds = timer.seconds();
-        const nlohmann::json summary{{"input", o.inputs[j]}, {"rows", a.rows},
-                                     {"cols", a.cols},       {"rank", r.rank},
-                                     {"pivots", r.pivots},   {"seconds", seconds}};
-        out.push_back(nlohmann::json{{"text", matrix_text(a, f)}, {"summary", summary}}.dump());
+        TextStream result(matrix_text_bytes(a, f) + 24 * (r.pivots.size() + 4));
+        result << a.rows << ' ' << a.cols << ' ' << r.rank << ' ' << std::hexfloat << seconds
+               << std::defaultfloat;
+        for (const auto p : r.pivots) result << ' ' << p;
+        result << '\n';
+        io::write_matrix_market(result, a, f);
+        out.push_back(result.take());
       }
       return out;
     };
-    const auto results = distributed::run_jobs(comm, o.inputs.size(), run,
-                                               job_options(o.jobs, identity.str()));
+    auto job = job_options(o.jobs, identity.str());
+    // A result stored before results had this form (JSON) is run again.
+    job.reusable = [](const std::string& result) {
+      return !result.empty() && result[0] >= '0' && result[0] <= '9';
+    };
+    const auto results = distributed::run_jobs(comm, o.inputs.size(), run, job);
     if (comm.rank() != 0) return;
-    std::string text;
-    nlohmann::json summaries = nlohmann::json::array();
     for (const auto& r : results) {
-      const auto job = nlohmann::json::parse(r);
-      text += job.at("text").template get<std::string>();
-      summaries.push_back(job.at("summary"));
+      const std::string_view result(r);
+      outputs.out.write(result.substr(result.find('\n') + 1));
     }
-    emit(outputs.out, text);
+    outputs.out.commit();
+    if (!outputs.json.is_file()) return;
+    nlohmann::json summaries = nlohmann::json::array();
+    for (std::size_t j = 0; j < results.size(); ++j) {
+      std::istringstream line(results[j].substr(0, results[j].find('\n')));
+      std::size_t rows = 0, cols = 0, rank = 0;
+      std::string seconds;
+      line >> rows >> cols >> rank >> seconds;
+      std::vector<int> pivots;
+      for (int p; line >> p;) pivots.push_back(p);
+      summaries.push_back({{"input", o.inputs[j]}, {"rows", rows}, {"cols", cols},
+                           {"rank", rank}, {"pivots", pivots},
+                           {"seconds", std::strtod(seconds.c_str(), nullptr)}});
+    }
     nlohmann::json summary{{"command", "rref"}, {"backend", o.backend}, {"ranks", comm.size()}};
     if (several) {
       summary["matrices"] = summaries;
@@ -195,7 +254,7 @@ void run_nullspace(const LinalgOptions& o) {
     check_output_fits<std::decay_t<decltype(f)>>("the null space", a.cols,
                                                   a.cols - std::min(a.rows, a.cols), backend);
     const auto n = linalg::nullspace(f, a, backend);
-    emit(outputs.out, matrix_text(n, f));
+    emit_matrix(outputs.out, n, f);
     emit_json(outputs.json, {{"command", "nullspace"}, {"dimension", n.cols}});
   });
 }
@@ -214,7 +273,7 @@ void run_solve(const LinalgOptions& o) {
     emit_json(outputs.json, {{"command", "solve"}, {"consistent", s.consistent},
                              {"nullspace_dimension", s.nullspace.cols}});
     if (!s.consistent) throw Error("inconsistent", ErrorKind::negative_answer);
-    emit(outputs.out, matrix_text(s.particular, f));
+    emit_matrix(outputs.out, s.particular, f);
   });
 }
 
@@ -245,7 +304,7 @@ void run_gemm(const LinalgOptions& o) {
     Kokkos::Timer timer;
     const auto c = linalg::modgemm(f, a, b, method, backend);
     const double seconds = timer.seconds();
-    emit(outputs.out, matrix_text(c, f));
+    emit_matrix(outputs.out, c, f);
     emit_json(outputs.json, {{"command", "gemm"}, {"method", linalg::gemm_method_name(resolved)},
                    {"m", a.rows}, {"k", a.cols}, {"n", b.cols}, {"seconds", seconds}});
   });
@@ -253,18 +312,28 @@ void run_gemm(const LinalgOptions& o) {
 
 CLI::App* add_linalg_subcommand(CLI::App& app, const std::string& name,
                                 const std::string& description, std::size_t inputs,
-                                std::shared_ptr<LinalgOptions> o) {
+                                std::shared_ptr<LinalgOptions> o, bool modular_only = false) {
   auto* cmd = app.add_subcommand(name, description);
-  cmd->add_option("--prime", o->prime, "work modulo the prime P, 2 <= P < 2^63");
-  cmd->add_option("--field", o->field, "real or complex (floating point)")
-      ->check(CLI::IsMember({"real", "complex"}));
-  cmd->add_option("--tol", o->tolerance, "floating point: entries below this are zero")
-      ->check(finite_positive());
-  cmd->add_option("--backend", o->backend, "host or device")
+  cmd->add_option("--prime", o->prime,
+                  modular_only ? "work modulo the prime P, 2 <= P < 2^63 (no default: "
+                                 "required)"
+                               : "work modulo the prime P, 2 <= P < 2^63 (no default: give "
+                                 "--prime or --field)");
+  if (!modular_only) {
+    cmd->add_option("--field", o->field, "real (float64) or complex (complex128), instead of --prime (default: none)")
+        ->check(CLI::IsMember({"real", "complex"}));
+    cmd->add_option("--tol", o->tolerance,
+                    "--field: entries of magnitude below this are zero")
+        ->check(finite_positive());
+  }
+  cmd->add_option("--backend", o->backend,
+                  "host or device execution space (default: device if the build has one)")
       ->check(CLI::IsMember({"host", "device"}));
-  cmd->add_option("--out", o->out_path, "write the result to FILE instead of stdout");
-  cmd->add_option("--json", o->json_path, "write a JSON summary to FILE");
-  cmd->add_flag("-v,--verbose", o->verbose, "progress on stderr");
+  cmd->add_option("--out", o->out_path, "write the result to FILE (default: standard output)");
+  cmd->add_option("--json", o->json_path, "write a JSON summary to FILE (default: none)");
+  cmd->add_flag("-v,--verbose", o->verbose,
+                name == "rref" ? "progress on stderr (default: off)"
+                               : "progress on stderr (default: off; only rref reports any)");
   cmd->add_option("inputs", o->inputs, inputs == 1 ? "A.mtx ('-' for stdin)" : "A.mtx b.mtx")
       ->required()
       ->expected(static_cast<int>(inputs));
@@ -294,9 +363,11 @@ void add_linalg_commands(CLI::App& app) {
                         2, solve)
       ->callback([solve] { run_solve(*solve); });
   auto gemm = std::make_shared<LinalgOptions>();
-  add_linalg_subcommand(app, "gemm", "C = A B mod P (Matrix Market array)", 2, gemm)
+  add_linalg_subcommand(app, "gemm", "C = A B mod P (Matrix Market array)", 2, gemm, true)
       ->callback([gemm] { run_gemm(*gemm); })
-      ->add_option("--method", gemm->method, "auto, fp64, multiword, int64 or int8")
+      ->add_option("--method", gemm->method,
+                   "auto, fp64, multiword, int64 or int8 (one that is not exact for P is "
+                   "refused)")
       ->check(CLI::IsMember({"auto", "fp64", "multiword", "int8", "int64"}));
 }
 

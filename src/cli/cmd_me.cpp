@@ -1,4 +1,4 @@
-// `hepex me`: LO matrix elements of g g -> t tbar + n g (CLI.md "Matrix elements").
+// `hepex me`: LO matrix elements of g g -> t tbar + n g (docs/cli.md "Matrix elements").
 #include <chrono>
 #include <cmath>
 #include <cstdlib>
@@ -44,6 +44,8 @@ struct MeOptions {
   std::size_t batches = 0;  // 0: one batch, time printed on stdout
   double momentum_tolerance = 0;  // 0: MomentumTolerance's defaults
   bool keep_nonfinite = false;
+  std::string backend = has_accelerator ? "device" : "host";  // checked by the option
+  bool verbose = false;
   JobCliOptions jobs;
 };
 
@@ -97,7 +99,7 @@ std::string hexfloat(double x) {
 }
 
 // RAMBO runs: --batches B (default 1) jobs of --events N each, spread over the
-// MPI ranks (CLI.md "Many jobs, many ranks"). A job's result is the exact sum
+// MPI ranks (docs/cli.md "Many jobs, many ranks"). A job's result is the exact sum
 // of its MEs and its evaluation time. With --batches the standard output holds
 // only what does not depend on the run (per-batch and overall mean ME), so it
 // is byte-identical for any rank count; times and throughput go to stderr and
@@ -121,6 +123,10 @@ void run_rambo_batches(const MeOptions& o, Process process, const MatrixElementO
     for (const std::size_t b : jobs) {
       const BatchResult r = evaluate_batch(me, o, b);
       results.push_back(hexfloat(r.sum) + ' ' + hexfloat(r.seconds));
+      if (o.verbose && comm.rank() == 0) {
+        std::cerr << "me: batch " << b + 1 << " of " << batches << ": " << o.events
+                  << " events in " << r.seconds << " s\n";
+      }
     }
     return results;
   };
@@ -174,6 +180,7 @@ void run_rambo_batches(const MeOptions& o, Process process, const MatrixElementO
   }
   out << std::setprecision(10) << "mean ME " << mean << ' ' << info.me_units << '\n';
   outputs.out.commit();
+  if (!outputs.json.is_file()) return;
   nlohmann::json means = nlohmann::json::array();
   for (const auto& b : batch) means.push_back(b.sum / static_cast<double>(o.events));
   emit_json(outputs.json, {{"command", "me"},
@@ -274,7 +281,13 @@ void run_given_events(const MeOptions& o, Process process, const MatrixElementOp
   const bool select = !o.select_path.empty();
   const SelectFile choices = select ? read_select_file(o.select_path, info, count) : SelectFile{};
   MatrixElement me(process, options);
+  const auto start = std::chrono::steady_clock::now();
   const auto results = me.evaluate(momenta, choices.inputs, MomentumCheck::on_shell, tolerance);
+  if (o.verbose) {
+    std::cerr << "me: " << count << " events of " << name << " in "
+              << std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count()
+              << " s\n";
+  }
   const auto& values = results.me;
   for (std::size_t e = 0; e < values.size() && !o.keep_nonfinite; ++e) {
     if (!std::isfinite(values[e])) {
@@ -334,35 +347,45 @@ void run_me(const MeOptions& o) {
 void add_me_command(CLI::App& app) {
   auto o = std::make_shared<MeOptions>();
   auto* me = app.add_subcommand("me", "LO matrix elements of g g -> t tbar + 0..3 gluons");
-  me->add_option("--process", o->process, "gg_tt, gg_ttg, gg_ttgg or gg_ttggg")->required();
+  me->add_option("--process", o->process, "gg_tt, gg_ttg, gg_ttgg or gg_ttggg (required)")
+      ->required();
   me->add_option("--events", o->events, "number of RAMBO events (without --momenta)")
       ->check(whole_number(1));
   me->add_option("--seed", o->seed, "RAMBO random seed")->check(whole_number());
   me->add_option("--sqrts", o->sqrt_s, "collision energy sqrt(s) [GeV]")->check(finite_positive());
   me->add_option("--precision", o->precision, "double, float or mixed");
-  me->add_option("--colour-sum", o->colour_sum, "kernel or blas");
+  me->add_option("--colour-sum", o->colour_sum, "kernel or blas (blas: double only)");
+  me->add_option("--backend", o->backend,
+                 "the default execution space: device if the build has one (host only in "
+                 "builds without)")
+      ->check(default_space_backend("me"));
+  me->add_flag("-v,--verbose", o->verbose,
+               "progress on stderr: each batch's events and time (default: off)");
   me->add_option("--simd", o->simd,
                  "host kernel instruction set: auto (the widest this CPU has), none, sse, avx2 "
                  "or avx512");
-  me->add_option("--momenta", o->momenta_path, "events to evaluate, one per line ('-': stdin)");
+  me->add_option("--momenta", o->momenta_path,
+                 "events to evaluate, one per line ('-': stdin; default: RAMBO events)");
   me->add_option("--select", o->select_path,
                  "--momenta: per event a line 'gs rndhel rndcol [igraph]' (strong coupling, "
                  "uniform random numbers in [0, 1), MadEvent's diagram configuration); writes "
                  "'ME selhel selcol' per event: the ME at that gs and the helicity and colour "
-                 "flow chosen as MadGraph does");
+                 "flow chosen as MadGraph does (default: none)");
   me->add_option("--param-card", o->param_card,
                  "MadGraph param_card.dat: top mass and width (MT, WT) and alpha_s (aS) "
-                 "(default 173, 1.4915, 0.118)");
-  me->add_option("--out", o->out_path, "write to FILE instead of stdout");
+                 "(default: none, i.e. 173, 1.4915, 0.118)");
+  me->add_option("--out", o->out_path, "write to FILE (default: standard output)");
   me->add_option("--momentum-tolerance", o->momentum_tolerance,
                  "--momenta: relative tolerance of the momentum conservation and mass-shell "
-                 "checks (default 1e-9 and 1e-6)")
+                 "checks (default 0: 1e-9 and 1e-6)")
       ->check(finite_positive());
   me->add_flag("--keep-nonfinite", o->keep_nonfinite,
-               "write non-finite MEs (events at a singularity) instead of failing");
-  me->add_option("--json", o->json_path, "RAMBO runs: write a JSON summary to FILE");
+               "write non-finite MEs (events at a singularity) instead of failing (default: "
+               "off)");
+  me->add_option("--json", o->json_path, "RAMBO runs: write a JSON summary to FILE (default: none)");
   me->add_option("--batches", o->batches,
-                 "RAMBO runs: B jobs of --events each (spread over MPI ranks)")
+                 "RAMBO runs: B jobs of --events each (spread over MPI ranks; default 0: one "
+                 "batch, its time on stdout)")
       ->check(whole_number(1, std::size_t{1} << 30));
   add_job_options(*me, o->jobs, 1);
   me->callback([o] { run_me(*o); });

@@ -1,10 +1,11 @@
 // `hepex reconstruct`: rational functions over Q from expressions evaluated
-// as black boxes mod 64-bit primes (CLI.md, "Reconstruction").
+// as black boxes mod 64-bit primes (docs/cli.md, "Reconstruction").
 #include <algorithm>
 #include <iostream>
 #include <memory>
 #include <nlohmann/json.hpp>
 #include <sstream>
+#include <string_view>
 
 #include "commands.hpp"
 #include "hepex/core/error.hpp"
@@ -29,6 +30,7 @@ struct ReconstructOptions {
   std::string out_path;
   std::string json_path;
   bool verbose = false;
+  std::string backend = has_accelerator ? "device" : "host";  // checked by the option
   JobCliOptions jobs;
 };
 
@@ -67,7 +69,7 @@ std::vector<io::Expression> parse_expressions(const ReconstructOptions& o,
   return expressions;
 }
 
-// Each expression is one job (CLI.md "Many jobs, many ranks").
+// Each expression is one job (docs/cli.md "Many jobs, many ranks").
 void run_reconstruct(const ReconstructOptions& o) {
   if (o.function.empty() == o.file.empty()) {
     throw Error("give exactly one of --function EXPR and --file F");
@@ -97,7 +99,7 @@ void run_reconstruct(const ReconstructOptions& o) {
     std::vector<std::string> out;
     for (const std::size_t j : jobs) {
       const auto box = reconstruct::expression_black_box({expressions[j]}, names.size());
-      std::ostringstream result;
+      TextStream result;
       try {
         const auto r = reconstruct::reconstruct(*box, options);
         result.precision(17);
@@ -108,7 +110,7 @@ void run_reconstruct(const ReconstructOptions& o) {
         if (e.kind() != ErrorKind::negative_answer) throw Error(input_name(o, j) + ": " + e.what(), e.kind());
         result << "failed " << o.primes << '\n' << e.what();
       }
-      out.push_back(result.str());
+      out.push_back(result.take());
     }
     return out;
   };
@@ -126,22 +128,24 @@ void run_reconstruct(const ReconstructOptions& o) {
   const double seconds = timer.seconds();
   if (comm.rank() != 0) return;
 
-  std::string text;
+  // Each answer goes from its job's result to the output as it is (a view of
+  // it, then the newline); the JSON summary is made only if asked for.
+  const bool json = outputs.json.is_file();
   nlohmann::json per_function = nlohmann::json::array();
   std::size_t primes = 0, probes = 0, failed = 0;
   for (std::size_t j = 0; j < results.size(); ++j) {
-    const std::string& r = results[j];
+    const std::string_view r(results[j]);
     const auto newline = r.find('\n');
-    std::istringstream head(r.substr(0, newline));
-    const std::string body = r.substr(newline + 1);
+    std::istringstream head(std::string(r.substr(0, newline)));
+    const std::string_view body = r.substr(newline + 1);
     std::string status;
     head >> status;
     if (status != "ok") {
       // A line that is no answer, and cannot be taken for one.
-      const std::string why = input_name(o, j) + ": " + body;
-      text += "# not reconstructed: " + why + "\n";
+      const std::string why = input_name(o, j) + ": " + std::string(body);
+      outputs.out.write("# not reconstructed: " + why + "\n");
       std::cerr << "hepex: " << why << '\n';
-      per_function.push_back({{"input", input_name(o, j)}, {"error", body}});
+      if (json) per_function.push_back({{"input", input_name(o, j)}, {"error", std::string(body)}});
       ++failed;
       continue;
     }
@@ -150,16 +154,18 @@ void run_reconstruct(const ReconstructOptions& o) {
     head >> p >> q >> box_seconds >> function_seconds;
     primes = std::max(primes, p);
     probes += q;
-    text += body + "\n";
+    outputs.out.write(body);
+    outputs.out.write("\n");
+    if (!json) continue;
     per_function.push_back({{"input", input_name(o, j)},
-                            {"result", body},
+                            {"result", std::string(body)},
                             {"primes", p},
                             {"probes", q},
                             {"seconds", function_seconds},
                             {"black_box_seconds", box_seconds},
                             {"algebra_seconds", function_seconds - box_seconds}});
   }
-  emit(outputs.out, text);
+  outputs.out.commit();
   emit_json(outputs.json, {{"command", "reconstruct"}, {"variables", names},
                            {"functions", results.size()}, {"failed", failed},
                            {"primes", primes}, {"probes", probes}, {"seed", o.seed},
@@ -177,18 +183,27 @@ void run_reconstruct(const ReconstructOptions& o) {
 void add_reconstruct_command(CLI::App& app) {
   auto o = std::make_shared<ReconstructOptions>();
   auto* cmd = app.add_subcommand(
-      "reconstruct", "rational functions over Q from expressions evaluated mod 64-bit primes");
-  cmd->add_option("--vars", o->vars, "variable names, comma separated (x,y,z)")->required();
-  cmd->add_option("--function", o->function, "one expression");
-  cmd->add_option("--file", o->file, "one expression per line ('-' for stdin)");
+      "reconstruct", "rational functions over Q from expressions evaluated mod 63-bit primes");
+  cmd->add_option("--vars", o->vars, "variable names, comma separated (x,y,z; required)")
+      ->required();
+  cmd->add_option("--function", o->function, "one expression (no default: give this or --file)");
+  cmd->add_option("--file", o->file,
+                  "one expression per line ('-' for stdin), one job each (no default: give this "
+                  "or --function)");
   cmd->add_option("--primes", o->primes, "primes to try at most (exit 3 beyond)")
       ->check(whole_number(1, 10000));
   cmd->add_option("--seed", o->seed, "random seed of the probe points")->check(whole_number());
   cmd->add_option("--max-degree", o->max_degree, "largest degree per variable and in total")
       ->check(whole_number(1, 100000));
-  cmd->add_option("--out", o->out_path, "write the functions to FILE instead of stdout");
-  cmd->add_option("--json", o->json_path, "write a JSON summary to FILE");
-  cmd->add_flag("-v,--verbose", o->verbose, "progress on stderr (variables, terms, probes, rate, time per further prime)");
+  cmd->add_option("--backend", o->backend,
+                  "the default execution space: device if the build has one (host only in "
+                  "builds without)")
+      ->check(default_space_backend("reconstruct"));
+  cmd->add_option("--out", o->out_path, "write the functions to FILE (default: standard output)");
+  cmd->add_option("--json", o->json_path, "write a JSON summary to FILE (default: none)");
+  cmd->add_flag("-v,--verbose", o->verbose,
+                "progress on stderr: variables, terms, probes, rate, time per further prime "
+                "(default: off)");
   add_job_options(*cmd, o->jobs, 16);
   cmd->callback([o] { run_reconstruct(*o); });
 }

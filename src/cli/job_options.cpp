@@ -12,7 +12,8 @@ namespace hepex::cli {
 void add_job_options(CLI::App& cmd, JobCliOptions& o, std::size_t chunk) {
   o.chunk = chunk;
   cmd.add_option("--checkpoint", o.checkpoint,
-                 "store each finished job in DIR; a rerun with the same DIR skips them");
+                 "store each finished job in DIR; a rerun with the same DIR skips them "
+                 "(default: none)");
   cmd.add_option("--schedule", o.schedule,
                  "MPI ranks: static (contiguous blocks) or dynamic (next chunk on demand)")
       ->check(CLI::IsMember({"static", "dynamic"}));

@@ -1,4 +1,4 @@
-// hepex: the command-line front end (contract: docs CLI.md).
+// hepex: the command-line front end (contract: docs/cli.md).
 #include <cstring>
 #include <iostream>
 #include <set>
@@ -14,7 +14,7 @@
 namespace {
 
 // Under several MPI ranks, the commands that take many jobs spread them over
-// the ranks (CLI.md "Many jobs, many ranks"); any other command runs on rank
+// the ranks (docs/cli.md "Many jobs, many ranks"); any other command runs on rank
 // 0 alone.
 bool runs_on_this_rank(int argc, char* argv[], const hepex::distributed::Communicator& comm) {
   if (comm.rank() == 0) return true;
@@ -38,10 +38,23 @@ int run_command(int argc, char* argv[], const hepex::distributed::Communicator& 
   const int rank = comm.rank();
   try {
     if (!runs_on_this_rank(argc, argv, comm)) return 0;
+    // Kokkos::initialize prints its own help on --help: hand it -h instead,
+    // which Kokkos ignores and CLI11 reads as --help, so that the help is
+    // hepex's alone. The --kokkos-* options are still Kokkos's.
+    static char short_help[] = "-h";
+    for (int i = 1; i < argc; ++i) {
+      if (std::strcmp(argv[i], "--") == 0) break;
+      if (std::strcmp(argv[i], "--help") == 0) argv[i] = short_help;
+    }
     hepex::Runtime runtime(argc, argv, device_for_this_rank(comm));  // --kokkos-* options
 
     CLI::App app{"hepex: exact and high-throughput kernels for high-energy physics"};
     app.require_subcommand(0, 1);
+    // Every option's help shows its default (docs/cli.md).
+    app.option_defaults()->always_capture_default();
+    app.footer("Exit codes: 0 success, 1 invalid input or usage, 2 runtime failure, "
+               "3 a negative answer. Kokkos options (--kokkos-device-id=N, "
+               "--kokkos-disable-warnings, ...) are passed to Kokkos. Contract: docs/cli.md.");
     app.set_version_flag("--version", hepex::version_line());
     hepex::cli::add_info_command(app);
     hepex::cli::add_demo_command(app);
@@ -52,7 +65,7 @@ int run_command(int argc, char* argv[], const hepex::distributed::Communicator& 
     try {
       app.parse(argc, argv);
     } catch (const CLI::ParseError& e) {
-      // --help and --version exit 0; any usage error is exit 1 (CLI.md).
+      // --help and --version exit 0; any usage error is exit 1 (docs/cli.md).
       if (rank != 0) return e.get_exit_code() == 0 ? 0 : 1;
       const int code = app.exit(e);
       return code == 0 ? 0 : 1;

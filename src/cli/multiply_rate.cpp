@@ -4,7 +4,7 @@
 #include <cstdint>
 
 #include "hepex/core/spaces.hpp"
-#include "hepex/field/wide_multiply.hpp"
+#include "hepex/field/detail/wide_multiply.hpp"
 
 namespace hepex::cli {
 

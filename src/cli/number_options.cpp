@@ -4,6 +4,8 @@
 #include <cstdlib>
 #include <string>
 
+#include "hepex/core/spaces.hpp"
+
 namespace hepex::cli {
 
 CLI::Validator whole_number(std::uint64_t low, std::uint64_t high) {
@@ -38,6 +40,19 @@ CLI::Validator finite_positive() {
         return {};
       },
       "FLOAT > 0");
+}
+
+CLI::Validator default_space_backend(const std::string& command) {
+  return CLI::Validator(
+      [command](std::string& text) -> std::string {
+        if (text != "host" && text != "device") return "'" + text + "' is not host or device";
+        if (text == "host" && has_accelerator) {
+          return command + " runs on the device in this build; --backend host needs a build "
+                           "without a GPU backend";
+        }
+        return {};
+      },
+      "host|device");
 }
 
 }  // namespace hepex::cli

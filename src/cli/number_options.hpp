@@ -7,6 +7,7 @@
 #include <CLI/CLI.hpp>
 #include <cstdint>
 #include <limits>
+#include <string>
 
 namespace hepex::cli {
 
@@ -16,5 +17,10 @@ CLI::Validator whole_number(std::uint64_t low = 0,
 
 // A finite floating-point number > 0.
 CLI::Validator finite_positive();
+
+// --backend of the commands that run on the default execution space alone
+// (me, reconstruct): host or device, where host is refused in a build with a
+// GPU backend (there the work runs on the device only).
+CLI::Validator default_space_backend(const std::string& command);
 
 }  // namespace hepex::cli

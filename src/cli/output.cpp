@@ -3,13 +3,122 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
+#include <climits>
 #include <cstring>
 #include <iostream>
+#include <vector>
 
 #include "hepex/core/error.hpp"
 
 namespace hepex::cli {
+
+TextStream::TextStream(std::size_t expected_bytes)
+    : std::ostream(nullptr), buffer_(expected_bytes) {
+  rdbuf(&buffer_);
+}
+
+std::string TextStream::take() { return buffer_.take(); }
+
+std::string TextStream::Buffer::take() {
+  text_.resize(used());
+  std::string text = std::move(text_);
+  text_ = std::string();
+  setp(nullptr, nullptr);
+  return text;
+}
+
+TextStream::Buffer::int_type TextStream::Buffer::overflow(int_type c) {
+  if (traits_type::eq_int_type(c, traits_type::eof())) return traits_type::not_eof(c);
+  grow(1);
+  *pptr() = traits_type::to_char_type(c);
+  pbump(1);
+  return c;
+}
+
+std::streamsize TextStream::Buffer::xsputn(const char* s, std::streamsize n) {
+  const auto bytes = static_cast<std::size_t>(n);
+  if (static_cast<std::size_t>(epptr() - pptr()) < bytes) grow(bytes);
+  std::memcpy(pptr(), s, bytes);
+  advance(bytes);
+  return n;
+}
+
+void TextStream::Buffer::advance(std::size_t n) {
+  for (; n > 0;) {
+    const int step = static_cast<int>(std::min<std::size_t>(n, INT_MAX));
+    pbump(step);
+    n -= static_cast<std::size_t>(step);
+  }
+}
+
+// Room for `more` bytes past what is written: first the reserved capacity,
+// then twice the size.
+void TextStream::Buffer::grow(std::size_t more) {
+  const std::size_t written = used();
+  const std::size_t next = text_.size() < text_.capacity() ? text_.capacity() : 2 * text_.size();
+  text_.resize(std::max({written + more, next, std::size_t{256}}));
+  setp(text_.data(), text_.data() + text_.size());
+  advance(written);
+}
+
+// Writes to a FILE through a buffer of its own (the FILE is unbuffered); the
+// first failure's errno is kept for OutputFile::commit().
+class OutputFile::FileBuffer : public std::streambuf {
+ public:
+  explicit FileBuffer(std::FILE* file) : file_(file), buffer_(std::size_t{1} << 16) {
+    reset();
+  }
+  // Writes what is buffered; the errno of the first failed write (0: none).
+  int drain() {
+    put(pbase(), static_cast<std::size_t>(pptr() - pbase()));
+    reset();
+    return error_;
+  }
+
+ protected:
+  int_type overflow(int_type c) override {
+    drain();
+    if (traits_type::eq_int_type(c, traits_type::eof())) return traits_type::not_eof(c);
+    *pptr() = traits_type::to_char_type(c);
+    pbump(1);
+    return c;
+  }
+  std::streamsize xsputn(const char* s, std::streamsize n) override {
+    const auto bytes = static_cast<std::size_t>(n);
+    if (bytes <= static_cast<std::size_t>(epptr() - pptr())) {
+      std::memcpy(pptr(), s, bytes);
+      pbump(static_cast<int>(bytes));
+    } else {  // straight to the file
+      drain();
+      put(s, bytes);
+    }
+    return n;
+  }
+  int sync() override {
+    drain();
+    return 0;
+  }
+
+ private:
+  void reset() { setp(buffer_.data(), buffer_.data() + buffer_.size()); }
+  void put(const char* s, std::size_t n) {
+    if (error_ != 0 || n == 0) return;
+    errno = 0;
+    if (std::fwrite(s, 1, n, file_) != n) error_ = errno != 0 ? errno : EIO;
+  }
+
+  std::FILE* file_;
+  std::vector<char> buffer_;
+  int error_ = 0;
+};
+
+struct OutputFile::Direct {
+  explicit Direct(std::FILE* file) : buffer(file), stream(&buffer) {}
+  FileBuffer buffer;
+  std::ostream stream;
+};
 
 OutputFile::OutputFile(std::string option, std::string path)
     : option_(std::move(option)), path_(std::move(path)) {
@@ -28,6 +137,12 @@ OutputFile::OutputFile(std::string option, std::string path)
     temporary_.clear();
     fail(reason);
   }
+  if (!temporary_.empty()) {
+    std::setvbuf(file_, nullptr, _IONBF, 0);  // Direct's buffer is the only one
+    direct_ = std::make_unique<Direct>(file_);
+  } else {
+    buffer_ = std::make_unique<TextStream>();
+  }
 }
 
 OutputFile::OutputFile(OutputFile&& other) noexcept { *this = std::move(other); }
@@ -37,7 +152,8 @@ OutputFile& OutputFile::operator=(OutputFile&& other) noexcept {
   option_ = std::move(other.option_);
   path_ = std::move(other.path_);
   temporary_ = std::move(other.temporary_);
-  text_ = std::move(other.text_);
+  direct_ = std::move(other.direct_);
+  buffer_ = std::move(other.buffer_);
   file_ = other.file_;
   other.file_ = nullptr;
   return *this;
@@ -46,20 +162,39 @@ OutputFile& OutputFile::operator=(OutputFile&& other) noexcept {
 OutputFile::~OutputFile() { discard(); }
 
 void OutputFile::discard() {
+  direct_.reset();  // its buffer is dropped, not written
+  buffer_.reset();
   if (file_ == nullptr) return;
   std::fclose(file_);
   file_ = nullptr;
   if (!temporary_.empty()) std::remove(temporary_.c_str());
 }
 
-std::ostream& OutputFile::stream() { return file_ != nullptr ? text_ : std::cout; }
+std::ostream& OutputFile::stream() {
+  if (file_ == nullptr) return std::cout;
+  if (direct_) return direct_->stream;
+  return *buffer_;
+}
+
+void OutputFile::write(std::string_view text) {
+  stream().write(text.data(), static_cast<std::streamsize>(text.size()));
+}
 
 void OutputFile::commit() {
   if (file_ == nullptr) return;
-  const std::string text = text_.str();
   errno = 0;
-  bool ok = std::fwrite(text.data(), 1, text.size(), file_) == text.size() &&
-            std::fflush(file_) == 0;
+  bool ok = true;
+  if (direct_) {
+    const int error = direct_->buffer.drain();
+    direct_.reset();
+    errno = error;
+    ok = error == 0;
+  } else {
+    const std::string text = buffer_->take();
+    buffer_.reset();
+    ok = std::fwrite(text.data(), 1, text.size(), file_) == text.size();
+  }
+  ok = ok && std::fflush(file_) == 0;
   if (ok && !temporary_.empty()) ok = ::fsync(::fileno(file_)) == 0;
   const std::string reason = std::strerror(errno != 0 ? errno : EIO);
   ok = std::fclose(file_) == 0 && ok;
@@ -97,8 +232,8 @@ Outputs open_outputs(const std::string& out_path, const std::string& json_path,
   return outputs;
 }
 
-void emit(OutputFile& out, const std::string& text) {
-  out.stream() << text;
+void emit(OutputFile& out, std::string_view text) {
+  out.write(text);
   out.commit();
 }
 

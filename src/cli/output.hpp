@@ -1,25 +1,59 @@
 #pragma once
 // A command's output files (--out FILE, --json FILE) and standard output,
-// never silently lost (docs/CLI.md "Outputs"):
+// never silently lost (docs/cli.md "Inputs and outputs are never silently wrong"):
 //  * an output file is opened before any work: its temporary FILE.tmp-<pid>
 //    is created beside it, so an unwritable path is an error (exit 1) at
 //    once;
-//  * the text is kept until commit(), which writes it to the temporary,
-//    flushes, syncs and renames it over FILE: a failure at any point is an
-//    error naming the option, and leaves an existing FILE as it was (so
-//    `--out` may name an input of the same command);
+//  * the text goes straight to the temporary as it is written (no copy of
+//    it is kept); commit() flushes, syncs and renames the temporary over
+//    FILE: a failure at any point is an error naming the option, and leaves
+//    an existing FILE as it was (so `--out` may name an input of the same
+//    command);
 //  * a FILE that is not a regular file (/dev/full, /dev/stdout, a pipe) is
-//    written directly, and every write is checked;
+//    kept until commit(), then written directly, and every write is checked;
 //  * check_stdout() at exit: anything lost on standard output is an error.
 
 #include <cstdio>
+#include <memory>
 #include <nlohmann/json.hpp>
-#include <sstream>
+#include <ostream>
+#include <sstream>  // for the files that include this one
 #include <string>
+#include <string_view>
 
 #include "hepex/distributed/communicator.hpp"
 
 namespace hepex::cli {
+
+// An output stream that builds its text in one std::string and hands it over
+// with take(), without the copy that std::ostringstream::str() makes (C++17);
+// `expected_bytes` reserves room for it up front.
+class TextStream : public std::ostream {
+ public:
+  explicit TextStream(std::size_t expected_bytes = 0);
+  TextStream(const TextStream&) = delete;
+  TextStream& operator=(const TextStream&) = delete;
+  // The text written so far; the stream is empty afterwards.
+  std::string take();
+
+ private:
+  class Buffer : public std::streambuf {
+   public:
+    explicit Buffer(std::size_t expected_bytes) { text_.reserve(expected_bytes); }
+    std::string take();
+
+   protected:
+    int_type overflow(int_type c) override;
+    std::streamsize xsputn(const char* s, std::streamsize n) override;
+
+   private:
+    std::size_t used() const { return static_cast<std::size_t>(pptr() - pbase()); }
+    void advance(std::size_t n);
+    void grow(std::size_t more);
+    std::string text_;  // text_[0, used()) is written
+  };
+  Buffer buffer_;
+};
 
 class OutputFile {
  public:
@@ -34,16 +68,22 @@ class OutputFile {
 
   bool is_file() const { return file_ != nullptr; }
   std::ostream& stream();
+  // The same as stream() << text, without formatting (no copy into a
+  // temporary file's or standard output's way).
+  void write(std::string_view text);
   // Writes everything to the file (see above); hepex::Error on failure.
   void commit();
 
  private:
+  class FileBuffer;  // buffered writes to file_, errors kept for commit()
+  struct Direct;     // a FileBuffer and its stream
   [[noreturn]] void fail(const std::string& what);
   void discard();
 
   std::string option_, path_, temporary_;  // temporary_ empty: written directly
   std::FILE* file_ = nullptr;
-  std::ostringstream text_;
+  std::unique_ptr<Direct> direct_;      // a temporary: streamed to it
+  std::unique_ptr<TextStream> buffer_;  // not a regular file: kept until commit()
 };
 
 // --out and --json of one command.
@@ -59,7 +99,7 @@ Outputs open_outputs(const std::string& out_path, const std::string& json_path,
                      const distributed::Communicator& comm);
 
 // Writes text to out (standard output when out is no file) and commits.
-void emit(OutputFile& out, const std::string& text);
+void emit(OutputFile& out, std::string_view text);
 // Writes the summary, indented, to json and commits, if json is a file.
 void emit_json(OutputFile& json, const nlohmann::json& summary);
 

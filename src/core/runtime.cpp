@@ -8,14 +8,12 @@
 
 #include "device_query.hpp"
 #include "hepex/config.hpp"
+#include "hepex/linalg/detail/vendor_gemm.hpp"
 #include "hepex/core/kokkos_compat.hpp"
 #include "hepex/version.hpp"
 
 #if HEPEX_HAS_MPI
 #include <mpi.h>
-#endif
-#if HEPEX_HAS_KOKKOSKERNELS
-#include <KokkosKernels_config.h>
 #endif
 
 namespace hepex {
@@ -71,19 +69,10 @@ std::vector<std::string> enabled_exec_spaces() {
 }
 
 std::vector<std::string> blas_paths() {
-  std::vector<std::string> paths;
-#if HEPEX_HAS_KOKKOSKERNELS
-#ifdef KOKKOSKERNELS_ENABLE_TPL_BLAS
-  paths.emplace_back("host BLAS (Kokkos Kernels, BLAS TPL)");
-#else
-  paths.emplace_back("host BLAS (Kokkos Kernels native kernels)");
-#endif
-#ifdef KOKKOSKERNELS_ENABLE_TPL_CUBLAS
-  paths.emplace_back("cuBLAS (Kokkos Kernels TPL)");
-#endif
-#ifdef KOKKOSKERNELS_ENABLE_TPL_ROCBLAS
-  paths.emplace_back("rocBLAS (Kokkos Kernels TPL)");
-#endif
+  std::vector<std::string> paths{"host: CBLAS DGEMM, int8 products as loops"};
+#if defined(KOKKOS_ENABLE_CUDA) || defined(KOKKOS_ENABLE_HIP)
+  paths.emplace_back(std::string("device: ") + backend::device_gemm_library() +
+                     " (DGEMM; int8 GEMM on the integer units) on the caller's stream");
 #endif
   return paths;
 }

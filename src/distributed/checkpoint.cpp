@@ -9,6 +9,7 @@
 #include <iomanip>
 #include <iterator>
 #include <sstream>
+#include <string_view>
 #include <vector>
 
 #include "hepex/core/error.hpp"
@@ -46,12 +47,36 @@ std::string read_file(const fs::path& path) {
   return std::string(std::istreambuf_iterator<char>(in), {});
 }
 
-// Writes `bytes` to path.tmp-<pid>, syncs, renames over path.
-void write_atomically(const fs::path& path, const std::string& bytes) {
+// A job file's header line (without its newline) and the bytes after it,
+// read straight into `rest` (the result, if the file checks out); false if
+// the file has no newline.
+bool read_job_file_parts(const fs::path& path, std::string& header, std::string& rest) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw Error(path.string() + ": cannot read the checkpoint file", ErrorKind::runtime);
+  if (!std::getline(in, header) || in.eof()) return false;  // no newline
+  const auto start = in.tellg();
+  in.seekg(0, std::ios::end);
+  const auto end = in.tellg();
+  in.seekg(start);
+  if (start < 0 || end < start || !in) {
+    throw Error(path.string() + ": cannot read the checkpoint file", ErrorKind::runtime);
+  }
+  rest.resize(static_cast<std::size_t>(end - start));
+  in.read(rest.data(), static_cast<std::streamsize>(rest.size()));
+  rest.resize(static_cast<std::size_t>(in.gcount()));
+  if (in.bad()) throw Error(path.string() + ": cannot read the checkpoint file", ErrorKind::runtime);
+  return true;
+}
+
+// Writes the pieces, one after the other, to path.tmp-<pid>, syncs, renames
+// over path.
+void write_atomically(const fs::path& path, std::initializer_list<std::string_view> pieces) {
   const fs::path temporary = path.string() + ".tmp-" + std::to_string(::getpid());
   std::FILE* file = std::fopen(temporary.c_str(), "wb");
   bool ok = file != nullptr;
-  if (ok) ok = std::fwrite(bytes.data(), 1, bytes.size(), file) == bytes.size();
+  for (const auto piece : pieces) {
+    if (ok) ok = std::fwrite(piece.data(), 1, piece.size(), file) == piece.size();
+  }
   if (ok) ok = std::fflush(file) == 0 && ::fsync(::fileno(file)) == 0;
   if (file) ok = std::fclose(file) == 0 && ok;
   std::error_code error;
@@ -70,9 +95,13 @@ std::string fingerprint(const std::string& bytes) {
   return hexadecimal(fnv1a(fnv_basis, bytes.data(), bytes.size()));
 }
 
-std::string job_file(std::size_t job, const std::string& list, const std::string& result) {
+std::string job_header(std::size_t job, const std::string& list, const std::string& result) {
   return "hepex job " + std::to_string(job) + ' ' + list + ' ' + fingerprint(result) + ' ' +
-         std::to_string(result.size()) + '\n' + result;
+         std::to_string(result.size()) + '\n';
+}
+
+std::string job_file(std::size_t job, const std::string& list, const std::string& result) {
+  return job_header(job, list, result) + result;
 }
 
 bool read_job_file(const std::string& bytes, std::size_t job, const std::string& list,
@@ -82,7 +111,13 @@ bool read_job_file(const std::string& bytes, std::size_t job, const std::string&
     why = "no header line";
     return false;
   }
-  std::istringstream header(bytes.substr(0, newline));
+  result = bytes.substr(newline + 1);
+  return check_job_file(bytes.substr(0, newline), result, job, list, why);
+}
+
+bool check_job_file(const std::string& header_line, const std::string& result, std::size_t job,
+                    const std::string& list, std::string& why) {
+  std::istringstream header(header_line);
   std::string hepex, word, list_print, result_print;
   std::size_t index = 0, size = 0;
   if (!(header >> hepex >> word >> index >> list_print >> result_print >> size) ||
@@ -90,7 +125,6 @@ bool read_job_file(const std::string& bytes, std::size_t job, const std::string&
     why = "not a hepex job file";
     return false;
   }
-  result = bytes.substr(newline + 1);
   if (index != job) {
     why = "holds job " + std::to_string(index);
   } else if (list_print != list) {
@@ -100,7 +134,7 @@ bool read_job_file(const std::string& bytes, std::size_t job, const std::string&
           std::to_string(size);
   } else if (result_print != fingerprint(result)) {
     why = "its content does not match its checksum";
-  } else if (job_file(job, list, result) != bytes) {
+  } else if (job_header(job, list, result) != header_line + '\n') {
     why = "its header is not in the form hepex writes";
   } else {
     return true;
@@ -150,7 +184,7 @@ void Checkpoint::prepare() const {
       throw Error("--checkpoint " + directory_ + ": has results but no 'jobs' file; not ours");
     }
   }
-  write_atomically(list, header_);
+  write_atomically(list, {header_});
 }
 
 Checkpoint::Stored Checkpoint::finished() const {
@@ -168,8 +202,9 @@ Checkpoint::Stored Checkpoint::finished() const {
     if (used == 0 || used != digits.size() || job >= jobs_) {
       throw Error(entry.path().string() + ": not a result of this job list");
     }
-    std::string result, why;
-    if (detail::read_job_file(read_file(entry.path()), job, fingerprint_, result, why)) {
+    std::string header, result, why = "no header line";
+    if (read_job_file_parts(entry.path(), header, result) &&
+        detail::check_job_file(header, result, job, fingerprint_, why)) {
       stored.results.emplace(job, std::move(result));
     } else {
       stored.damaged.push_back(entry.path().string() + ": " + why);
@@ -179,8 +214,9 @@ Checkpoint::Stored Checkpoint::finished() const {
 }
 
 void Checkpoint::store(std::size_t job, const std::string& result) const {
+  // The header, then the result as the job left it (not copied into one file image).
   write_atomically(fs::path(directory_) / (job_prefix + std::to_string(job)),
-                   detail::job_file(job, fingerprint_, result));
+                   {detail::job_header(job, fingerprint_, result), result});
 }
 
 }  // namespace hepex::distributed

@@ -81,6 +81,61 @@ std::vector<std::string> Communicator::gather(const std::string& bytes, int root
   return out;
 }
 
+std::vector<std::vector<std::string>> Communicator::gather_parts(std::vector<std::string> parts,
+                                                                int root) const {
+  std::vector<std::vector<std::string>> out;
+  if (size_ == 1) {
+    out.push_back(std::move(parts));
+    return out;
+  }
+  // The parts' lengths first (one gather), then each part as its own message.
+  std::vector<unsigned long long> lengths;
+  for (const auto& part : parts) lengths.push_back(part.size());
+  const int count = checked_int(lengths.size(), "a gather of parts");
+  std::vector<int> counts(rank_ == root ? size_ : 0), displacements(counts.size());
+  check(MPI_Gather(&count, 1, MPI_INT, counts.data(), 1, MPI_INT, root, comm_), "MPI_Gather");
+  std::size_t total = 0;
+  for (std::size_t r = 0; r < counts.size(); ++r) {
+    displacements[r] = checked_int(total, "a gather of parts");
+    total += static_cast<std::size_t>(counts[r]);
+  }
+  std::vector<unsigned long long> all_lengths(total);
+  check(MPI_Gatherv(lengths.data(), count, MPI_UNSIGNED_LONG_LONG, all_lengths.data(),
+                    counts.data(), displacements.data(), MPI_UNSIGNED_LONG_LONG, root, comm_),
+        "MPI_Gatherv");
+  constexpr int tag = 0x4865;  // point-to-point, so no match with any collective
+  std::vector<MPI_Request> requests;
+  if (rank_ != root) {
+    for (const auto& part : parts) {
+      requests.emplace_back();
+      check(MPI_Isend(part.data(), checked_int(part.size(), "a gathered part"), MPI_CHAR, root,
+                      tag, comm_, &requests.back()),
+            "MPI_Isend");
+    }
+  } else {
+    out.resize(static_cast<std::size_t>(size_));
+    for (int r = 0; r < size_; ++r) {
+      auto& mine = out[static_cast<std::size_t>(r)];
+      if (r == root) {
+        mine = std::move(parts);
+        continue;
+      }
+      const auto first = static_cast<std::size_t>(displacements[static_cast<std::size_t>(r)]);
+      mine.resize(static_cast<std::size_t>(counts[static_cast<std::size_t>(r)]));
+      for (std::size_t i = 0; i < mine.size(); ++i) {
+        mine[i].resize(all_lengths[first + i]);
+        requests.emplace_back();
+        check(MPI_Irecv(mine[i].data(), checked_int(mine[i].size(), "a gathered part"), MPI_CHAR,
+                        r, tag, comm_, &requests.back()),
+              "MPI_Irecv");
+      }
+    }
+  }
+  check(MPI_Waitall(static_cast<int>(requests.size()), requests.data(), MPI_STATUSES_IGNORE),
+        "MPI_Waitall");
+  return out;
+}
+
 long long Communicator::max(long long value) const {
   if (size_ == 1) return value;
   long long result = 0;
@@ -94,6 +149,12 @@ void Communicator::barrier() const {}
 void Communicator::broadcast(std::string&, int) const {}
 std::vector<std::string> Communicator::gather(const std::string& bytes, int) const {
   return {bytes};
+}
+std::vector<std::vector<std::string>> Communicator::gather_parts(std::vector<std::string> parts,
+                                                                int) const {
+  std::vector<std::vector<std::string>> out;
+  out.push_back(std::move(parts));
+  return out;
 }
 long long Communicator::max(long long value) const { return value; }
 

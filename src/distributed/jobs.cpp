@@ -27,43 +27,59 @@ struct Failure {
   std::string message;
 };
 
-// What one rank sends to rank 0: its results and at most one failure, as
-// length-prefixed records.
+// A failed job, as the bytes that rank 0 broadcasts: "F JOB KIND\nMESSAGE".
+std::string encode_failure(const Failure& failure) {
+  return "F " + std::to_string(failure.job) + ' ' +
+         std::to_string(static_cast<int>(failure.kind)) + '\n' + failure.message;
+}
+
+Failure decode_failure(const std::string& bytes) {
+  const auto newline = bytes.find('\n');
+  std::istringstream head(bytes.substr(0, newline));
+  char tag = 0;
+  int kind = 0;
+  Failure failure;
+  if (newline == std::string::npos || !(head >> tag >> failure.job >> kind) || tag != 'F') {
+    throw Error("run_jobs: a rank's report is corrupt", ErrorKind::runtime);
+  }
+  failure.kind = static_cast<ErrorKind>(kind);
+  failure.message = bytes.substr(newline + 1);
+  return failure;
+}
+
+// What one rank sends to rank 0: its results, each as the job returned it
+// (never copied into one message: Communicator::gather_parts sends each on
+// its own), after a first part naming their jobs and the rank's failure, if
+// any: "JOB JOB ...\n" then, on a failure, encode_failure().
 struct RankReport {
   std::map<std::size_t, std::string> results;
   std::optional<Failure> failure;
 
-  std::string serialise() const {
-    std::ostringstream out;
-    for (const auto& [job, bytes] : results) out << "R " << job << ' ' << bytes.size() << '\n' << bytes;
-    if (failure) {
-      out << "F " << failure->job << ' ' << static_cast<int>(failure->kind) << ' '
-          << failure->message.size() << '\n'
-          << failure->message;
+  std::vector<std::string> parts() && {
+    std::vector<std::string> out(1);
+    for (auto& [job, bytes] : results) {
+      out.front() += std::to_string(job) + ' ';
+      out.push_back(std::move(bytes));
     }
-    return out.str();
+    out.front() += '\n';
+    if (failure) out.front() += encode_failure(*failure);
+    results.clear();
+    return out;
   }
 
-  static RankReport parse(const std::string& text) {
+  static RankReport from_parts(std::vector<std::string>&& parts) {
     RankReport report;
-    std::istringstream in(text);
-    char tag = 0;
-    while (in >> tag) {
-      std::size_t job = 0, length = 0;
-      int kind = 0;
-      in >> job;
-      if (tag == 'F') in >> kind;
-      in >> length;
-      in.get();  // the newline
-      std::string bytes(length, '\0');
-      in.read(bytes.data(), static_cast<std::streamsize>(length));
-      if (!in) throw Error("run_jobs: a rank's report is corrupt", ErrorKind::runtime);
-      if (tag == 'R') {
-        report.results.emplace(job, std::move(bytes));
-      } else {
-        report.failure = Failure{job, static_cast<ErrorKind>(kind), std::move(bytes)};
-      }
+    const std::string& head = parts.at(0);
+    const auto newline = head.find('\n');
+    if (newline == std::string::npos) throw Error("run_jobs: a rank's report is corrupt", ErrorKind::runtime);
+    std::istringstream jobs(head.substr(0, newline));
+    std::size_t i = 1;
+    for (std::size_t job; jobs >> job; ++i) {
+      if (i >= parts.size()) throw Error("run_jobs: a rank's report is corrupt", ErrorKind::runtime);
+      report.results.emplace(job, std::move(parts[i]));
     }
+    if (i != parts.size()) throw Error("run_jobs: a rank's report is corrupt", ErrorKind::runtime);
+    if (newline + 1 < head.size()) report.failure = decode_failure(head.substr(newline + 1));
     return report;
   }
 };
@@ -225,29 +241,30 @@ std::vector<std::string> run_jobs(const Communicator& comm, std::size_t count, c
   }
 
   // Rank 0 collects; the failure of the lowest job (if any) goes to everyone.
-  const auto reports = comm.gather(mine.serialise());
+  // Rank 0's own results are not sent anywhere: they stay where the jobs
+  // put them. The other ranks' arrive one message per result.
+  auto reports = comm.gather_parts(std::move(mine).parts());
   std::string verdict;
   std::vector<std::string> results;
   if (comm.rank() == 0) {
     std::optional<Failure> first_failure;
-    for (const auto& text : reports) {
-      auto report = RankReport::parse(text);
+    for (auto& parts : reports) {
+      auto report = RankReport::from_parts(std::move(parts));
       finished.merge(report.results);
       if (report.failure && (!first_failure || report.failure->job < first_failure->job)) {
         first_failure = report.failure;
       }
     }
     if (first_failure) {
-      RankReport failed;
-      failed.failure = first_failure;
-      verdict = failed.serialise();
+      verdict = encode_failure(*first_failure);
     } else {
+      results.reserve(count);
       for (std::size_t job = 0; job < count; ++job) results.push_back(std::move(finished.at(job)));
     }
   }
   comm.broadcast(verdict);
   if (!verdict.empty()) {
-    const Failure failure = *RankReport::parse(verdict).failure;
+    const Failure failure = decode_failure(verdict);
     throw Error(failure.message, failure.kind);
   }
   return results;

@@ -11,7 +11,7 @@ namespace hepex::field {
 
 // Named (not anonymous): nvcc needs external linkage for the functions that
 // enclose extended lambdas.
-namespace self_check_detail {
+namespace detail {
 
 // Random field elements from counter-based words.
 template <class F>
@@ -129,11 +129,11 @@ std::vector<SelfCheckRow> check_all(std::size_t cases, std::uint64_t seed) {
   };
 }
 
-}  // namespace self_check_detail
+}  // namespace detail
 
 std::vector<SelfCheckRow> self_check(Backend backend, std::size_t cases, std::uint64_t seed) {
-  return backend == Backend::device ? self_check_detail::check_all<DeviceSpace>(cases, seed)
-                                    : self_check_detail::check_all<HostSpace>(cases, seed);
+  return backend == Backend::device ? detail::check_all<DeviceSpace>(cases, seed)
+                                    : detail::check_all<HostSpace>(cases, seed);
 }
 
 }  // namespace hepex::field

@@ -5,11 +5,13 @@
 
 #include "hepex/reconstruct/detail/line_target.hpp"
 #include "hepex/reconstruct/detail/sparse_interpolation.hpp"
-#include "hepex/reconstruct/univariate.hpp"
+#include "hepex/reconstruct/detail/univariate.hpp"
 
 namespace hepex::reconstruct {
 
 namespace {
+
+using detail::Thiele;
 
 // Rounds of t values on the first line before the choices are declared unlucky.
 constexpr std::size_t max_first_line_rounds = 64;

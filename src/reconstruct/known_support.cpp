@@ -5,12 +5,15 @@
 
 #include "hepex/core/spaces.hpp"
 #include "hepex/reconstruct/detail/line_target.hpp"
-#include "hepex/reconstruct/vandermonde.hpp"
+#include "hepex/reconstruct/detail/vandermonde.hpp"
 #include "hepex/reconstruct/zippel.hpp"
 
 namespace hepex::reconstruct {
 
 namespace {
+
+using detail::TransposedVandermonde;
+using detail::VandermondeSystems;
 
 bool constant_only(const PolynomialModP& p) {
   return p.terms() == 1 &&

@@ -2,7 +2,7 @@
 
 #include <algorithm>
 
-#include "hepex/reconstruct/univariate.hpp"
+#include "hepex/reconstruct/detail/univariate.hpp"
 
 namespace hepex::reconstruct::detail {
 

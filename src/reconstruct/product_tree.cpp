@@ -1,12 +1,12 @@
-#include "hepex/reconstruct/product_tree.hpp"
+#include "hepex/reconstruct/detail/product_tree.hpp"
 
 #include <gmp.h>
 
 #include <algorithm>
 
-#include "hepex/reconstruct/univariate.hpp"
+#include "hepex/reconstruct/detail/univariate.hpp"
 
-namespace hepex::reconstruct {
+namespace hepex::reconstruct::detail {
 
 namespace {
 
@@ -85,4 +85,4 @@ std::vector<std::uint64_t> product_of_linear_factors(const field::Zp64& f,
                               product_of_linear_factors(f, roots + half, count - half));
 }
 
-}  // namespace hepex::reconstruct
+}  // namespace hepex::reconstruct::detail

@@ -1,15 +1,15 @@
-#include "hepex/reconstruct/product_tree_device.hpp"
+#include "hepex/reconstruct/detail/product_tree.hpp"
 
 #include "hepex/core/spaces.hpp"
 #include "hepex/core/vector_view.hpp"
-#include "hepex/reconstruct/ntt.hpp"
-#include "hepex/reconstruct/subproduct_tree.hpp"
+#include "hepex/reconstruct/detail/ntt.hpp"
+#include "hepex/reconstruct/detail/subproduct_tree.hpp"
 
-namespace hepex::reconstruct {
+namespace hepex::reconstruct::detail {
 
-std::vector<std::uint64_t> product_of_linear_factors_on_device(const field::Zp64& f,
-                                                               const std::uint64_t* roots,
-                                                               std::size_t count) {
+std::vector<std::uint64_t> product_of_linear_factors(const DeviceSpace&,
+                                                     const field::Zp64& f,
+                                                     const std::uint64_t* roots, std::size_t count) {
   const auto d_roots = to_view<DeviceMemory>(std::vector<std::uint64_t>(roots, roots + count),
                                              "hepex::product_tree::roots");
   const ThreePrimeNtt<DeviceSpace> ntt(f, SubproductTree<DeviceSpace>::height_for(count));
@@ -18,4 +18,4 @@ std::vector<std::uint64_t> product_of_linear_factors_on_device(const field::Zp64
   return out;
 }
 
-}  // namespace hepex::reconstruct
+}  // namespace hepex::reconstruct::detail

@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <numeric>
 
-#include "hepex/reconstruct/univariate.hpp"
+#include "hepex/reconstruct/detail/univariate.hpp"
 
 namespace hepex::reconstruct::detail {
 

@@ -1,8 +1,8 @@
-#include "hepex/reconstruct/univariate.hpp"
+#include "hepex/reconstruct/detail/univariate.hpp"
 
 #include <algorithm>
 
-namespace hepex::reconstruct {
+namespace hepex::reconstruct::detail {
 
 namespace {
 
@@ -94,4 +94,4 @@ void Thiele::to_rational(std::vector<std::uint64_t>& num, std::vector<std::uint6
   trim(den);
 }
 
-}  // namespace hepex::reconstruct
+}  // namespace hepex::reconstruct::detail

@@ -1,10 +1,9 @@
-#include "hepex/reconstruct/vandermonde.hpp"
+#include "hepex/reconstruct/detail/vandermonde.hpp"
 
 #include "hepex/core/spaces.hpp"
-#include "hepex/reconstruct/product_tree.hpp"
-#include "hepex/reconstruct/product_tree_device.hpp"
+#include "hepex/reconstruct/detail/product_tree.hpp"
 
-namespace hepex::reconstruct {
+namespace hepex::reconstruct::detail {
 
 namespace {
 
@@ -20,7 +19,7 @@ std::vector<std::uint64_t> master_polynomials(const field::Zp64& f, const Vander
     const std::uint64_t* roots = s.nodes.data() + s.offsets[g];
     const std::size_t T = s.offsets[g + 1] - s.offsets[g];
     const auto p = has_accelerator && T >= device_tree_roots
-                       ? product_of_linear_factors_on_device(f, roots, T)
+                       ? product_of_linear_factors(DeviceSpace(), f, roots, T)
                        : product_of_linear_factors(f, roots, T);
     out.insert(out.end(), p.begin(), p.end());
   }
@@ -38,4 +37,4 @@ std::vector<std::uint64_t> master_derivatives(const field::Zp64& f, const Vander
   return out;
 }
 
-}  // namespace hepex::reconstruct
+}  // namespace hepex::reconstruct::detail

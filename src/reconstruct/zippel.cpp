@@ -10,7 +10,7 @@
 #include "hepex/core/spaces.hpp"
 #include "hepex/reconstruct/detail/sparse_interpolation.hpp"
 #include "hepex/reconstruct/detail/term_interpolation.hpp"
-#include "hepex/reconstruct/vandermonde.hpp"
+#include "hepex/reconstruct/detail/vandermonde.hpp"
 
 namespace hepex::reconstruct {
 

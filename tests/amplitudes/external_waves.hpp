@@ -3,7 +3,7 @@
 // particle order g g t tbar g...), as the tests' single-thread calls of the
 // reference recursion (colour_ordered_jamps) take them.
 
-#include "hepex/amplitudes/helas.hpp"
+#include "hepex/amplitudes/detail/helas.hpp"
 #include "hepex/amplitudes/parameters.hpp"
 #include "hepex/amplitudes/process.hpp"
 
@@ -11,14 +11,15 @@ namespace hepex::test {
 
 template <int NG>
 struct ExternalWaves {
-  amplitudes::Wave<double> gluons[NG];  // particles 0, 1, 4, 5, ...
-  amplitudes::Wave<double> top, antitop;
+  amplitudes::detail::Wave<double> gluons[NG];  // particles 0, 1, 4, 5, ...
+  amplitudes::detail::Wave<double> top, antitop;
 };
 
 // p: E px py pz per particle; h: the MadGraph helicity index (0-based).
 template <int NG>
 ExternalWaves<NG> external_waves(const amplitudes::ProcessInfo& info, const double* p, int h) {
   using namespace amplitudes;
+  using namespace amplitudes::detail;
   ExternalWaves<NG> w;
   for (int g = 0; g < NG; ++g) {
     const int particle = g < 2 ? g : g + 2;

@@ -9,8 +9,8 @@
 
 #include "amplitudes/external_waves.hpp"
 #include "amplitudes/reference_data.hpp"
-#include "hepex/amplitudes/colour_ordered.hpp"
-#include "hepex/amplitudes/colour_sum.hpp"
+#include "hepex/amplitudes/detail/colour_ordered.hpp"
+#include "hepex/amplitudes/detail/colour_sum.hpp"
 #include "hepex/amplitudes/detail/current_plan.hpp"
 #include "hepex/amplitudes/rambo.hpp"
 #include "hepex/config.hpp"
@@ -22,6 +22,8 @@
 
 namespace hepex::amplitudes {
 namespace {
+
+using namespace detail;  // the recursion's internals
 
 // The standard library's complex numbers as the independent arithmetic.
 std::complex<double> to_std(const cplx<double>& z) { return {z.real(), z.imag()}; }

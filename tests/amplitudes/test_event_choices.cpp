@@ -17,8 +17,8 @@
 
 #include "amplitudes/external_waves.hpp"
 #include "amplitudes/reference_data.hpp"
-#include "hepex/amplitudes/colour_ordered.hpp"
-#include "hepex/amplitudes/colour_sum.hpp"
+#include "hepex/amplitudes/detail/colour_ordered.hpp"
+#include "hepex/amplitudes/detail/colour_sum.hpp"
 #include "hepex/amplitudes/detail/current_plan.hpp"
 #include "hepex/amplitudes/detail/event_choices.hpp"
 #include "hepex/amplitudes/matrix_element.hpp"
@@ -27,6 +27,8 @@
 
 namespace hepex::amplitudes {
 namespace {
+
+using namespace detail;  // the recursion's internals
 
 const Process all_processes[] = {Process::gg_tt, Process::gg_ttg, Process::gg_ttgg,
                                  Process::gg_ttggg};

@@ -1,4 +1,4 @@
-# ctest driver for the CLI contract (docs CLI.md): output shapes and exit codes.
+# ctest driver for the CLI contract (docs/cli.md): output shapes and exit codes.
 if(NOT DEFINED HEPEX)
   message(FATAL_ERROR "test_cli.cmake: HEPEX (the hepex executable) is not set")
 endif()
@@ -29,6 +29,11 @@ expect(0 "backend host" demo --backend host --cases 1000 --json "${json}")
 expect(1 "backend" demo --backend gpu)
 expect(1 "cases" demo --cases 0)
 expect(1 "" no-such-command)
+# --help prints hepex's help alone (no Kokkos block) and exits 0 (docs/cli.md "Common");
+# docs/cli.md against every command's help: test_cli_docs.cmake (ctest cli.docs).
+expect(0 "^hepex: exact.*Subcommands:.*Exit codes: 0 success" --help)
+expect(0 "^LO matrix elements.*--process TEXT REQUIRED.*--events UINT.*=16384" me --help)
+expect(0 "^rank of a matrix\n" rank --help)
 expect(1 "" demo --no-such-flag)
 
 file(READ "${json}" text)
@@ -36,7 +41,7 @@ if(NOT text MATCHES "\"failures\": 0" OR NOT text MATCHES "\"backend\": \"host\"
   message(FATAL_ERROR "demo --json wrote:\n${text}")
 endif()
 
-# Linear algebra (CLI.md "Linear algebra"): exact outputs on a small system mod 7.
+# Linear algebra (docs/cli.md "Linear algebra"): exact outputs on a small system mod 7.
 set(dir "${CMAKE_CURRENT_BINARY_DIR}/cli_linalg")
 file(MAKE_DIRECTORY "${dir}")
 set(header "%%MatrixMarket matrix array integer general\n")
@@ -57,6 +62,9 @@ if(NOT text MATCHES "\"rank\": 2" OR NOT text MATCHES "\"pivots\": \\[\n *0,\n *
   message(FATAL_ERROR "rref --json wrote:\n${text}")
 endif()
 expect(0 "^2\n$" rank --prime 7 "${dir}/A.mtx")
+# Kokkos's options still reach Kokkos, before or after the command.
+expect(0 "^2\n$" --kokkos-disable-warnings rank --prime 7 "${dir}/A.mtx")
+expect(0 "^2\n$" rank --kokkos-device-id=0 --prime 7 "${dir}/A.mtx")
 expect(0 "^%%MatrixMarket matrix array integer general\n3 1\n6\n2\n6\n$"
        nullspace --prime 7 "${dir}/A.mtx")
 expect(0 "^%%MatrixMarket matrix array integer general\n3 1\n0\n3\n0\n$"
@@ -74,7 +82,7 @@ expect(1 "has 2 rows but .* has 3" solve --prime 7 "${dir}/A.mtx" "${dir}/b3.mtx
 expect(1 "cannot open" rank --prime 7 "${dir}/missing.mtx")
 expect(1 "choose the field" rank "${dir}/A.mtx")
 
-# gemm (CLI.md): [[1 2 3] [4 5 6]] * [1 1 1]^T = [6 15] = [6 1] mod 7.
+# gemm (docs/cli.md): [[1 2 3] [4 5 6]] * [1 1 1]^T = [6 15] = [6 1] mod 7.
 file(WRITE "${dir}/v.mtx" "${header}3 1\n1\n1\n1\n")
 expect(0 "^%%MatrixMarket matrix array integer general\n2 1\n6\n1\n$" gemm --prime 7 "${dir}/A.mtx" "${dir}/v.mtx")
 expect(0 "^%%MatrixMarket matrix array integer general\n2 1\n6\n15\n$"
@@ -86,7 +94,8 @@ expect(1 "multiword is not exact" gemm --prime 9223372036854775783 --method mult
 expect(0 "^%%MatrixMarket matrix array integer general\n2 1\n6\n15\n$"
        gemm --prime 2147483647 --method int8 "${dir}/A.mtx" "${dir}/v.mtx")
 expect(1 "has 3 columns but .* has 2 rows" gemm --prime 7 "${dir}/A.mtx" "${dir}/A.mtx")
-expect(1 "give --prime" gemm --field real "${dir}/A.mtx" "${dir}/v.mtx")
+expect(1 "give --prime" gemm "${dir}/A.mtx" "${dir}/v.mtx")
+expect(1 "--field|received 3" gemm --field real "${dir}/A.mtx" "${dir}/v.mtx")   # gemm has no --field
 
 # Benchmarks: a tiny run of each, and bad options refused before any work.
 expect(0 "of DGEMM.*of int8" bench gemm --prime 65521 --sizes 16,8x40x3 --methods fp64,multiword,int64,int8 --repeats 1)
@@ -105,7 +114,7 @@ expect(0 "skipped: --colour-sum blas runs in double precision only.*gg_ttg +doub
 expect(1 "^hepex: process 'gg_x'" bench me --processes gg_x)
 expect(1 "^hepex: bench me: --batches must be positive" bench me --batches 0)
 
-# Reconstruction (CLI.md "Reconstruction"): exact answers, one line per input,
+# Reconstruction (docs/cli.md "Reconstruction"): exact answers, one line per input,
 # the output parsed back to itself, and the exit codes.
 set(rdir "${CMAKE_CURRENT_BINARY_DIR}/cli_reconstruct")
 file(MAKE_DIRECTORY "${rdir}")
@@ -147,7 +156,7 @@ expect(0 "^\\(x\\*y \\+ 2\\)/\\(x\\^2\\*y \\+ x\\*y\\^2\\)\n$"
 file(WRITE "${rdir}/undefined.txt" "x + y\n1/(x - x)\nx/3 + 1234567890123456789012345678901234567/7\n3/7\n")
 expect(3 "^\\(x \\+ y\\)/\\(1\\)\n# not reconstructed: [^\n]*undefined.txt:2: the function is undefined at all 64 random points[^\n]*\n# not reconstructed: [^\n]*undefined.txt:3: reconstruction did not converge with 1 primes[^\n]*\n\\(3\\)/\\(7\\)\nhepex: .*undefined.txt:2: .*hepex: .*undefined.txt:3: .*hepex: 2 of 4 functions not reconstructed"
        reconstruct --vars x,y --file "${rdir}/undefined.txt" --primes 1)
-# Matrix elements (CLI.md "Matrix elements"): RAMBO throughput runs, a momenta
+# Matrix elements (docs/cli.md "Matrix elements"): RAMBO throughput runs, a momenta
 # file (the first two reference events of gg_ttg, ME 6.0592929364416362e-05 and
 # 2.7559994717990207e-04) and bad inputs.
 set(medir "${CMAKE_CURRENT_BINARY_DIR}/cli_me")

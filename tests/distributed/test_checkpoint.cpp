@@ -3,8 +3,6 @@
 // ours) is refused.
 #include <gtest/gtest.h>
 
-#include <unistd.h>
-
 #include <filesystem>
 #include <fstream>
 #include <iterator>
@@ -13,6 +11,7 @@
 
 #include "hepex/core/error.hpp"
 #include "hepex/distributed/checkpoint.hpp"
+#include "scratch_directory.hpp"
 #include "test_seed.hpp"
 
 namespace {
@@ -20,18 +19,15 @@ namespace {
 namespace fs = std::filesystem;
 using hepex::distributed::Checkpoint;
 
-// Per process: the test binaries may run at the same time (ctest -j).
-fs::path fresh_directory(const std::string& tag) {
-  const auto dir = fs::temp_directory_path() /
-                   ("hepex-checkpoint-" + tag + "-" + std::to_string(::getpid()));
-  fs::remove_all(dir);
-  return dir;
-}
+// Each test's directories lie in a scratch directory of its own (mkdtemp:
+// the plain and the sanitizer binaries run at the same time under ctest -j),
+// removed at the end of the test whatever its outcome.
 
 TEST(Checkpoint, StoredResultsComeBackExactly) {
   SCOPED_TRACE(hepex::test::seed_trace());
   std::mt19937_64 rng(hepex::test::seed());
-  const auto dir = fresh_directory("roundtrip");
+  const hepex::test::ScratchDirectory scratch("checkpoint");
+  const auto dir = scratch.fresh("roundtrip");
   const std::size_t jobs = 50;
   Checkpoint checkpoint(dir.string(), "inputs and options", jobs);
   checkpoint.prepare();
@@ -54,7 +50,8 @@ TEST(Checkpoint, StoredResultsComeBackExactly) {
 }
 
 TEST(Checkpoint, AnotherJobListOrAForeignDirectoryIsRefused) {
-  const auto dir = fresh_directory("refuse");
+  const hepex::test::ScratchDirectory scratch("checkpoint");
+  const auto dir = scratch.fresh("refuse");
   Checkpoint(dir.string(), "list A", 4).prepare();
   EXPECT_THROW(Checkpoint(dir.string(), "list B", 4).prepare(), hepex::Error);
   EXPECT_THROW(Checkpoint(dir.string(), "list A", 5).prepare(), hepex::Error);
@@ -94,7 +91,8 @@ void write(const fs::path& path, const std::string& bytes) {
 TEST(Checkpoint, DamagedOrForeignJobFilesAreNeverUsed) {
   SCOPED_TRACE(hepex::test::seed_trace());
   std::mt19937_64 rng(hepex::test::seed() + 1);
-  const auto dir = fresh_directory("damage"), other = fresh_directory("other");
+  const hepex::test::ScratchDirectory scratch("checkpoint");
+  const auto dir = scratch.fresh("damage"), other = scratch.fresh("other");
   const std::size_t jobs = 8;
   Checkpoint checkpoint(dir.string(), "list A", jobs), foreign(other.string(), "list B", jobs);
   checkpoint.prepare();

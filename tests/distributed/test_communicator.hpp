@@ -5,22 +5,22 @@
 
 #include <filesystem>
 #include <string>
-#include <unistd.h>
 
 #include "hepex/distributed/communicator.hpp"
+#include "scratch_directory.hpp"
 
 namespace hepex::test {
 
 const distributed::Communicator& communicator();
 
-// A fresh, empty directory name shared by every rank (made up on rank 0).
+// A directory name that does not exist yet, shared by every rank: inside a
+// scratch directory that rank 0 makes with mkdtemp (unique to this run, see
+// scratch_directory.hpp) and keeps until the process ends.
 inline std::string shared_scratch_name(const std::string& tag) {
   std::string name;
   if (communicator().rank() == 0) {
-    name = (std::filesystem::temp_directory_path() /
-            ("hepex-" + tag + "-" + std::to_string(::getpid())))
-               .string();
-    std::filesystem::remove_all(name);
+    static const ScratchDirectory scratch("tests");
+    name = scratch.fresh(tag).string();
   }
   communicator().broadcast(name);
   return name;

@@ -215,6 +215,27 @@ TEST(Jobs, CollectivesAgreeAcrossRanks) {
     EXPECT_TRUE(parts.empty());
   }
   EXPECT_EQ(comm.max(comm.rank() * 10 - 3), (comm.size() - 1) * 10 - 3);
+  // Parts: rank r sends r + 2 parts (an empty one, the others ending in
+  // '\0'), each received as it was; the root's own are handed back without a
+  // copy (the same buffer).
+  const auto part = [](int r, int i) {
+    if (i == 0) return std::string();
+    return std::string(static_cast<std::size_t>(1000 * r + 100 * i), static_cast<char>('a' + i)) + '\0';
+  };
+  std::vector<std::string> mine;
+  for (int i = 0; i <= comm.rank() + 1; ++i) mine.push_back(part(comm.rank(), i));
+  const char* const root_data = mine.back().data();
+  const auto gathered = comm.gather_parts(std::move(mine));
+  if (comm.rank() == 0) {
+    ASSERT_EQ(gathered.size(), static_cast<std::size_t>(comm.size()));
+    for (int r = 0; r < comm.size(); ++r) {
+      ASSERT_EQ(gathered[r].size(), static_cast<std::size_t>(r + 2)) << "rank " << r;
+      for (int i = 0; i <= r + 1; ++i) EXPECT_EQ(gathered[r][i], part(r, i)) << "rank " << r;
+    }
+    EXPECT_EQ(gathered[0].back().data(), root_data);
+  } else {
+    EXPECT_TRUE(gathered.empty());
+  }
   EXPECT_GE(comm.node_rank(), 0);
   EXPECT_LT(comm.node_rank(), comm.node_size());
   EXPECT_EQ(hepex::distributed::device_for_rank(comm, 0), 0);

@@ -4,6 +4,9 @@
 #include <gmpxx.h>
 #include <gtest/gtest.h>
 
+#include <cstdlib>
+#include <optional>
+#include <random>
 #include <string>
 #include <vector>
 
@@ -66,6 +69,211 @@ TEST(Expression, EvaluatesLikeExactRationals) {
   for (std::size_t i = 0; i < cases.size(); ++i) {
     EXPECT_EQ(got[i], hepex::field::from_big(f, cases[i].value)) << cases[i].text;
   }
+}
+
+// Random expressions against a direct evaluation with GMP. A random tree
+// (integers of 1 to 60 digits, sometimes with leading zeros, quotients of
+// integers, variables, + - * /, unary signs, powers with exponents -3..6) is
+// written out with the parentheses its precedence needs plus random extra
+// ones and spaces, parsed, and evaluated mod p at random points by the
+// kernel; the oracle evaluates the tree itself, mod p with mpz_class
+// (mpz_invert for divisions and negative powers), and must agree on the
+// value and on whether some division by zero occurs. Primes of 63, 31, 20
+// and 7 bits (the small ones make zero divisors common).
+struct RandomTree {
+  enum Kind { integer, variable, add, sub, mul, div, neg, plus, pow } kind;
+  std::string digits;  // integer: as written (maybe leading zeros)
+  std::size_t index = 0;  // variable
+  int exponent = 0;       // pow
+  std::vector<RandomTree> children;
+};
+
+// Precedence as the grammar has it: sum 1, product 2, unary 3, power 4, primary 5.
+int precedence(const RandomTree& t) {
+  switch (t.kind) {
+    case RandomTree::add:
+    case RandomTree::sub:
+      return 1;
+    case RandomTree::mul:
+    case RandomTree::div:
+      return 2;
+    case RandomTree::neg:
+    case RandomTree::plus:
+      return 3;
+    case RandomTree::pow:
+      return 4;
+    default:
+      return 5;
+  }
+}
+
+RandomTree random_tree(std::mt19937_64& rng, int depth, std::size_t variables) {
+  RandomTree t;
+  const unsigned pick = static_cast<unsigned>(rng() % 100);
+  if (depth == 0 || pick < 25) {
+    if (rng() % 2 == 0) {
+      t.kind = RandomTree::variable;
+      t.index = rng() % variables;
+    } else {
+      t.kind = RandomTree::integer;
+      const std::size_t length = rng() % 4 == 0 ? 1 + rng() % 60 : 1 + rng() % 3;
+      if (rng() % 10 == 0) t.digits = "0";  // a leading zero, or the number 0
+      for (std::size_t i = 0; i < length; ++i) t.digits += static_cast<char>('0' + rng() % 10);
+    }
+    return t;
+  }
+  static const RandomTree::Kind binary[] = {RandomTree::add, RandomTree::sub, RandomTree::mul,
+                                            RandomTree::div};
+  if (pick < 75) {
+    t.kind = binary[rng() % 4];
+    t.children = {random_tree(rng, depth - 1, variables), random_tree(rng, depth - 1, variables)};
+  } else if (pick < 88) {
+    t.kind = rng() % 3 == 0 ? RandomTree::plus : RandomTree::neg;
+    t.children = {random_tree(rng, depth - 1, variables)};
+  } else {
+    t.kind = RandomTree::pow;
+    t.exponent = static_cast<int>(rng() % 10) - 3;
+    t.children = {random_tree(rng, depth - 1, variables)};
+  }
+  return t;
+}
+
+std::string write(const RandomTree& t, const std::vector<std::string>& names,
+                  std::mt19937_64& rng) {
+  const auto space = [&] { return rng() % 4 == 0 ? std::string(" ") : std::string(); };
+  // Child c of t, parenthesised when the grammar needs it (or at random).
+  const auto operand = [&](const RandomTree& c, int needs_above) {
+    const std::string text = write(c, names, rng);
+    const bool wrap = precedence(c) <= needs_above || rng() % 8 == 0;
+    return wrap ? "(" + space() + text + space() + ")" : text;
+  };
+  switch (t.kind) {
+    case RandomTree::integer:
+      return t.digits;
+    case RandomTree::variable:
+      return names[t.index];
+    case RandomTree::add:
+    case RandomTree::sub:
+    case RandomTree::mul:
+    case RandomTree::div: {
+      static const char symbol[] = {'+', '-', '*', '/'};
+      const int p = precedence(t);
+      // Left-associative: the left operand may share the precedence, the
+      // right one must bind tighter.
+      return operand(t.children[0], p - 1) + space() + symbol[t.kind - RandomTree::add] +
+             space() + operand(t.children[1], p);
+    }
+    case RandomTree::neg:
+    case RandomTree::plus:
+      // unary := sign unary | power: the operand binds at least as a unary.
+      return std::string(t.kind == RandomTree::neg ? "-" : "+") + space() +
+             operand(t.children[0], 2);
+    case RandomTree::pow: {
+      // power := primary '^' exponent: the base must be a primary.
+      const std::string e = std::to_string(t.exponent);
+      const unsigned style = static_cast<unsigned>(rng() % 3);
+      std::string exponent = style == 0 ? e : "(" + e + ")";
+      if (style == 2 && t.exponent >= 0) exponent = "(+" + e + ")";
+      return operand(t.children[0], 4) + space() + "^" + space() + exponent;
+    }
+  }
+  return "";
+}
+
+// The tree's value mod p at x, or nothing on a division by zero.
+std::optional<mpz_class> evaluate(const RandomTree& t, const mpz_class& p,
+                                  const std::vector<mpz_class>& x) {
+  const auto reduce = [&](mpz_class v) {
+    mpz_class r;
+    mpz_mod(r.get_mpz_t(), v.get_mpz_t(), p.get_mpz_t());
+    return r;
+  };
+  const auto invert = [&](const mpz_class& v) -> std::optional<mpz_class> {
+    mpz_class r;
+    if (v == 0 || mpz_invert(r.get_mpz_t(), v.get_mpz_t(), p.get_mpz_t()) == 0) return {};
+    return r;
+  };
+  switch (t.kind) {
+    case RandomTree::integer:
+      return reduce(mpz_class(t.digits, 10));
+    case RandomTree::variable:
+      return x[t.index];
+    case RandomTree::neg:
+    case RandomTree::plus: {
+      const auto a = evaluate(t.children[0], p, x);
+      if (!a) return {};
+      return t.kind == RandomTree::neg ? reduce(-*a) : *a;
+    }
+    case RandomTree::pow: {
+      const auto a = evaluate(t.children[0], p, x);
+      if (!a) return {};
+      mpz_class r;
+      mpz_powm_ui(r.get_mpz_t(), a->get_mpz_t(), static_cast<unsigned long>(std::abs(t.exponent)),
+                  p.get_mpz_t());
+      if (t.exponent >= 0) return r;
+      return invert(r);
+    }
+    default: {
+      const auto a = evaluate(t.children[0], p, x);
+      const auto b = evaluate(t.children[1], p, x);
+      if (!a || !b) return {};
+      switch (t.kind) {
+        case RandomTree::add:
+          return reduce(*a + *b);
+        case RandomTree::sub:
+          return reduce(*a - *b);
+        case RandomTree::mul:
+          return reduce(*a * *b);
+        default: {
+          const auto inverse = invert(*b);
+          if (!inverse) return {};
+          return reduce(*a * *inverse);
+        }
+      }
+    }
+  }
+}
+
+TEST(Expression, RandomExpressionsAgreeWithGmp) {
+  SCOPED_TRACE(hepex::test::seed_trace());
+  std::mt19937_64 rng(hepex::test::seed() + 11);
+  const std::vector<std::string> names = {"x", "y1", "Z_2"};
+  const std::size_t points = 16;
+  std::size_t values = 0, zero_divisions = 0;
+  for (const std::uint64_t p : {hepex::field::large_primes(1).front(), std::uint64_t{2147483647},
+                                std::uint64_t{1000003}, std::uint64_t{101}}) {
+    const Zp64 f(p);
+    const mpz_class big_p(std::to_string(p));
+    for (int trial = 0; trial < 60; ++trial) {
+      const RandomTree tree = random_tree(rng, 1 + trial % 6, names.size());
+      const std::string text = write(tree, names, rng);
+      SCOPED_TRACE("p=" + std::to_string(p) + ": " + text);
+      Expression e = Expression::parse(text, names);
+      std::vector<std::uint64_t> x(points * names.size());
+      for (auto& v : x) v = rng() % 5 == 0 ? rng() % 3 : f.from_uint(rng());  // 0, 1, 2 often
+      const auto box = hepex::reconstruct::expression_black_box({std::move(e)}, names.size());
+      std::vector<std::uint64_t> out;
+      std::vector<std::uint8_t> ok;
+      box->evaluate(f, points, x, out, ok);
+      ASSERT_EQ(ok.size(), points);
+      for (std::size_t k = 0; k < points; ++k) {
+        std::vector<mpz_class> at;
+        for (std::size_t v = 0; v < names.size(); ++v)
+          at.emplace_back(std::to_string(x[k * names.size() + v]));
+        const auto want = evaluate(tree, big_p, at);
+        ASSERT_EQ(ok[k] != 0, want.has_value()) << "point " << k;
+        if (want) {
+          EXPECT_EQ(std::to_string(out[k]), want->get_str()) << "point " << k;
+          ++values;
+        } else {
+          ++zero_divisions;
+        }
+      }
+    }
+  }
+  // Both outcomes occur (the small primes see zero divisors often).
+  EXPECT_GT(values, 1000u);
+  EXPECT_GT(zero_divisions, 10u);
 }
 
 TEST(Expression, DivisionByZeroIsReportedPerPoint) {

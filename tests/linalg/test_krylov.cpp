@@ -6,6 +6,7 @@
 
 #include <random>
 
+#include "exec_spaces.hpp"
 #include "flint_oracle.hpp"
 #include "hepex/field/primes.hpp"
 #include "hepex/linalg/krylov.hpp"
@@ -63,7 +64,10 @@ TEST(BerlekampMassey, RecoversRandomRecurrences) {
   }
 }
 
-TEST(Krylov, SequencesMatchDirectPowers) {
+class KrylovOnSpace : public hepex::test::OnSpace {};
+
+TEST_P(KrylovOnSpace, SequencesMatchDirectPowers) {
+  SCOPED_TRACE(hepex::test::seed_trace());
   std::mt19937_64 rng(hepex::test::seed() + 1);
   const std::uint64_t p = 2147483647;
   const hepex::field::Zp64 f(p);
@@ -74,12 +78,8 @@ TEST(Krylov, SequencesMatchDirectPowers) {
   for (auto& x : e.data) x = rng() % p;
   for (auto& x : r) x = rng() % p;
   using hepex::linalg::KrylovProducts;
-  for (auto [backend, products] : std::vector<std::pair<hepex::Backend, KrylovProducts>>{
-           {hepex::Backend::device, KrylovProducts::stepwise},
-           {hepex::Backend::host, KrylovProducts::stepwise},
-           {hepex::Backend::device, KrylovProducts::doubling},
-           {hepex::Backend::host, KrylovProducts::doubling}}) {
-    const auto s = hepex::linalg::krylov_sequences(f, t, r, e, length, backend, products);
+  for (const KrylovProducts products : {KrylovProducts::stepwise, KrylovProducts::doubling}) {
+    const auto s = hepex::linalg::krylov_sequences(f, t, r, e, length, backend(), products);
     Matrix<Word> v = e;
     for (std::size_t i = 0; i < length; ++i) {
       for (std::size_t j = 0; j < b; ++j) {
@@ -128,7 +128,7 @@ TEST(Krylov, MinimalPolynomialOfCompanionAndStructuredMatrices) {
   }
 }
 
-TEST(Krylov, KellerGehrigMinimalPolynomialOfRandomMatrices) {
+TEST_P(KrylovOnSpace, KellerGehrigMinimalPolynomialOfRandomMatrices) {
   // Random dense T (minimal polynomial = characteristic polynomial, almost
   // surely) and a random similarity of a block diagonal with repeated blocks
   // (degree below D), both against FLINT, at a 62-bit and a 16-bit prime.
@@ -139,14 +139,15 @@ TEST(Krylov, KellerGehrigMinimalPolynomialOfRandomMatrices) {
     for (std::size_t d : {1u, 5u, 33u}) {
       Matrix<Word> t(d, d);
       for (auto& x : t.data) x = rng() % p;
-      for (hepex::Backend backend : {hepex::Backend::device, hepex::Backend::host}) {
-        EXPECT_EQ(hepex::linalg::minimal_polynomial(f, t, 11, backend,
-                                                    hepex::linalg::KrylovProducts::doubling),
-                  flint_minpoly(t, p))
-            << "D " << d << " p " << p;
-      }
+      EXPECT_EQ(hepex::linalg::minimal_polynomial(f, t, 11, backend(),
+                                                  hepex::linalg::KrylovProducts::doubling),
+                flint_minpoly(t, p))
+          << "D " << d << " p " << p << " " << where();
     }
   }
 }
+
+
+HEPEX_TEST_ON_SPACES(KrylovOnSpace);
 
 }  // namespace

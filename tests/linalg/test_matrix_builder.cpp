@@ -10,6 +10,7 @@
 #include "hepex/field/real.hpp"
 #include "hepex/field/zp.hpp"
 #include "hepex/linalg/matrix_builder.hpp"
+#include "exec_spaces.hpp"
 #include "test_seed.hpp"
 
 namespace {
@@ -27,7 +28,9 @@ typename F::value_type direct(const F& f, const Matrix<typename F::value_type>& 
   return value;
 }
 
-TEST(MatrixBuilder, Zp64MatchesDirectEvaluationForSeveralSystems) {
+class MatrixBuilderOnSpace : public hepex::test::OnSpace {};
+
+TEST_P(MatrixBuilderOnSpace, Zp64MatchesDirectEvaluationForSeveralSystems) {
   SCOPED_TRACE(hepex::test::seed_trace());
   std::mt19937_64 rng(hepex::test::seed());
   const hepex::field::Zp64 f(hepex::field::large_primes(1)[0]);
@@ -43,8 +46,8 @@ TEST(MatrixBuilder, Zp64MatchesDirectEvaluationForSeveralSystems) {
     }
   }
   for (std::size_t s = 0; s < samples_count; ++s) systems[1].prefactors.push_back(f.from_uint(rng()));
-  for (hepex::Backend backend : {hepex::Backend::device, hepex::Backend::host}) {
-    const auto built = hepex::linalg::build_matrices(f, samples, systems, backend);
+  {
+    const auto built = hepex::linalg::build_matrices(f, samples, systems, backend());
     ASSERT_EQ(built.size(), systems.size());
     for (std::size_t k = 0; k < systems.size(); ++k) {
       ASSERT_EQ(built[k].rows, samples_count);
@@ -58,13 +61,14 @@ TEST(MatrixBuilder, Zp64MatchesDirectEvaluationForSeveralSystems) {
   }
 }
 
-TEST(MatrixBuilder, Real64MatchesDirectEvaluation) {
+TEST_P(MatrixBuilderOnSpace, Real64MatchesDirectEvaluation) {
+  SCOPED_TRACE(hepex::test::seed_trace());
   std::mt19937_64 rng(hepex::test::seed() + 1);
   const hepex::field::Real64 f;
   Matrix<double> samples(11, 3);
   for (auto& x : samples.data) x = std::uniform_real_distribution<double>(-2, 2)(rng);
   hepex::linalg::AnsatzSystem<double> sys{{{}, {0}, {1, 1}, {0, 1, 2}, {2, 2, 2, 0}}, {}};
-  const auto built = hepex::linalg::build_matrices(f, samples, {sys});
+  const auto built = hepex::linalg::build_matrices(f, samples, {sys}, backend());
   for (std::size_t s = 0; s < 11; ++s)
     for (std::size_t m = 0; m < sys.monomials.size(); ++m)
       EXPECT_NEAR(built[0](s, m), direct(f, samples, s, sys.monomials[m], {}), 1e-12);
@@ -77,5 +81,8 @@ TEST(MatrixBuilder, RejectsBadIndicesAndPrefactorCounts) {
   EXPECT_THROW(hepex::linalg::build_matrices(f, samples, {{{{-1}}, {}}}), hepex::Error);
   EXPECT_THROW(hepex::linalg::build_matrices(f, samples, {{{{0}}, {1, 2, 3}}}), hepex::Error);
 }
+
+
+HEPEX_TEST_ON_SPACES(MatrixBuilderOnSpace);
 
 }  // namespace

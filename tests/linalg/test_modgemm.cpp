@@ -2,7 +2,10 @@
 // largest prime it claims, adversarial inputs (all p-1, and the largest
 // centred magnitudes), depths just above the exact-block boundaries, fat
 // vectors and k = 10^6, empty and 1x1 shapes, and C += A B, into a matrix
-// and into scattered rows of a larger one; device and host.
+// and into scattered rows of a larger one; on every enabled execution space
+// (exec_spaces.hpp), each once. A kept left operand is observed being
+// reused (its conversion kernel not launched again, and a changed A giving
+// the product of the A that was converted).
 #include <gmpxx.h>
 #include <gtest/gtest.h>
 
@@ -10,7 +13,9 @@
 #include <numeric>
 #include <random>
 
+#include "exec_spaces.hpp"
 #include "flint_oracle.hpp"
+#include "kernel_log.hpp"
 #include "hepex/field/primes.hpp"
 #include "hepex/linalg/modgemm.hpp"
 #include "test_seed.hpp"
@@ -111,7 +116,7 @@ void check_into_rows(const field::Zp<Word>& f, linalg::GemmMethod method, Backen
 }
 
 template <class Word>
-void check_method(linalg::GemmMethod method, std::uint64_t p,
+void check_method(Backend backend, linalg::GemmMethod method, std::uint64_t p,
                   const std::vector<std::size_t>& depths,
                   std::vector<std::pair<std::size_t, std::size_t>> shapes = {
                       {1, 1}, {13, 7}, {5, 33}, {17, 3}, {2, 70}}) {
@@ -119,7 +124,7 @@ void check_method(linalg::GemmMethod method, std::uint64_t p,
                seed_trace());
   std::mt19937_64 rng(seed() ^ p);
   const field::Zp<Word> f(p);
-  for (Backend backend : {Backend::device, Backend::host}) {
+  {
     for (std::size_t k : depths) {
       for (Pattern pattern : patterns) {
         for (auto [m, n] : shapes) {
@@ -144,32 +149,62 @@ void check_method(linalg::GemmMethod method, std::uint64_t p,
 }
 
 // A workspace that keeps the left operand: the products (A1, B1), (A1, B2),
-// (A2, B1), (A1, B2) in that order through one workspace, on the device
-// space, each against FLINT; the second reuses A1's conversion, the third
-// and fourth must convert again.
-template <class Word>
+// (A2, B1), (A1, B2) in that order through one workspace, each against
+// FLINT. The reuse is observed, not assumed: A's conversion kernel (KernelLog)
+// runs for the first, third and fourth products only; and A1 overwritten in
+// place after the first product (with A1', the caller's promise broken on
+// purpose) gives A1 B2 on the second, from the conversion kept, and A1' B2 on
+// the fourth, converted again after A2. Without keeping, every product
+// converts and sees A1'. The int8 method keeps A only when one k-block
+// (int8_max_depth) covers it: beyond, nothing is reused.
+template <class Space, class Word>
 void check_kept_left_operand(linalg::GemmMethod method, std::uint64_t p, std::size_t m,
                              std::size_t k, std::size_t n) {
+  using Memory = typename Space::memory_space;
   SCOPED_TRACE("p=" + std::to_string(p) + " method=" + linalg::gemm_method_name(method) + " " +
-               std::to_string(m) + "x" + std::to_string(k) + "x" + std::to_string(n) + " " +
-               seed_trace());
+               std::to_string(m) + "x" + std::to_string(k) + "x" + std::to_string(n) + " on " +
+               Space::name() + " " + seed_trace());
   std::mt19937_64 rng(seed() ^ p ^ k);
   const field::Zp<Word> f(p);
-  const Matrix<Word> a[2] = {filled<Word>(m, k, p, rng, Pattern::random, false),
+  // A1, A2, and A1' (what A1's memory holds after the first product).
+  const Matrix<Word> a[3] = {filled<Word>(m, k, p, rng, Pattern::random, false),
+                             filled<Word>(m, k, p, rng, Pattern::random, false),
                              filled<Word>(m, k, p, rng, Pattern::random, false)};
   const Matrix<Word> b[2] = {filled<Word>(k, n, p, rng, Pattern::random, true),
                              filled<Word>(k, n, p, rng, Pattern::random, true)};
-  const auto da0 = to_device<DeviceMemory>(a[0]), da1 = to_device<DeviceMemory>(a[1]);
-  const auto db0 = to_device<DeviceMemory>(b[0]), db1 = to_device<DeviceMemory>(b[1]);
-  DeviceMatrix<Word, DeviceMemory> c("c", m, n);
-  linalg::GemmWorkspace<DeviceMemory> workspace;
-  workspace.keep_left_operand(true);
-  const std::pair<int, int> order[] = {{0, 0}, {0, 1}, {1, 0}, {0, 1}};
-  for (const auto [i, j] : order) {
-    linalg::modgemm(DeviceSpace(), f, ConstDeviceMatrix<Word, DeviceMemory>(i ? da1 : da0),
-                    ConstDeviceMatrix<Word, DeviceMemory>(j ? db1 : db0), c, method, false,
-                    &workspace);
-    ASSERT_TRUE(to_host(c) == flint_mul(a[i], b[j], p)) << "A" << i + 1 << " B" << j + 1;
+  const bool int8 = method == linalg::GemmMethod::int8;
+  const std::size_t conversions_per_product =
+      int8 ? (k + linalg::int8_max_depth - 1) / linalg::int8_max_depth : 1;
+  for (const bool keep : {true, false}) {
+    SCOPED_TRACE(keep ? "keeping A" : "not keeping A");
+    const bool reused = keep && !(int8 && k > linalg::int8_max_depth);
+    const auto da0 = to_device<Memory>(a[0]), da1 = to_device<Memory>(a[1]);
+    const auto db0 = to_device<Memory>(b[0]), db1 = to_device<Memory>(b[1]);
+    DeviceMatrix<Word, Memory> c("c", m, n);
+    linalg::GemmWorkspace<Memory> workspace;
+    workspace.keep_left_operand(keep);
+    KernelLog log;
+    const auto conversions = [&] {
+      return log.count({"hepex::modgemm::centre_a", "hepex::modgemm::split_a",
+                        "hepex::modgemm::crt_residues_a"});
+    };
+    const auto product = [&](const DeviceMatrix<Word, Memory>& x,
+                             const DeviceMatrix<Word, Memory>& y) {
+      linalg::modgemm(Space(), f, ConstDeviceMatrix<Word, Memory>(x),
+                      ConstDeviceMatrix<Word, Memory>(y), c, method, false, &workspace);
+      return to_host(c);
+    };
+    ASSERT_TRUE(product(da0, db0) == flint_mul(a[0], b[0], p)) << "A1 B1";
+    ASSERT_EQ(conversions(), conversions_per_product) << "A1 B1";
+    Kokkos::deep_copy(da0, to_device<Memory>(a[2]));  // A1 becomes A1' in place
+    const Matrix<Word> second = product(da0, db1);
+    EXPECT_TRUE(second == flint_mul(a[reused ? 0 : 2], b[1], p))
+        << "A1 B2: " << (reused ? "not the kept conversion of A1" : "not A1' B2");
+    EXPECT_EQ(conversions(), (reused ? 1 : 2) * conversions_per_product) << "A1 B2";
+    EXPECT_TRUE(product(da1, db0) == flint_mul(a[1], b[0], p)) << "A2 B1";
+    EXPECT_EQ(conversions(), (reused ? 2 : 3) * conversions_per_product) << "A2 B1";
+    EXPECT_TRUE(product(da0, db1) == flint_mul(a[2], b[1], p)) << "A1' B2 after A2";
+    EXPECT_EQ(conversions(), (reused ? 3 : 4) * conversions_per_product) << "A1' B2";
   }
 }
 
@@ -180,16 +215,18 @@ namespace {
 using hepex::linalg::fp64_blocks;
 using hepex::linalg::GemmMethod;
 
-TEST(ModGemm, Fp64AtItsLargestPrimeAndBlockBoundaries) {
+class ModGemmOnSpace : public hepex::test::OnSpace {};
+
+TEST_P(ModGemmOnSpace, Fp64AtItsLargestPrimeAndBlockBoundaries) {
   const std::uint64_t p = hepex::test::largest_fp64_prime();
   // At the edge (p = 189812507) one product per block, added onto the
   // centred partial sums: h^2 + 4p still fits in 2^53.
   ASSERT_EQ(fp64_blocks(p).width, 1u);
   ASSERT_TRUE(fp64_blocks(p).carry);
-  hepex::test::check_method<std::uint32_t>(GemmMethod::fp64, p, {0, 1, 2, 3, 40});
+  hepex::test::check_method<std::uint32_t>(backend(), GemmMethod::fp64, p, {0, 1, 2, 3, 40});
   // The smallest primes, where the reduction's rounding of x / p is coarsest.
   for (std::uint64_t small : {2, 3, 5}) {
-    hepex::test::check_method<std::uint32_t>(GemmMethod::fp64, small, {1, 2, 40});
+    hepex::test::check_method<std::uint32_t>(backend(), GemmMethod::fp64, small, {1, 2, 40});
   }
   // < 2^23: (2^53 - 4q) / 4194296^2 = 512.0..., blocks added onto the
   // centred partial sums.
@@ -197,11 +234,11 @@ TEST(ModGemm, Fp64AtItsLargestPrimeAndBlockBoundaries) {
   const std::size_t lambda = fp64_blocks(q).width;
   ASSERT_EQ(lambda, 512u);
   ASSERT_TRUE(fp64_blocks(q).carry);
-  hepex::test::check_method<std::uint32_t>(GemmMethod::fp64, q,
+  hepex::test::check_method<std::uint32_t>(backend(), GemmMethod::fp64, q,
                                            {lambda, lambda + 1, 2 * lambda + 1});
 }
 
-TEST(ModGemm, MultiwordUpToItsLargestPrime) {
+TEST_P(ModGemmOnSpace, MultiwordUpToItsLargestPrime) {
   using hepex::linalg::multiword_split;
   // The largest prime: 27-bit halves with |hi| <= floor(h / 2^27) + 1 <=
   // 94906265 = floor(sqrt(2^53)), i.e. p < 2 * 94906265 * 2^27 (about
@@ -213,7 +250,7 @@ TEST(ModGemm, MultiwordUpToItsLargestPrime) {
   ASSERT_EQ(multiword_split(top).four.width, 1u);
   ASSERT_EQ(multiword_split(top).karatsuba.width, 0u);
   EXPECT_EQ(multiword_split(beyond).four.width, 0u);
-  hepex::test::check_method<std::uint64_t>(GemmMethod::multiword, top, {0, 1, 2, 3, 5, 40});
+  hepex::test::check_method<std::uint64_t>(backend(), GemmMethod::multiword, top, {0, 1, 2, 3, 5, 40});
   // Below 2^52: the Karatsuba sums (2^26 + 1) are exact two terms at a time,
   // the 4-product form eight, B split alone not at all: Karatsuba is taken
   // up to k = 2, the 4-product form beyond.
@@ -224,7 +261,7 @@ TEST(ModGemm, MultiwordUpToItsLargestPrime) {
   ASSERT_EQ(edge_split.split_b.width, 0u);
   ASSERT_EQ(edge_split.form(2, hepex::Backend::host), MultiwordForm::karatsuba);
   ASSERT_EQ(edge_split.form(9, hepex::Backend::host), MultiwordForm::four);
-  hepex::test::check_method<std::uint64_t>(
+  hepex::test::check_method<std::uint64_t>(backend(), 
       GemmMethod::multiword, hepex::field::prev_prime(1ull << 52), {1, 2, 3, 8, 9, 40});
   // 2^31 - 1, where fp64 is not exact: 16-bit halves of B; A B = s A Bh +
   // A Bl in blocks of 255 on a CPU, carried across blocks.
@@ -232,7 +269,7 @@ TEST(ModGemm, MultiwordUpToItsLargestPrime) {
   ASSERT_EQ(p31.split_b.width, 255u);
   ASSERT_TRUE(p31.split_b.carry);
   ASSERT_EQ(p31.form(1000, hepex::Backend::host), MultiwordForm::split_b);
-  hepex::test::check_method<std::uint32_t>(GemmMethod::multiword, 2147483647,
+  hepex::test::check_method<std::uint32_t>(backend(), GemmMethod::multiword, 2147483647,
                                            {1, 7, 100, 255, 256, 511, 766});
   // Below 2^44: Karatsuba, carried across blocks; the depths straddle them.
   const std::uint64_t p44 = hepex::field::prev_prime(1ull << 44);
@@ -242,31 +279,31 @@ TEST(ModGemm, MultiwordUpToItsLargestPrime) {
   for (std::size_t k : {w, w + 1, 2 * w + 1}) {
     ASSERT_EQ(mid.form(k, hepex::Backend::host), MultiwordForm::karatsuba) << k;
   }
-  hepex::test::check_method<std::uint64_t>(GemmMethod::multiword, p44, {w, w + 1, 2 * w + 1});
+  hepex::test::check_method<std::uint64_t>(backend(), GemmMethod::multiword, p44, {w, w + 1, 2 * w + 1});
   EXPECT_THROW(
       hepex::linalg::resolve_gemm_method(GemmMethod::multiword, beyond, hepex::Backend::host),
       hepex::Error);
 }
 
-TEST(ModGemm, Int64AtTheLargestPrimes) {
+TEST_P(ModGemmOnSpace, Int64AtTheLargestPrimes) {
   // Zp64 at 2^63 - 25: lambda = floor((2^128 - 1) / (p - 1)^2) = 4 products per reduction.
-  hepex::test::check_method<std::uint64_t>(GemmMethod::int64, hepex::field::large_primes(1)[0],
+  hepex::test::check_method<std::uint64_t>(backend(), GemmMethod::int64, hepex::field::large_primes(1)[0],
                                            {0, 1, 4, 5, 9, 64});
   // Zp32 at 2^31 - 1: lambda = floor((2^64 - 1) / (p - 1)^2) = 4.
-  hepex::test::check_method<std::uint32_t>(GemmMethod::int64, 2147483647, {1, 4, 5, 9, 64});
-  hepex::test::check_method<std::uint64_t>(GemmMethod::int64, 2, {1, 7});
+  hepex::test::check_method<std::uint32_t>(backend(), GemmMethod::int64, 2147483647, {1, 4, 5, 9, 64});
+  hepex::test::check_method<std::uint64_t>(backend(), GemmMethod::int64, 2, {1, 7});
 }
 
-TEST(ModGemm, Int8AtEveryWordSize) {
-  hepex::test::check_method<std::uint64_t>(GemmMethod::int8, hepex::field::large_primes(1)[0],
+TEST_P(ModGemmOnSpace, Int8AtEveryWordSize) {
+  hepex::test::check_method<std::uint64_t>(backend(), GemmMethod::int8, hepex::field::large_primes(1)[0],
                                            {0, 1, 3, 4, 5, 64});
-  hepex::test::check_method<std::uint32_t>(GemmMethod::int8, 2147483647, {1, 5, 64});
-  hepex::test::check_method<std::uint32_t>(GemmMethod::int8, 65521, {1, 7, 100});
-  hepex::test::check_method<std::uint32_t>(GemmMethod::int8, 251, {1, 9});
-  hepex::test::check_method<std::uint32_t>(GemmMethod::int8, 2, {1, 9});
+  hepex::test::check_method<std::uint32_t>(backend(), GemmMethod::int8, 2147483647, {1, 5, 64});
+  hepex::test::check_method<std::uint32_t>(backend(), GemmMethod::int8, 65521, {1, 7, 100});
+  hepex::test::check_method<std::uint32_t>(backend(), GemmMethod::int8, 251, {1, 9});
+  hepex::test::check_method<std::uint32_t>(backend(), GemmMethod::int8, 2, {1, 9});
 }
 
-TEST(ModGemm, Int8AcrossTheExactInt32BlockBoundary) {
+TEST_P(ModGemmOnSpace, Int8AcrossTheExactInt32BlockBoundary) {
   // int8_max_depth terms per int32 block: k = 131069 needs two blocks; all h
   // times all -h is the largest |A B| the CRT basis must cover.
   for (std::uint64_t p : {std::uint64_t{65521}, hepex::field::large_primes(1)[0]}) {
@@ -275,9 +312,7 @@ TEST(ModGemm, Int8AcrossTheExactInt32BlockBoundary) {
     const std::uint64_t h = p / 2;
     hepex::Matrix<std::uint64_t> a(1, k, h), b(k, 1, p - h);
     const std::uint64_t want = f.mul(f.from_uint(k), f.mul(h, p - h));
-    for (hepex::Backend backend : {hepex::Backend::device, hepex::Backend::host}) {
-      EXPECT_EQ(hepex::linalg::modgemm(f, a, b, GemmMethod::int8, backend)(0, 0), want) << p;
-    }
+    EXPECT_EQ(hepex::linalg::modgemm(f, a, b, GemmMethod::int8, backend())(0, 0), want) << p;
   }
 }
 
@@ -291,9 +326,13 @@ TEST(ModGemm, AutomaticPicksAnExactMethod) {
   EXPECT_EQ(resolve_gemm_method(GemmMethod::automatic, 2147483647, Backend::host),
             GemmMethod::multiword);
   EXPECT_EQ(resolve_gemm_method(GemmMethod::automatic, p63, Backend::host), GemmMethod::int64);
-  hepex::test::check_method<std::uint32_t>(GemmMethod::automatic, 65521, {1, 100});
-  hepex::test::check_method<std::uint32_t>(GemmMethod::automatic, 2147483647, {1, 100});
-  hepex::test::check_method<std::uint64_t>(GemmMethod::automatic, p63, {1, 100});
+}
+
+TEST_P(ModGemmOnSpace, AutomaticMethodIsExact) {
+  const std::uint64_t p63 = hepex::field::large_primes(1)[0];
+  hepex::test::check_method<std::uint32_t>(backend(), GemmMethod::automatic, 65521, {1, 100});
+  hepex::test::check_method<std::uint32_t>(backend(), GemmMethod::automatic, 2147483647, {1, 100});
+  hepex::test::check_method<std::uint64_t>(backend(), GemmMethod::automatic, p63, {1, 100});
 }
 
 TEST(ModGemm, MethodOutsideItsExactRangeIsAnError) {
@@ -308,18 +347,18 @@ TEST(ModGemm, MethodOutsideItsExactRangeIsAnError) {
                hepex::Error);
 }
 
-TEST(ModGemm, FatVectorsAndLongDepths) {
+TEST_P(ModGemmOnSpace, FatVectorsAndLongDepths) {
   // Sparse-FGLM's shapes: D x D times D x b with b = 32, 33 (one past a
   // tensor-core tile), and a depth of 10^6 (8 int8 blocks; 1954 exact DGEMM
   // blocks at p = 8388593).
   const std::vector<std::pair<std::size_t, std::size_t>> fat{{40, 32}, {9, 33}};
   for (GemmMethod method : {GemmMethod::fp64, GemmMethod::int8, GemmMethod::int64}) {
-    hepex::test::check_method<std::uint32_t>(method, 65521, {10007}, fat);
+    hepex::test::check_method<std::uint32_t>(backend(), method, 65521, {10007}, fat);
   }
-  hepex::test::check_method<std::uint32_t>(GemmMethod::multiword, 2147483647, {10007}, fat);
+  hepex::test::check_method<std::uint32_t>(backend(), GemmMethod::multiword, 2147483647, {10007}, fat);
   const std::vector<std::pair<std::size_t, std::size_t>> thin{{2, 3}};
-  hepex::test::check_method<std::uint32_t>(GemmMethod::fp64, 8388593, {1000003}, thin);
-  hepex::test::check_method<std::uint32_t>(GemmMethod::int8, 2147483647, {1000003}, thin);
+  hepex::test::check_method<std::uint32_t>(backend(), GemmMethod::fp64, 8388593, {1000003}, thin);
+  hepex::test::check_method<std::uint32_t>(backend(), GemmMethod::int8, 2147483647, {1000003}, thin);
 }
 
 TEST(ModGemm, Int8CrtBasisAgainstGmp) {
@@ -357,17 +396,23 @@ TEST(ModGemm, Int8CrtBasisAgainstGmp) {
             18);  // 64 digit products
 }
 
-TEST(ModGemm, KeptLeftOperandIsReusedOnlyForTheSameA) {
+template <class Space>
+class ModGemmKeptLeft : public ::testing::Test {};
+TYPED_TEST_SUITE(ModGemmKeptLeft, hepex::test::EnabledSpaces, hepex::test::SpaceNames);
+
+TYPED_TEST(ModGemmKeptLeft, ReusedOnlyForTheSameA) {
+  using Space = TypeParam;
   using hepex::test::check_kept_left_operand;
-  check_kept_left_operand<std::uint32_t>(GemmMethod::fp64, 65521, 13, 600, 7);
-  check_kept_left_operand<std::uint32_t>(GemmMethod::multiword, 2147483647, 13, 600, 7);
-  check_kept_left_operand<std::uint64_t>(GemmMethod::multiword,
-                                         hepex::field::prev_prime(1ull << 44), 9, 1100, 5);
-  check_kept_left_operand<std::uint64_t>(GemmMethod::multiword,
-                                         hepex::field::prev_prime(1ull << 52), 9, 40, 5);
-  check_kept_left_operand<std::uint32_t>(GemmMethod::int8, 2147483647, 13, 600, 7);
-  check_kept_left_operand<std::uint64_t>(GemmMethod::int8, hepex::field::large_primes(1)[0], 3,
-                                         hepex::linalg::int8_max_depth + 17, 2);
+  check_kept_left_operand<Space, std::uint32_t>(GemmMethod::fp64, 65521, 13, 600, 7);
+  check_kept_left_operand<Space, std::uint32_t>(GemmMethod::multiword, 2147483647, 13, 600, 7);
+  check_kept_left_operand<Space, std::uint64_t>(GemmMethod::multiword,
+                                                hepex::field::prev_prime(1ull << 44), 9, 1100, 5);
+  check_kept_left_operand<Space, std::uint64_t>(GemmMethod::multiword,
+                                                hepex::field::prev_prime(1ull << 52), 9, 40, 5);
+  check_kept_left_operand<Space, std::uint32_t>(GemmMethod::int8, 2147483647, 13, 600, 7);
+  check_kept_left_operand<Space, std::uint64_t>(GemmMethod::int8,
+                                                hepex::field::large_primes(1)[0], 3,
+                                                hepex::linalg::int8_max_depth + 17, 2);
 }
 
 TEST(ModGemm, EmptyShapes) {
@@ -381,5 +426,7 @@ TEST(ModGemm, EmptyShapes) {
                 .cols,
             0u);
 }
+
+HEPEX_TEST_ON_SPACES(ModGemmOnSpace);
 
 }  // namespace

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The job commands of the CLI under MPI (CLI.md "Many jobs, many ranks"):
+# The job commands of the CLI under MPI (docs/cli.md "Many jobs, many ranks"):
 # output byte-identical to a single-rank run for reconstruct --file, rref with
 # several files and me --batches, with both schedules; a run killed midway and
 # restarted from its checkpoint ends with the uninterrupted output and does not
@@ -93,30 +93,96 @@ grep -q "missing.mtx" bad.err || fail "missing matrix: message does not name the
 "$hepex" me --process gg_ttg --batches 0 >/dev/null 2>&1 && fail "me --batches 0 accepted"
 echo "ok: malformed job lists"
 
-# --- checkpoint: kill a run midway, restart it, compare
-args=(me --process gg_ttgg --events 400 --batches 24 --checkpoint ck)
-"$hepex" me --process gg_ttgg --events 400 --batches 24 >me_ck.reference 2>/dev/null ||
+# --- checkpoint: kill a run midway, restart it, compare. The kill must land
+# mid-run (some jobs finished, not all), or the restart tests nothing: a run
+# that could not be killed mid-run is a failure, not a note.
+finished_jobs() {  # finished_jobs DIR: whole job files in DIR
+  find "$1" -name 'job-*' ! -name '*.tmp-*' 2>/dev/null | wc -l
+}
+# The finished job files by name, inode and time: a restart must leave them.
+job_files() { stat -c '%n %i %Y' "$1"/job-* 2>/dev/null | grep -v '\.tmp-' | sort; }
+# signal_run SIGNAL PID: every process of the session that `setsid` gave the
+# run (PID leads it): the launcher and the ranks, which Open MPI puts in
+# process groups of their own, so that a signal to the launcher's group
+# would miss them.
+signal_run() {
+  local stat line fields pids=()
+  for stat in /proc/[0-9]*/stat; do
+    read -r line 2>/dev/null <"$stat" || continue
+    read -r -a fields <<<"${line##*) }"  # state ppid pgrp session ...
+    [[ ${fields[3]} == "$2" ]] && pids+=("${stat//[^0-9]/}")
+  done
+  ((${#pids[@]} > 0)) && kill "-$1" "${pids[@]}" 2>/dev/null
+  true
+}
+
+# rref: job 5's input is a named pipe, fed once for the checkpoint's
+# fingerprint of the inputs (read by rank 0 alone) and never again, so the
+# job that reads it waits for ever: with the static schedule jobs 0-4 finish
+# (one rank: in order; two: rank 0 takes 0-3, rank 1 takes 4-6) and 5 and 6
+# do not, on a machine of any speed. The restart gets a regular file of the
+# same content in its place (inputs are identified by content).
+rref_inputs=(m0.mtx m1.mtx m2.mtx m3.mtx m4.mtx p5.mtx m6.mtx)
+cp m5.mtx p5.mtx
+"$hepex" rref --prime 2147483647 "${rref_inputs[@]}" >rref_ck.reference || fail "rref reference run"
+rm -f p5.mtx && mkfifo p5.mtx || fail "mkfifo"
+cat m5.mtx >p5.mtx &
+feeder=$!
+setsid "${mpiexec[@]}" "$hepex" rref --prime 2147483647 --checkpoint ck-rref "${rref_inputs[@]}" \
+  >/dev/null 2>rref_ck.err &
+launcher=$!
+for _ in $(seq 1200); do
+  (($(finished_jobs ck-rref) >= 5)) && break
+  kill -0 "$launcher" 2>/dev/null || break
+  sleep 0.05
+done
+sleep 1  # nothing more may finish: job 5 waits for its pipe, job 6 comes after it
+job_files ck-rref >before_restart
+signal_run KILL "$launcher"
+wait "$launcher" 2>/dev/null
+kill "$feeder" 2>/dev/null
+# A reader that outlived the kill would get end-of-file here and stop.
+timeout 5 bash -c ': >p5.mtx' 2>/dev/null
+wait "$feeder" 2>/dev/null
+names=$(cut -d' ' -f1 before_restart | tr '\n' ' ')
+[[ $names == "ck-rref/job-0 ck-rref/job-1 ck-rref/job-2 ck-rref/job-3 ck-rref/job-4 " ]] ||
+  fail "rref checkpoint: expected jobs 0-4 finished at the kill, found: '$names' ($(cat rref_ck.err))"
+rm -f p5.mtx && cp m5.mtx p5.mtx
+"${mpiexec[@]}" "$hepex" rref --prime 2147483647 --checkpoint ck-rref "${rref_inputs[@]}" \
+  >rref_ck.resumed 2>rref_ck.err || fail "restarted rref run: $(cat rref_ck.err)"
+same rref_ck.reference rref_ck.resumed "rref with 7 files killed after 5 jobs and restarted"
+job_files ck-rref | grep -E '/job-[0-4] ' >after_restart
+cmp -s before_restart after_restart || fail "rref checkpoint: the restart rewrote finished jobs"
+(($(finished_jobs ck-rref) == 7)) || fail "rref checkpoint: the restart did not store jobs 5 and 6"
+echo "ok: rref: finished jobs were not redone"
+
+# me: no input to hold a job back, so the jobs are many (64 batches) and the
+# run is stopped (SIGSTOP) as soon as one has finished, counted while
+# stopped, then killed.
+args=(me --process gg_ttgg --events 256 --batches 64 --checkpoint ck)
+"$hepex" me --process gg_ttgg --events 256 --batches 64 >me_ck.reference 2>/dev/null ||
   fail "me reference run"
 setsid "${mpiexec[@]}" "$hepex" "${args[@]}" >/dev/null 2>&1 &
 launcher=$!
-for _ in $(seq 1200); do
-  finished=$(find ck -name 'job-*' ! -name '*.tmp-*' 2>/dev/null | wc -l)
-  ((finished >= 2)) && break
-  sleep 0.05
+for _ in $(seq 6000); do
+  (($(finished_jobs ck) >= 1)) && break
+  kill -0 "$launcher" 2>/dev/null || break
+  sleep 0.01
 done
-kill -9 -- -"$launcher" 2>/dev/null
-wait "$launcher" 2>/dev/null
+signal_run STOP "$launcher"
 sleep 0.5
-stat -c '%n %i %Y' ck/job-* 2>/dev/null | grep -v '\.tmp-' | sort >before_restart
+job_files ck >before_restart
+signal_run KILL "$launcher"
+wait "$launcher" 2>/dev/null
 done_before=$(wc -l <before_restart)
-((done_before >= 1)) || fail "checkpoint: no job had finished when the run was killed"
-((done_before < 24)) || echo "note: every job had finished before the kill"
-"${mpiexec[@]}" "$hepex" "${args[@]}" >me_ck.resumed 2>/dev/null || fail "restarted run"
-same me_ck.reference me_ck.resumed "me --batches 24 killed after $done_before jobs and restarted"
+((done_before >= 1)) || fail "me checkpoint: no job had finished when the run was killed"
+((done_before < 64)) || fail "me checkpoint: every job had finished before the kill (not a mid-run kill)"
+"${mpiexec[@]}" "$hepex" "${args[@]}" >me_ck.resumed 2>/dev/null || fail "restarted me run"
+same me_ck.reference me_ck.resumed "me --batches 64 killed after $done_before jobs and restarted"
 stat -c '%n %i %Y' $(cut -d' ' -f1 before_restart) | sort >after_restart
-cmp -s before_restart after_restart || fail "checkpoint: the restart rewrote finished jobs"
-echo "ok: finished jobs were not redone"
-"$hepex" me --process gg_ttgg --events 401 --batches 24 --checkpoint ck >/dev/null 2>bad.err
+cmp -s before_restart after_restart || fail "me checkpoint: the restart rewrote finished jobs"
+echo "ok: me: finished jobs were not redone"
+"$hepex" me --process gg_ttgg --events 257 --batches 64 --checkpoint ck >/dev/null 2>bad.err
 [[ $? -eq 1 ]] && grep -q "different job list" bad.err || fail "checkpoint of another job list accepted"
 echo "ok: a checkpoint of another job list is refused"
 echo "all job-command checks passed ($ranks ranks)"

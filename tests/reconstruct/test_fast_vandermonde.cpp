@@ -11,7 +11,10 @@
 #include "hepex/core/error.hpp"
 #include "hepex/core/spaces.hpp"
 #include "hepex/field/primes.hpp"
-#include "hepex/reconstruct/vandermonde.hpp"
+#include "hepex/reconstruct/detail/vandermonde.hpp"
+#include "exec_spaces.hpp"
+#include "hepex/core/host_cores.hpp"
+#include "kernel_log.hpp"
 #include "test_seed.hpp"
 
 namespace {
@@ -19,6 +22,7 @@ namespace {
 using hepex::DeviceSpace;
 using hepex::field::Zp64;
 using namespace hepex::reconstruct;
+using namespace hepex::reconstruct::detail;
 
 // Random distinct nonzero nodes in groups of the given sizes.
 VandermondeSystems random_systems(const Zp64& f, const std::vector<std::size_t>& sizes,
@@ -79,22 +83,42 @@ TEST(FastVandermonde, MatchesKnownUnknownsAndTheQuadraticSolve) {
   }
 }
 
-TEST(FastVandermonde, AutomaticChoiceAcrossTheThreshold) {
+template <class Space>
+class FastVandermondeOnSpace : public ::testing::Test {};
+TYPED_TEST_SUITE(FastVandermondeOnSpace, hepex::test::EnabledSpaces, hepex::test::SpaceNames);
+
+// The automatic choice on both sides of its threshold (fast_from_terms_host
+// on host cores, fast_from_terms_device on a GPU), observed in the kernels
+// the solver launches (KernelLog): a group of T - 1 unknowns sets up the
+// O(T^2) solve and no subproduct tree, a group of T the tree and no O(T^2)
+// solve, a mix of sizes both; every solve gives the known unknowns.
+TYPED_TEST(FastVandermondeOnSpace, AutomaticChoiceAcrossTheThreshold) {
+  using Space = TypeParam;
   SCOPED_TRACE(hepex::test::seed_trace());
   std::mt19937_64 rng(hepex::test::seed() + 8);
   const Zp64 f(hepex::field::large_primes(2).back());
-  const std::size_t T = vandermonde_detail::use_fast<DeviceSpace>(
-                            VandermondeMethod::automatic, vandermonde_detail::fast_from_terms_host)
-                            ? vandermonde_detail::fast_from_terms_host
-                            : vandermonde_detail::fast_from_terms_device;
-  // One group just below the threshold (quadratic), two at and above it (fast).
-  const auto systems = random_systems(f, {T + 1, T - 1, 5, T}, rng);
-  const std::size_t n = systems.nodes.size(), S = 2;
-  std::vector<std::uint64_t> a(S * n);
-  for (auto& x : a) x = f.from_uint(rng());
-  EXPECT_EQ(
-      solve_transposed_vandermonde<DeviceSpace>(f, systems, S, right_hand_sides(f, systems, S, a)),
-      a);
+  const std::size_t T = hepex::runs_on_host_cores<Space> ? detail::fast_from_terms_host
+                                                         : detail::fast_from_terms_device;
+  EXPECT_FALSE(detail::use_fast<Space>(VandermondeMethod::automatic, T - 1));
+  EXPECT_TRUE(detail::use_fast<Space>(VandermondeMethod::automatic, T));
+  struct Case {
+    std::vector<std::size_t> sizes;
+    bool quadratic, fast;  // which solves the automatic choice must set up
+  };
+  for (const Case& c : {Case{{T - 1}, true, false}, Case{{T}, false, true},
+                        Case{{T + 1, T - 1, 5, T}, true, true}}) {
+    SCOPED_TRACE("group sizes " + std::to_string(c.sizes.front()) + "... (threshold " +
+                 std::to_string(T) + ")");
+    const auto systems = random_systems(f, c.sizes, rng);
+    const std::size_t n = systems.nodes.size(), S = 2;
+    std::vector<std::uint64_t> a(S * n);
+    for (auto& x : a) x = f.from_uint(rng());
+    hepex::test::KernelLog log;
+    const TransposedVandermonde<Space> solver(f, systems);
+    EXPECT_EQ(log.count({"hepex::vandermonde::denominators"}), c.quadratic ? 1u : 0u);
+    EXPECT_EQ(log.count_prefix("hepex::fast_vandermonde::") > 0, c.fast);
+    EXPECT_EQ(solver.solve(S, right_hand_sides(f, systems, S, a)), a);
+  }
 }
 
 TEST(FastVandermonde, RefusesZeroAndRepeatedNodes) {

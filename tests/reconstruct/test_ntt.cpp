@@ -12,9 +12,9 @@
 #include "hepex/core/spaces.hpp"
 #include "hepex/core/vector_view.hpp"
 #include "hepex/field/primes.hpp"
-#include "hepex/reconstruct/ntt.hpp"
-#include "hepex/reconstruct/polynomial_product.hpp"
-#include "hepex/reconstruct/power_series.hpp"
+#include "hepex/reconstruct/detail/ntt.hpp"
+#include "hepex/reconstruct/detail/polynomial_product.hpp"
+#include "hepex/reconstruct/detail/power_series.hpp"
 #include "test_seed.hpp"
 
 namespace {
@@ -24,6 +24,7 @@ using hepex::DeviceSpace;
 using hepex::field::Zp64;
 using hepex::test::FlintPoly;
 using namespace hepex::reconstruct;
+using namespace hepex::reconstruct::detail;
 
 std::vector<std::uint64_t> product(const ThreePrimeNtt<DeviceSpace>& ntt,
                                    const std::vector<std::uint64_t>& a,

@@ -6,6 +6,8 @@
 // printed answer parsed back, and too few primes as a negative answer.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <map>
 #include <random>
 
 #include "hepex/core/error.hpp"
@@ -33,21 +35,67 @@ Reconstruction from_text(const std::vector<std::string>& texts,
   return reconstruct(*expression_black_box(std::move(e), vars.size()), options);
 }
 
+// The input text written here, independently of to_string (terms shuffled,
+// each "(a/b)*x1^e1*x3^e3" or "a*x2" or "-a/b", random spaces), so that a
+// bug of the printer cannot hide in both the question and the answer.
+std::string independent_text(const PolynomialQ& p, const std::vector<std::string>& vars,
+                             std::mt19937_64& rng) {
+  std::vector<std::size_t> order(p.terms());
+  for (std::size_t t = 0; t < order.size(); ++t) order[t] = t;
+  std::shuffle(order.begin(), order.end(), rng);
+  const auto space = [&] { return rng() % 3 == 0 ? std::string(" ") : std::string(); };
+  std::string text;
+  for (const std::size_t t : order) {
+    const mpq_class& c = p.coefficients[t];
+    text += space() + (c < 0 ? "-" : (text.empty() ? "" : "+")) + space();
+    const mpz_class num = abs(c.get_num()), den = c.get_den();
+    std::string coefficient = num.get_str() + (den == 1 ? "" : "/" + den.get_str());
+    if (den != 1 && rng() % 2 == 0) coefficient = "(" + coefficient + ")";
+    text += coefficient;
+    for (std::size_t v = 0; v < p.variables; ++v) {
+      const std::uint32_t e = p.exponent(t)[v];
+      if (e == 0) continue;
+      text += space() + "*" + space() + vars[v];
+      if (e > 1 || rng() % 4 == 0) text += "^" + (rng() % 2 ? std::to_string(e) : "(" + std::to_string(e) + ")");
+    }
+  }
+  return text;
+}
+
 TEST(Reconstruct, SparsePolynomialWithRationalCoefficients) {
   SCOPED_TRACE(hepex::test::seed_trace());
   std::mt19937_64 rng(hepex::test::seed());
   const auto vars = names(5);
-  RationalFunction truth{hepex::test::random_polynomial(rng, 5, 300, 12, 40, true),
-                         PolynomialQ{5, std::vector<std::uint32_t>(5, 0), {1}}};
-  const auto r = from_text({to_string(truth, vars)}, vars);
+  const PolynomialQ truth = hepex::test::random_polynomial(rng, 5, 300, 12, 40, true);
+  const std::string input = independent_text(truth, vars, rng);
+  const auto r = from_text({input}, vars);
   ASSERT_EQ(r.functions.size(), 1u);
-  make_primitive(truth);
-  truth.num.sort();
-  EXPECT_EQ(to_string(r.functions[0], vars), to_string(truth, vars));
   EXPECT_GE(r.primes, 2u);
-  // The answer parses back to the same function.
-  const auto again = from_text({to_string(r.functions[0], vars)}, vars);
-  EXPECT_EQ(to_string(again.functions[0], vars), to_string(r.functions[0], vars));
+  // The expected answer, from the truth by GMP: the coefficients times L, the
+  // lcm of their denominators, over the constant L (integers without a
+  // common factor, the denominator positive).
+  mpz_class lcm = 1;
+  for (const auto& c : truth.coefficients) mpz_lcm(lcm.get_mpz_t(), lcm.get_mpz_t(), c.get_den_mpz_t());
+  std::map<std::vector<std::uint32_t>, mpq_class> want;
+  for (std::size_t t = 0; t < truth.terms(); ++t) {
+    want[std::vector<std::uint32_t>(truth.exponent(t), truth.exponent(t) + 5)] =
+        truth.coefficients[t] * lcm;
+  }
+  const auto& got = r.functions[0];
+  ASSERT_EQ(got.den.terms(), 1u) << input;
+  EXPECT_EQ(std::vector<std::uint32_t>(got.den.exponent(0), got.den.exponent(0) + 5),
+            std::vector<std::uint32_t>(5, 0));
+  EXPECT_EQ(got.den.coefficients[0], mpq_class(lcm));
+  std::map<std::vector<std::uint32_t>, mpq_class> answer;
+  for (std::size_t t = 0; t < got.num.terms(); ++t) {
+    answer[std::vector<std::uint32_t>(got.num.exponent(t), got.num.exponent(t) + 5)] =
+        got.num.coefficients[t];
+  }
+  EXPECT_EQ(answer.size(), truth.terms());
+  EXPECT_TRUE(answer == want) << "input " << input << "\n  got " << to_string(got, vars);
+  // The printed answer parses back to the same function.
+  const auto again = from_text({to_string(got, vars)}, vars);
+  EXPECT_TRUE(hepex::test::same_function(again.functions[0], got));
 }
 
 TEST(Reconstruct, ManyRationalFunctionsInOneCall) {

@@ -8,14 +8,14 @@
 #include <vector>
 
 #include "hepex/field/primes.hpp"
-#include "hepex/reconstruct/univariate.hpp"
+#include "hepex/reconstruct/detail/univariate.hpp"
 #include "test_seed.hpp"
 
 namespace {
 
 using hepex::field::Zp64;
-using hepex::reconstruct::NewtonBatch;
-using hepex::reconstruct::Thiele;
+using hepex::reconstruct::detail::NewtonBatch;
+using hepex::reconstruct::detail::Thiele;
 
 class FlintPoly {
  public:

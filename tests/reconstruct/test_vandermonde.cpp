@@ -9,13 +9,14 @@
 
 #include "hepex/core/spaces.hpp"
 #include "hepex/field/primes.hpp"
-#include "hepex/reconstruct/vandermonde.hpp"
+#include "hepex/reconstruct/detail/vandermonde.hpp"
 #include "test_seed.hpp"
 
 namespace {
 
 using hepex::field::Zp64;
 using namespace hepex::reconstruct;
+using namespace hepex::reconstruct::detail;
 
 TEST(Vandermonde, SolvesManySystemsInOneBatch) {
   SCOPED_TRACE(hepex::test::seed_trace());

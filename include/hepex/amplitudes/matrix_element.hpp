@@ -1,7 +1,7 @@
 #pragma once
 // |M|^2 of g g -> t tbar + n g at LO, summed over helicities and colours and
 // averaged as MadGraph does, for batches of events (engine of the amplitudes
-// family; ARCHITECTURE.md "Data flow").
+// family; docs/architecture.md "Data flow per family").
 //
 // The good helicities are grouped into units by their gluon helicities (the
 // gluon currents, most of the work, do not depend on the top helicities).
@@ -20,7 +20,7 @@
 // Work goes on the execution-space instance given at construction (the
 // default one unless said otherwise), so that evaluate_async of several
 // MatrixElements on their own instances keeps several batches in flight: how
-// several generator jobs sharing one GPU use it (perf/results/me.md).
+// several generator jobs sharing one GPU use it (perf/results/amplitudes/README.md).
 //
 // For an event generator (MadEvent through its Fortran bridge, hepex_me.h),
 // an evaluation also takes per event the strong coupling gs and uniform
@@ -52,7 +52,7 @@ struct MatrixElementOptions {
   ModelParameters parameters;
   // Most execution-space instances used at once. One launch over all units
   // fills an H100 from ~100 events; more instances only add launches and
-  // fences (perf/results/me.md).
+  // fences (perf/results/amplitudes/README.md).
   int streams = 1;
   // The GPU team kernel's threads per team and events per team; 0: the
   // measured choice for the process (team_shape, matrix_element.cpp). The

@@ -32,7 +32,7 @@ inline constexpr double strong_coupling = 1.2177157847767195;
 //   GC_10 = -G   (three-gluon vertex, Lorentz VVV1, colour f^{abc})
 //   GC_11 = i G  (top-gluon vertex, Lorentz gamma^mu, colour T^a)
 //   GC_12 = i G^2 (four-gluon vertex, colour f f)
-// They are used through the ALOHA conventions spelled out in helas.hpp.
+// They are used through the ALOHA conventions spelled out in detail/helas.hpp.
 inline constexpr double gc10_re = -strong_coupling;
 inline constexpr double gc11_im = strong_coupling;
 inline constexpr double gc12_im = strong_coupling * strong_coupling;

@@ -16,7 +16,7 @@
 
 namespace hepex::amplitudes {
 
-namespace rambo_detail {
+namespace detail {
 
 inline constexpr int max_outgoing = 5;
 
@@ -90,7 +90,7 @@ struct RamboKernel {
   }
 };
 
-}  // namespace rambo_detail
+}  // namespace detail
 
 // Fills momenta(event, particle, mu) for all its events (particle order g g t
 // tbar g...) with events first_event, first_event + 1, ... of the stream
@@ -100,7 +100,7 @@ template <class ExecSpace, class MemSpace>
 void rambo(const ExecSpace& space, const MomentaView<MemSpace>& momenta, double sqrt_s,
            std::uint64_t seed, std::uint64_t first_event = 0, double mass = top_mass) {
   const int particles = static_cast<int>(momenta.extent(1));
-  if (particles < 4 || particles - 2 > rambo_detail::max_outgoing || momenta.extent(2) != 4) {
+  if (particles < 4 || particles - 2 > detail::max_outgoing || momenta.extent(2) != 4) {
     throw Error("rambo: momenta must be (events, 4..7 particles, 4)");
   }
   if (!(mass > 0) || !(mass < 1e300)) {
@@ -111,7 +111,7 @@ void rambo(const ExecSpace& space, const MomentaView<MemSpace>& momenta, double 
                 std::to_string(2 * mass) + " GeV");
   }
   Kokkos::parallel_for("hepex::rambo", Kokkos::RangePolicy<ExecSpace>(space, 0, momenta.extent(0)),
-                       rambo_detail::RamboKernel<MemSpace>{momenta, particles - 2, sqrt_s, seed,
+                       detail::RamboKernel<MemSpace>{momenta, particles - 2, sqrt_s, seed,
                                                                            first_event, mass});
 }
 

@@ -7,7 +7,7 @@
 
 namespace hepex {
 
-// What went wrong, which also fixes the CLI exit code (../docs: CLI.md).
+// What went wrong, which also fixes the CLI exit code (docs/cli.md "Exit codes").
 enum class ErrorKind {
   invalid_input = 1,   // usage or input error: exit 1
   runtime = 2,         // backend failure, out of device memory: exit 2

@@ -3,7 +3,7 @@
 // first touched page by page, and with 4 KiB pages every first touch is a
 // page fault: on the project's build machine (a VM) about 8 us each, which
 // was a quarter of a blocked rref's time on one core at n = 4000
-// (perf/results/rref_cpu.md). With 2 MiB pages there are 512 times fewer.
+// (perf/results/linalg/README.md). With 2 MiB pages there are 512 times fewer.
 // Only advice: a no-op where the kernel has huge pages off, and off Linux.
 
 #include <cstddef>

@@ -1,6 +1,6 @@
 #pragma once
 // Finished jobs on disk, so that a killed run can be restarted without losing
-// or repeating work (CLI.md "Many jobs, many ranks", --checkpoint DIR).
+// or repeating work (docs/cli.md "Many jobs, many ranks", --checkpoint DIR).
 //
 // Layout of DIR: `jobs` names the job list (how many jobs, and a fingerprint
 // of everything that determines their results: the options and the inputs'

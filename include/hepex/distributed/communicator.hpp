@@ -39,6 +39,12 @@ class Communicator {
   void broadcast(std::string& bytes, int root = 0) const;
   // On root: every rank's bytes, in rank order. Elsewhere: empty.
   std::vector<std::string> gather(const std::string& bytes, int root = 0) const;
+  // On root: every rank's parts, in rank order, root's own moved in (not
+  // copied). Each part travels as a message of its own, received straight
+  // into its string (no packing into one buffer, and no limit on a rank's
+  // total: each part must be below 2^31 bytes). Elsewhere: empty.
+  std::vector<std::vector<std::string>> gather_parts(std::vector<std::string> parts,
+                                                     int root = 0) const;
   // The largest of the ranks' values, on every rank.
   long long max(long long value) const;
 

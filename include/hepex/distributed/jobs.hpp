@@ -1,6 +1,6 @@
 #pragma once
 // A list of independent jobs spread over the ranks of a communicator
-// (ARCHITECTURE.md "distributed"), with results gathered on rank 0 in job
+// (docs/distributed.md), with results gathered on rank 0 in job
 // order and, optionally, stored as they finish so that a killed run can be
 // restarted (checkpoint.hpp).
 //

@@ -15,7 +15,7 @@
 
 #include "hepex/core/kokkos_compat.hpp"
 #include "hepex/field/primes.hpp"
-#include "hepex/field/wide_multiply.hpp"
+#include "hepex/field/detail/wide_multiply.hpp"
 
 namespace hepex::field {
 

@@ -15,7 +15,7 @@
 //  int64      a Kokkos kernel on word residues with delayed reduction in a
 //             double word; exact for every p the word holds.
 //  automatic  on a GPU int8 (measured fastest from p = 2^16 and n = 2048 up,
-//             perf/results/modgemm.md); on a CPU fp64 where it is exact,
+//             perf/results/linalg/README.md); on a CPU fp64 where it is exact,
 //             else multiword, else int64 (the host int8 GEMM is plain loops).
 
 #include <cstdint>

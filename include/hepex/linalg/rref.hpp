@@ -23,11 +23,11 @@ namespace hepex::linalg {
 
 // Automatic choice of the algorithm: the blocked one from `from` rows and
 // columns on, with panels of `block` columns reduced recursively down to
-// `leaf` columns. Measured on one CPU core (perf/results/rref_cpu.md): the
+// `leaf` columns. Measured on one CPU core (perf/results/linalg/README.md): the
 // blocked path overtakes the unblocked one between n = 1000 and 1250 for
 // p = 65521 and between 1500 and 2000 for p = 2^31 - 1; panels of 256
 // reduced by the unblocked kernel beat recursive panels (64 or 32 wide
-// leaves) and 128 or 512 wide panels. On the H100 (perf/results/rref.md,
+// leaves) and 128 or 512 wide panels. On the H100 (perf/results/linalg/README.md,
 // measured at 3a2dd0d with the kernels before the two-launch pass) the
 // blocked path was 6.4x faster at n = 16384 with panels of 512 reduced by
 // the unblocked kernel, and slower at n = 4096: every pair of panel columns

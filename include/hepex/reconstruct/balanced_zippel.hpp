@@ -6,7 +6,7 @@
 //
 // With f = N/D, substitute x = t*(1, z_1, .., z_{n-1}) + s for a random shift
 // s (s = 0 when f is regular at the origin, i.e. D(0) != 0). A first line in
-// t (Thiele, univariate.hpp) gives the total degrees. Then every homogeneous
+// t (Thiele, detail/univariate.hpp) gives the total degrees. Then every homogeneous
 // part of every numerator and denominator is one function of a single Zippel
 // run in the n-1 variables z (detail/sparse_interpolation.hpp), all of them
 // fed from the same probe points: one fit along t at a point z gives every

@@ -6,7 +6,7 @@
 //
 // Polynomials: the probes x_j = (y_1^j, .., y_n^j), j = 1..T, give
 // sum_t c_t m_t^j with m_t = y^{e_t}: one transposed Vandermonde solve per
-// function (vandermonde.hpp).
+// function (detail/vandermonde.hpp).
 //
 // Rational functions with a constant term in the denominator: along the
 // lines t (1, z_j) + 0 with z_j = (y_2^j, .., y_n^j), one fit in t gives the

@@ -6,7 +6,7 @@
 // Stage k adds x_k to the polynomials known in x_0..x_{k-1} (with
 // x_{k+1}.. fixed at random anchors a): their monomials form the skeleton;
 // for each new value c of x_k, probing at (y_0^j, .., y_{k-1}^j, c, a..),
-// j = 1..U, gives a transposed Vandermonde system (vandermonde.hpp) for the U
+// j = 1..U, gives a transposed Vandermonde system (detail/vandermonde.hpp) for the U
 // skeleton coefficients not yet known as polynomials in x_k; each coefficient
 // stops on its own, by sparse or dense univariate interpolation in x_k
 // (detail/term_interpolation.hpp), so a probe count near (terms x 2-3) per

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Writes include/hepex/amplitudes/colour_matrices.hpp from the reference colour
+"""Writes include/hepex/amplitudes/detail/colour_matrices.hpp from the reference colour
 matrices P_colormatrix.txt in this directory, and
 include/hepex/amplitudes/detail/colour_flow_choices.hpp from MadGraph's icolamp
 tables P_icolamp.txt (run from the repository root:
@@ -9,7 +9,7 @@ AmplitudeSelection.EmbeddedFlowChoicesMatchTheData check that they agree."""
 import pathlib
 
 here = pathlib.Path(__file__).parent
-out = here.parents[2] / "include/hepex/amplitudes/colour_matrices.hpp"
+out = here.parents[2] / "include/hepex/amplitudes/detail/colour_matrices.hpp"
 processes = ["gg_tt", "gg_ttg", "gg_ttgg", "gg_ttggg"]
 
 lines = [
@@ -19,7 +19,7 @@ lines = [
     "// |M|^2(hel) = sum_ij conj(J_i) CF_ij / denominator J_j in MadGraph's colour-flow",
     "// basis (colour_ordered.hpp); every row has the same denominator.",
     "",
-    "namespace hepex::amplitudes::colour_data {",
+    "namespace hepex::amplitudes::detail::colour_data {",
     "",
     "// clang-format off",
 ]
@@ -40,7 +40,7 @@ for name in processes:
     lines.append("")
 lines.append("// clang-format on")
 lines.append("")
-lines.append("}  // namespace hepex::amplitudes::colour_data")
+lines.append("}  // namespace hepex::amplitudes::detail::colour_data")
 out.write_text("\n".join(lines) + "\n")
 
 # The icolamp tables: per diagram configuration (MadEvent's igraph, 1-based),
@@ -55,7 +55,7 @@ lines = [
     "",
     "#include <cstdint>",
     "",
-    "namespace hepex::amplitudes::colour_data {",
+    "namespace hepex::amplitudes::detail::colour_data {",
     "",
     "// clang-format off",
 ]
@@ -77,5 +77,5 @@ for name in processes:
     lines.append("")
 lines.append("// clang-format on")
 lines.append("")
-lines.append("}  // namespace hepex::amplitudes::colour_data")
+lines.append("}  // namespace hepex::amplitudes::detail::colour_data")
 out.write_text("\n".join(lines) + "\n")

@@ -27,7 +27,7 @@
 #define HEPEX_FORCEINLINE_FUNCTION KOKKOS_INLINE_FUNCTION __attribute__((always_inline))
 #endif
 
-namespace hepex::amplitudes {
+namespace hepex::amplitudes::detail {
 
 // Doubles with R's lanes: double for a scalar R, a pack of as many doubles
 // for a pack. Momenta are kept in it whatever R (see Wave, helas.hpp), and
@@ -113,4 +113,4 @@ HEPEX_FORCEINLINE_FUNCTION Complex<R> select(const Mask& condition, const Comple
   return {select(condition, yes.re, no.re), select(condition, yes.im, no.im)};
 }
 
-}  // namespace hepex::amplitudes
+}  // namespace hepex::amplitudes::detail

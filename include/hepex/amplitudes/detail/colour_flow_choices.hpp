@@ -6,7 +6,7 @@
 
 #include <cstdint>
 
-namespace hepex::amplitudes::colour_data {
+namespace hepex::amplitudes::detail::colour_data {
 
 // clang-format off
 inline constexpr int gg_tt_configurations = 3;
@@ -1099,4 +1099,4 @@ inline constexpr std::uint64_t gg_ttggg_flow_choices[1890] = {
 
 // clang-format on
 
-}  // namespace hepex::amplitudes::colour_data
+}  // namespace hepex::amplitudes::detail::colour_data

@@ -5,10 +5,10 @@
 #include <map>
 #include <vector>
 
-#include "hepex/amplitudes/colour_ordered.hpp"
+#include "hepex/amplitudes/detail/colour_ordered.hpp"
 #include "hepex/core/kokkos_compat.hpp"
 
-namespace hepex::amplitudes {
+namespace hepex::amplitudes::detail {
 
 // The recursion's bookkeeping for NG gluons, on the device: sub(s, i*(NG+1)+j)
 // is the id of the contiguous piece [i, j) of sequence s (0 when empty);
@@ -68,4 +68,4 @@ CurrentPlan<MemSpace> make_current_plan(int ng) {
   return plan;
 }
 
-}  // namespace hepex::amplitudes
+}  // namespace hepex::amplitudes::detail

@@ -16,7 +16,7 @@
 // and the currents live in shared memory. CUDACPP gives one thread per event
 // and helicity, one stream per helicity (A. Valassi, kernel splitting paper,
 // secs. 2.2 and 3.1), and on the H100 reaches 90% of its peak at 512-4096
-// events (perf/results/me.md).
+// events (perf/results/amplitudes/README.md).
 
 #include <algorithm>
 #include <cstdint>
@@ -24,8 +24,8 @@
 #include <type_traits>
 #include <vector>
 
-#include "hepex/amplitudes/colour_ordered.hpp"
-#include "hepex/amplitudes/colour_sum.hpp"
+#include "hepex/amplitudes/detail/colour_ordered.hpp"
+#include "hepex/amplitudes/detail/colour_sum.hpp"
 #include "hepex/amplitudes/detail/current_plan.hpp"
 #include "hepex/amplitudes/detail/event_choices.hpp"
 #include "hepex/amplitudes/detail/helicity_units.hpp"
@@ -33,7 +33,7 @@
 #include "hepex/amplitudes/process.hpp"
 #include "hepex/core/error.hpp"
 #include "hepex/core/launch_check.hpp"
-#include "hepex/linalg/vendor_gemm.hpp"
+#include "hepex/linalg/detail/vendor_gemm.hpp"
 
 namespace hepex::amplitudes::detail {
 
@@ -165,12 +165,12 @@ class EvaluatorOf : public Evaluator<ExecSpace> {
   using Jamps = Kokkos::View<cplx<ColourReal>**, Kokkos::LayoutLeft, Memory>;
   // At most 128 registers per thread, so that 16 warps fit on an SM of 64K
   // registers: unbounded, the kernel ran 16% slower on the H100 once it had
-  // grown past ~128 (perf/results/me.md); teams of up to 512 threads.
+  // grown past ~128 (perf/results/amplitudes/README.md); teams of up to 512 threads.
   // HintLightWeight: Kokkos's CUDA backend passes the launch (functor and
   // policy, over 512 bytes with the units) as a kernel argument instead of
   // copying it to constant memory first (an event synchronize, a host copy to
   // a staging buffer and an asynchronous copy to the device on every launch):
-  // 6-7 us less per evaluation on the H100 (perf/results/me.md).
+  // 6-7 us less per evaluation on the H100 (perf/results/amplitudes/README.md).
   using Policy =
       Kokkos::TeamPolicy<ExecSpace, Kokkos::LaunchBounds<512, 1>,
                          Kokkos::Experimental::WorkItemProperty::HintLightWeight_t>;
@@ -186,7 +186,7 @@ class EvaluatorOf : public Evaluator<ExecSpace> {
   // every part a multiple of 16 bytes. Both antitop helicities of a unit go
   // in one pass (their fermion currents, then the jamps and colour sum of all
   // its combinations: fewer steps with more items each, a shorter path per
-  // team; gg_ttggg float: 15% more MEs/s, perf/results/me.md). gg_ttggg in
+  // team; gg_ttggg float: 15% more MEs/s, perf/results/amplitudes/README.md). gg_ttggg in
   // double needs 40,896 bytes, under the 40,936 that Kokkos 4.6 offers a team
   // at level 0 in a GPU's 48 KB per block (the longest fermion currents are
   // not stored for that, CurrentSizes); where a backend offers less, the
@@ -232,7 +232,7 @@ class EvaluatorOf : public Evaluator<ExecSpace> {
   // The scratch level is a template argument so that, at level 0, the
   // compiler sees that the scratch is GPU shared memory and reads it with
   // shared-memory loads (LDS); behind a run-time level every scratch access
-  // was a generic load, slower to return (perf/results/me.md). So is
+  // was a generic load, slower to return (perf/results/amplitudes/README.md). So is
   // `choosing`: a helicity or colour is chosen (ChoiceKernel), the colour
   // sums are kept per combination and jamp2 is added up.
   template <int scratch_level, bool choosing>
@@ -553,10 +553,9 @@ class EvaluatorOf : public Evaluator<ExecSpace> {
 
   // The BLAS path for unit u: its jamps to device memory (one launch), then
   // Z = (CF / d) X by one vendor GEMM per combination and
-  // partial(u, e) = sum_j X_j,2e Z_j,2e + X_j,2e+1 Z_j,2e+1. The GEMM runs on
-  // the library's own stream, so the stream's jamps are complete before it and
-  // the GEMM is waited for after it; all units go through one buffer on the
-  // first instance, in turn.
+  // partial(u, e) = sum_j X_j,2e Z_j,2e + X_j,2e+1 Z_j,2e+1. The GEMMs run on
+  // `stream` between the jamps and the dot products; all units go through one
+  // buffer on the first instance, in turn.
   void blas_unit(const ExecSpace& stream, const MomentaView<Memory>& momenta,
                  const EventTotals<Memory>& totals, int u) {
     const int events = static_cast<int>(momenta.extent(0));
@@ -568,16 +567,12 @@ class EvaluatorOf : public Evaluator<ExecSpace> {
     }
     launch<false>(stream, momenta, totals, ChoiceKernel<Memory>{}, u, 1, false, jamps_);
     const auto* x = reinterpret_cast<const double*>(jamps_.data());  // (re, im) pairs
-    const Backend where =
-        std::is_same<ExecSpace, HostSpace>::value ? Backend::host : Backend::device;
-    stream.fence();
     const int blocks = units_[u].count;
     for (int b = 0; b < blocks; ++b) {
       const std::ptrdiff_t offset = std::ptrdiff_t(b) * colours * 2 * events;
-      backend::dgemm(where, colours, 2 * events, colours, cf_.data(), colours, x + offset,
+      backend::dgemm(stream, colours, 2 * events, colours, cf_.data(), colours, x + offset,
                      2 * events, 0.0, products_.data() + offset, 2 * events);
     }
-    Kokkos::fence();
     Kokkos::parallel_for("hepex::me_colour_dots", Kokkos::RangePolicy<ExecSpace>(stream, 0, events),
                          DotKernel{Matrix(x, rows, 2 * events),
                                    Matrix(products_.data(), rows, 2 * events), totals, u,

@@ -6,7 +6,7 @@
 
 #include "hepex/amplitudes/detail/arithmetic.hpp"
 
-namespace hepex::amplitudes {
+namespace hepex::amplitudes::detail {
 
 // The engine's kernel (detail/evaluator.hpp) splits the quadratic form into
 // n = colours items of equal length for the threads of a team. The upper
@@ -23,14 +23,14 @@ namespace hepex::amplitudes {
 // entries dealt one by one to the threads (an index word and a gather of two
 // jamps per entry) held a third of the gg_ttggg kernel's stall samples on the
 // H100; folded, gg_ttggg ran 20% and gg_ttgg 5% faster at the peak
-// (perf/results/me.md).
+// (perf/results/amplitudes/README.md).
 // Needs an even n and |2 CF_ik| < 2^15: true for all four processes
 // (n = 2, 6, 24, 120; 2 CF <= 8192); checked on construction. Divide by d at the end.
 struct FoldedColourSteps {
   KOKKOS_INLINE_FUNCTION static constexpr int half_pair(int n) { return (n + 2) / 2; }
   // Weights read four steps at a time for gg_ttggg (64 steps per item: 11%
   // more MEs/s than one at a time on the H100), one at a time below (gg_ttgg:
-  // 13 steps per item, chunks of 4 or 13 cost it 3-4%; perf/results/me.md).
+  // 13 steps per item, chunks of 4 or 13 cost it 3-4%; perf/results/amplitudes/README.md).
   KOKKOS_INLINE_FUNCTION static constexpr int chunk(int n) { return half_pair(n) > 16 ? 4 : 1; }
   // Steps per item: half of a pair's n + 1, rounded up to whole chunks.
   KOKKOS_INLINE_FUNCTION static constexpr int per_item(int n) {
@@ -103,4 +103,4 @@ KOKKOS_INLINE_FUNCTION double folded_colour_share(const Weights& weights, int it
   return share;
 }
 
-}  // namespace hepex::amplitudes
+}  // namespace hepex::amplitudes::detail

@@ -6,14 +6,14 @@
 // cost the same, but the cores need not run at one speed (on the GPU
 // machine's host, 16 one-thread processes at once ran gg_ttgg at 10.6k to
 // 16.3k MEs/s each), and equal static shares make every thread wait for the
-// slowest (perf/results/me_cpu.md). The kernel is the one
+// slowest (perf/results/amplitudes/README.md). The kernel is the one
 // resolve_simd chose for this CPU (simd.hpp); the GPU builds use the team
 // kernel of detail/evaluator.hpp instead.
 
 #include <string>
 #include <vector>
 
-#include "hepex/amplitudes/colour_sum.hpp"
+#include "hepex/amplitudes/detail/colour_sum.hpp"
 #include "hepex/amplitudes/detail/current_plan.hpp"
 #include "hepex/amplitudes/detail/evaluator.hpp"
 #include "hepex/amplitudes/detail/lane_task.hpp"

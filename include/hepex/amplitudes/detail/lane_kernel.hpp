@@ -20,7 +20,7 @@
 
 #include <cstddef>
 
-#include "hepex/amplitudes/colour_ordered.hpp"
+#include "hepex/amplitudes/detail/colour_ordered.hpp"
 #include "hepex/amplitudes/detail/lane_task.hpp"
 #include "hepex/amplitudes/detail/lanes.hpp"
 #include "hepex/amplitudes/detail/subset_kinematics.hpp"

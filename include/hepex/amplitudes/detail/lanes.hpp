@@ -103,13 +103,9 @@ struct Lanes {
 
 #undef HEPEX_LANE_INLINE
 
-}  // namespace hepex::amplitudes::detail
-
-namespace hepex::amplitudes {
-
 template <class T, int N, class Tag>
-struct DoublesOf<detail::Lanes<T, N, Tag>> {
-  using type = detail::Lanes<double, N, Tag>;
+struct DoublesOf<Lanes<T, N, Tag>> {
+  using type = Lanes<double, N, Tag>;
 };
 
-}  // namespace hepex::amplitudes
+}  // namespace hepex::amplitudes::detail

@@ -10,7 +10,7 @@
 
 #include <cstddef>
 
-#include "hepex/amplitudes/colour_ordered.hpp"
+#include "hepex/amplitudes/detail/colour_ordered.hpp"
 
 namespace hepex::amplitudes::detail {
 

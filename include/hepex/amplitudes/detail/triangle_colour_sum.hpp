@@ -10,9 +10,9 @@
 // kernel deals the same triangle to the threads of a team instead
 // (folded_colour_share.hpp), whose per-step selects and weight conversions
 // cost the host more (with this form, gg_ttggg ran 1.5x faster on one AVX2
-// core, and the colour sum took 7% of its profile: perf/results/me_cpu.md).
+// core, and the colour sum took 7% of its profile: perf/results/amplitudes/README.md).
 
-#include "hepex/amplitudes/colour_matrices.hpp"
+#include "hepex/amplitudes/detail/colour_matrices.hpp"
 #include "hepex/amplitudes/detail/arithmetic.hpp"
 
 namespace hepex::amplitudes::detail {

@@ -12,12 +12,21 @@ namespace hepex::distributed::detail {
 // 64-bit FNV-1a of the bytes, 16 hexadecimal digits.
 std::string fingerprint(const std::string& bytes);
 
-// The whole file for job `job` of the list with fingerprint `list`.
+// The header line (with its newline) of job `job`'s file, for its result.
+std::string job_header(std::size_t job, const std::string& list, const std::string& result);
+
+// The whole file for job `job` of the list with fingerprint `list`:
+// job_header() then the result.
 std::string job_file(std::size_t job, const std::string& list, const std::string& result);
 
 // The result held by a file's bytes if they are job `job`'s of list `list`,
 // whole and unchanged; else false and why (for a message).
 bool read_job_file(const std::string& bytes, std::size_t job, const std::string& list,
                    std::string& result, std::string& why);
+
+// The same for a file read as its first line (without the newline) and the
+// bytes after it (the result, if true).
+bool check_job_file(const std::string& header_line, const std::string& result, std::size_t job,
+                    const std::string& list, std::string& why);
 
 }  // namespace hepex::distributed::detail

@@ -8,7 +8,7 @@
 #include "hepex/field/real.hpp"
 #include "hepex/linalg/modgemm.hpp"
 #include "hepex/linalg/row_subset.hpp"
-#include "hepex/linalg/vendor_gemm.hpp"
+#include "hepex/linalg/detail/vendor_gemm.hpp"
 
 namespace hepex::linalg::detail {
 
@@ -35,15 +35,9 @@ void block_product(const ExecSpace& space, const field::Real64&,
                    const ConstDeviceMatrix<double, typename ExecSpace::memory_space>& b,
                    const DeviceMatrix<double, typename ExecSpace::memory_space>& c, bool accumulate,
                    GemmWorkspace<typename ExecSpace::memory_space>&) {
-  const Backend where =
-      Kokkos::SpaceAccessibility<Kokkos::HostSpace, typename ExecSpace::memory_space>::accessible
-          ? Backend::host
-          : Backend::device;
   const int m = static_cast<int>(a.extent(0)), k = static_cast<int>(a.extent(1)),
             n = static_cast<int>(b.extent(1));
-  space.fence();  // the operands were written by kernels on `space`
-  backend::dgemm(where, m, n, k, a.data(), k, b.data(), n, accumulate ? 1.0 : 0.0, c.data(), n);
-  space.fence();
+  backend::dgemm(space, m, n, k, a.data(), k, b.data(), n, accumulate ? 1.0 : 0.0, c.data(), n);
 }
 
 // Over Real64 into rows of a matrix: through a gathered copy (workspace slot 7).

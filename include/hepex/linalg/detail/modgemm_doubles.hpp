@@ -11,7 +11,7 @@
 #include "hepex/linalg/detail/for_each_entry.hpp"
 #include "hepex/linalg/gemm_workspace.hpp"
 #include "hepex/linalg/modgemm_methods.hpp"
-#include "hepex/linalg/vendor_gemm.hpp"
+#include "hepex/linalg/detail/vendor_gemm.hpp"
 
 namespace hepex::linalg::detail {
 
@@ -167,9 +167,8 @@ void modgemm_doubles(const ExecSpace& space, const field::Zp<Word>& f,
       } else if (l > 0) {
         reduce_into_c(weight);
       }
-      space.fence();  // the vendor call runs on its own stream
       Kokkos::Profiling::pushRegion("hepex::modgemm::vendor_dgemm");
-      backend::dgemm(where, static_cast<int>(m), static_cast<int>(n), static_cast<int>(width),
+      backend::dgemm(space, static_cast<int>(m), static_cast<int>(n), static_cast<int>(width),
                      x.data() + l, static_cast<int>(k), y.data() + l * n, static_cast<int>(n),
                      onto_partial ? 1.0 : 0.0, partial.data(), static_cast<int>(n));
       Kokkos::Profiling::popRegion();

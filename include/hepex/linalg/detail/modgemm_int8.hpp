@@ -22,7 +22,7 @@
 #include "hepex/linalg/detail/for_each_entry.hpp"
 #include "hepex/linalg/gemm_workspace.hpp"
 #include "hepex/linalg/modgemm_methods.hpp"
-#include "hepex/linalg/vendor_gemm.hpp"
+#include "hepex/linalg/detail/vendor_gemm.hpp"
 
 namespace hepex::linalg::detail {
 
@@ -252,14 +252,13 @@ void modgemm_int8(const ExecSpace& space, const field::Zp<Word>& f,
                          Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<std::int64_t>>(
                              space, 0, static_cast<std::int64_t>(of_b.threads())),
                          of_b);
-    space.fence();  // the vendor call runs on its own stream
     Kokkos::Profiling::pushRegion("hepex::modgemm::vendor_int8_gemm");
     const auto* a8 = reinterpret_cast<const std::int8_t*>(ar.data());
     const auto* b8 = reinterpret_cast<const std::int8_t*>(br.data());
     // The tensor-core kernels take the padded sizes; the host loops only
     // what C needs.
     const bool padded = where == Backend::device;
-    backend::int8_gemm(where, basis.count, static_cast<int>(padded ? mp : m),
+    backend::int8_gemm(space, basis.count, static_cast<int>(padded ? mp : m),
                        static_cast<int>(padded ? np : n), static_cast<int>(kc), a8,
                        static_cast<int>(kc), static_cast<std::ptrdiff_t>(mp * kc), b8,
                        static_cast<int>(kc), static_cast<std::ptrdiff_t>(np * kc),

@@ -8,7 +8,7 @@
 #include <cstdint>
 
 #include "hepex/core/kokkos_compat.hpp"
-#include "hepex/field/wide_multiply.hpp"
+#include "hepex/field/detail/wide_multiply.hpp"
 
 namespace hepex::reconstruct::detail {
 

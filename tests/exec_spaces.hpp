@@ -1,0 +1,89 @@
+#pragma once
+// The distinct execution spaces this build enables, for tests typed over
+// them: as the API's Backends (hepex::Backend::host/device) with their Kokkos
+// names for value-parameterized tests, and as Kokkos types for typed tests
+// of code templated on the execution space.
+//
+//   Serial-only build (CI):     {host: "Serial"}
+//   OpenMP + Cuda build:        {device: "Cuda", host: "OpenMP"}
+//
+// hepex::DeviceSpace is the host space in a build without an accelerator;
+// it is then listed once, so no space runs twice. Each test case's name ends
+// in its space ("On/RrefOnSpace.Zp32MatchesFlint/Serial",
+// "RamboOnSpace/Cuda.MomentaAreConserved"): --gtest_filter='*Cuda*' runs (and
+// counts) the cases of one space.
+//
+// Value-parameterized:
+//   class RrefOnSpace : public hepex::test::OnSpace {};
+//   TEST_P(RrefOnSpace, Something) { ... backend() ... }
+//   HEPEX_TEST_ON_SPACES(RrefOnSpace);
+// Typed (device code; functors, not lambdas in the test body: CUDA's
+// extended lambdas may not sit in gtest's private TestBody):
+//   template <class> class RamboOnSpace : public ::testing::Test {};
+//   TYPED_TEST_SUITE(RamboOnSpace, hepex::test::EnabledSpaces, hepex::test::SpaceNames);
+//   TYPED_TEST(RamboOnSpace, Something) { using Space = TypeParam; ... }
+
+#include <gtest/gtest.h>
+
+#include <ostream>
+#include <string>
+#include <type_traits>
+#include <vector>
+
+#include "hepex/core/spaces.hpp"
+
+namespace hepex::test {
+
+struct SpaceParam {
+  Backend backend;
+  std::string name;  // the Kokkos execution space's name: Serial, OpenMP, Cuda, HIP...
+};
+
+inline std::ostream& operator<<(std::ostream& out, const SpaceParam& s) {
+  return out << s.name << " (" << backend_name(s.backend) << ")";
+}
+
+// The device first (when there is one), then the host.
+inline std::vector<SpaceParam> enabled_spaces() {
+  std::vector<SpaceParam> spaces;
+  if (has_accelerator) spaces.push_back({Backend::device, DeviceSpace::name()});
+  spaces.push_back({Backend::host, HostSpace::name()});
+  return spaces;
+}
+
+// The test-name suffix: the Kokkos name.
+inline std::string space_name(const ::testing::TestParamInfo<SpaceParam>& info) {
+  return info.param.name;
+}
+
+// Calls f(space) with an instance of the execution space that `backend` runs on.
+template <class F>
+decltype(auto) with_space(Backend backend, F&& f) {
+  if (backend == Backend::device) return f(DeviceSpace());
+  return f(HostSpace());
+}
+
+class OnSpace : public ::testing::TestWithParam<SpaceParam> {
+ protected:
+  Backend backend() const { return GetParam().backend; }
+  // "on Serial" for failure messages.
+  std::string where() const { return "on " + GetParam().name; }
+};
+
+// The Kokkos execution space types, distinct, device first.
+using EnabledSpaces = std::conditional_t<has_accelerator, ::testing::Types<DeviceSpace, HostSpace>,
+                                         ::testing::Types<HostSpace>>;
+
+// Typed tests named by their space.
+struct SpaceNames {
+  template <class Space>
+  static std::string GetName(int) {
+    return Space::name();
+  }
+};
+
+}  // namespace hepex::test
+
+#define HEPEX_TEST_ON_SPACES(Suite)                                                         \
+  INSTANTIATE_TEST_SUITE_P(On, Suite, ::testing::ValuesIn(::hepex::test::enabled_spaces()), \
+                           ::hepex::test::space_name)
