@@ -304,19 +304,20 @@ TEST_P(EchelonOnSpace, EveryOperationOverZp64) {
   check_every_operation(FieldCase<hepex::field::Zp64>{hepex::field::large_primes(1)[0]},
                         backend(), 0, "Zp64");
 }
-// Residuals relative to the larger entry size; bounds about 30 times the
-// measured worst (printed).
+// Residuals relative to the larger entry size; measured worst (Serial, seeds
+// 1-8 and the default; Cuda and OpenMP at the default): 9.4e-15 double,
+// 3.5e-7 float (printed); bounds about ten times that.
 TEST_P(EchelonOnSpace, EveryOperationOverReal64) {
-  check_every_operation(FieldCase<hepex::field::Real64>{}, backend(), 1e-12, "Real64");
+  check_every_operation(FieldCase<hepex::field::Real64>{}, backend(), 1e-13, "Real64");
 }
 TEST_P(EchelonOnSpace, EveryOperationOverReal32) {
-  check_every_operation(FieldCase<hepex::field::Real32>{}, backend(), 1e-4, "Real32");
+  check_every_operation(FieldCase<hepex::field::Real32>{}, backend(), 5e-6, "Real32");
 }
 TEST_P(EchelonOnSpace, EveryOperationOverComplex128) {
-  check_every_operation(FieldCase<hepex::field::Complex128>{}, backend(), 1e-12, "Complex128");
+  check_every_operation(FieldCase<hepex::field::Complex128>{}, backend(), 1e-13, "Complex128");
 }
 TEST_P(EchelonOnSpace, EveryOperationOverComplex64) {
-  check_every_operation(FieldCase<hepex::field::Complex64>{}, backend(), 1e-4, "Complex64");
+  check_every_operation(FieldCase<hepex::field::Complex64>{}, backend(), 5e-6, "Complex64");
 }
 
 HEPEX_TEST_ON_SPACES(EchelonOnSpace);
