@@ -19,6 +19,7 @@ packages=(
   libgmp-dev libflint-dev libopenmpi-dev openmpi-bin
   libcli11-dev nlohmann-json3-dev gfortran
   googletest libgtest-dev libbenchmark-dev
+  python3-dev pybind11-dev python3-numpy python3-pytest python3-sympy
 )
 missing=()
 for p in "${packages[@]}"; do
@@ -33,9 +34,10 @@ if ((${#missing[@]})); then
 fi
 
 jobs=$(nproc)
-cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=Release
+# Debian's interpreter, the one whose numpy, pytest and sympy were installed.
+cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=Release -DPython_EXECUTABLE=/usr/bin/python3
 if [[ "$mode" == demo ]]; then
-  cmake --build build --target hepex_cli -j "$jobs"
+  cmake --build build --target hepex_cli hepex_python -j "$jobs"
   ./build/src/hepex demo
 else
   cmake --build build -j "$jobs"

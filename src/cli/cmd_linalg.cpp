@@ -1,5 +1,5 @@
-// `hepex rref | rank | nullspace | solve`: Gaussian elimination on Matrix
-// Market files (docs/cli.md, "Linear algebra").
+// `hepex rref | rank | nullspace | solve | gemm`: Gaussian elimination and
+// products on Matrix Market and .npy files (docs/cli.md, "Linear algebra").
 #include <algorithm>
 #include <cstdlib>
 #include <fstream>
@@ -17,6 +17,7 @@
 #include "hepex/core/runtime.hpp"
 #include "hepex/distributed/checkpoint.hpp"
 #include "hepex/io/matrix_market.hpp"
+#include "hepex/io/npy.hpp"
 #include "hepex/linalg/echelon.hpp"
 #include "hepex/linalg/modgemm.hpp"
 #include "job_options.hpp"
@@ -34,6 +35,7 @@ struct LinalgOptions {
   double tolerance = 1e-10;
   std::string backend = has_accelerator ? "device" : "host";
   std::string out_path;
+  std::string format = "auto";
   std::string json_path;
   std::string method = "auto";
   bool verbose = false;
@@ -93,12 +95,20 @@ void check_output_fits(const char* what, std::size_t rows, std::size_t cols, Bac
   throw Error(message.str());
 }
 
-// Reads a whole input ("-" is stdin) before any device work.
+bool is_npy_path(const std::string& path) {
+  const std::string suffix = ".npy";
+  return path.size() >= suffix.size() &&
+         path.compare(path.size() - suffix.size(), suffix.size(), suffix) == 0;
+}
+
+// Reads a whole input ("-" is stdin, Matrix Market; FILE.npy is .npy) before
+// any device work.
 template <class F>
 Matrix<typename F::value_type> read_input(const std::string& path, const F& f, Backend backend,
                                           std::size_t copies = elimination_copies) {
   const io::ReadLimits limits = read_limits(backend, copies);
   if (path == "-") return io::read_matrix_market(std::cin, "<stdin>", f, limits);
+  if (is_npy_path(path)) return io::read_npy(path, f, limits);
   std::ifstream in(path);
   if (!in) throw Error(path + ": cannot open the file");
   return io::read_matrix_market(in, path, f, limits);
@@ -112,11 +122,41 @@ Matrix<typename F::value_type> read_text_input(const std::string& text, const st
   return io::read_matrix_market(in, name, f, read_limits(backend, elimination_copies));
 }
 
-// The bytes of a's Matrix Market text, counted for Z/p (decimal digits) so
-// that it is built without regrowing; 0 (unknown) for floating point.
+enum class OutputFormat { array, coordinate, npy };
+
+// --format (auto: npy for an --out FILE.npy, array otherwise); checked
+// before any input is read. A .npy file is never written to standard output.
+OutputFormat output_format(const LinalgOptions& o) {
+  const std::string name =
+      o.format != "auto" ? o.format : is_npy_path(o.out_path) ? "npy" : "array";
+  if (name == "array") return OutputFormat::array;
+  if (name == "coordinate") return OutputFormat::coordinate;
+  if (o.out_path.empty()) {
+    throw Error("--format npy needs --out FILE: .npy output is not written to standard output");
+  }
+  return OutputFormat::npy;
+}
+
 template <class F>
-std::size_t matrix_text_bytes(const Matrix<typename F::value_type>& a, const F&) {
+void write_matrix(std::ostream& out, const Matrix<typename F::value_type>& a, const F& f,
+                  OutputFormat format) {
+  switch (format) {
+    case OutputFormat::array: return io::write_matrix_market(out, a, f);
+    case OutputFormat::coordinate: return io::write_matrix_market_coordinate(out, a, f);
+    case OutputFormat::npy: return io::write_npy(out, a, f, "--out");
+  }
+}
+
+// The bytes of a's output, so that it is built without regrowing: counted
+// for Z/p array text (decimal digits) and .npy (128 bytes of header at
+// most for any shape); 0 (unknown) otherwise.
+template <class F>
+std::size_t output_bytes(const Matrix<typename F::value_type>& a, const F&,
+                              OutputFormat format) {
+  if (format == OutputFormat::npy) return 128 + a.data.size() * sizeof(typename F::value_type);
   if constexpr (!F::is_exact) {
+    return 0;
+  } else if (format == OutputFormat::coordinate) {
     return 0;
   } else {
     std::size_t bytes = 128;  // the two header lines
@@ -129,24 +169,25 @@ std::size_t matrix_text_bytes(const Matrix<typename F::value_type>& a, const F&)
   }
 }
 
-// Writes a's Matrix Market text to out and commits: straight into a file,
-// or built once and written in one piece to standard output (its stream
-// would take the text a character at a time).
+// Writes a to out and commits: straight into a file, or built once and
+// written in one piece to standard output (its stream would take the text a
+// character at a time).
 template <class F>
-void emit_matrix(OutputFile& out, const Matrix<typename F::value_type>& a, const F& f) {
+void emit_matrix(OutputFile& out, const Matrix<typename F::value_type>& a, const F& f,
+                 OutputFormat format) {
   if (out.is_file()) {
-    io::write_matrix_market(out.stream(), a, f);
+    write_matrix(out.stream(), a, f, format);
     out.commit();
     return;
   }
-  TextStream text(matrix_text_bytes(a, f));
-  io::write_matrix_market(text, a, f);
+  TextStream text(output_bytes(a, f, format));
+  write_matrix(text, a, f, format);
   emit(out, text.take());
 }
 
 // Each input file is one job (docs/cli.md "Many jobs, many ranks"). Its
 // result is a line for the --json summary, "ROWS COLS RANK SECONDS PIVOT...",
-// then its RREF as Matrix Market text: the bytes the output gets, formatted
+// then its RREF in the output's format: the bytes the output gets, formatted
 // once, moved (not copied) to the output on rank 0 and sent as they are from
 // the other ranks and to the checkpoint. Several inputs give their outputs
 // one after the other, in input order.
@@ -156,10 +197,17 @@ void run_rref(const LinalgOptions& o) {
   if (several && std::count(o.inputs.begin(), o.inputs.end(), "-") > 0) {
     throw Error("stdin ('-') can only be the single input");
   }
+  const OutputFormat format = output_format(o);
+  if (several && format == OutputFormat::npy) {
+    throw Error(".npy output (--format npy, or --out FILE.npy) takes one input: a .npy file "
+                "holds one matrix; use --format array or coordinate for several");
+  }
   auto outputs = open_outputs(o.out_path, o.json_path, comm);
   const std::string stdin_text = o.inputs[0] == "-" ? read_on_rank0("-", comm) : std::string();
   std::ostringstream identity;
   identity << "rref\n" << o.prime << ' ' << o.field << ' ' << o.tolerance << '\n';
+  // Array output's identity is that of the checkpoints before --format.
+  if (format != OutputFormat::array) identity << "format " << static_cast<int>(format) << '\n';
   // The inputs by content (read once more only when checkpointing), by rank
   // 0 alone: every rank stores jobs under the identity rank 0 checked.
   if (!o.jobs.checkpoint.empty()) {
@@ -190,12 +238,12 @@ void run_rref(const LinalgOptions& o) {
         Kokkos::Timer timer;
         const auto r = linalg::rref(f, a, backend, options);
         const double seconds = timer.seconds();
-        TextStream result(matrix_text_bytes(a, f) + 24 * (r.pivots.size() + 4));
+        TextStream result(output_bytes(a, f, format) + 24 * (r.pivots.size() + 4));
         result << a.rows << ' ' << a.cols << ' ' << r.rank << ' ' << std::hexfloat << seconds
                << std::defaultfloat;
         for (const auto p : r.pivots) result << ' ' << p;
         result << '\n';
-        io::write_matrix_market(result, a, f);
+        write_matrix(result, a, f, format);
         out.push_back(result.take());
       }
       return out;
@@ -246,6 +294,7 @@ void run_rank(const LinalgOptions& o) {
 }
 
 void run_nullspace(const LinalgOptions& o) {
+  const OutputFormat format = output_format(o);
   auto outputs = open_outputs(o.out_path, o.json_path);
   with_field(o, [&](const auto& f) {
     const Backend backend = parse_backend(o.backend);
@@ -254,12 +303,13 @@ void run_nullspace(const LinalgOptions& o) {
     check_output_fits<std::decay_t<decltype(f)>>("the null space", a.cols,
                                                   a.cols - std::min(a.rows, a.cols), backend);
     const auto n = linalg::nullspace(f, a, backend);
-    emit_matrix(outputs.out, n, f);
+    emit_matrix(outputs.out, n, f, format);
     emit_json(outputs.json, {{"command", "nullspace"}, {"dimension", n.cols}});
   });
 }
 
 void run_solve(const LinalgOptions& o) {
+  const OutputFormat format = output_format(o);
   auto outputs = open_outputs(o.out_path, o.json_path);
   with_field(o, [&](const auto& f) {
     const Backend backend = parse_backend(o.backend);
@@ -273,7 +323,7 @@ void run_solve(const LinalgOptions& o) {
     emit_json(outputs.json, {{"command", "solve"}, {"consistent", s.consistent},
                              {"nullspace_dimension", s.nullspace.cols}});
     if (!s.consistent) throw Error("inconsistent", ErrorKind::negative_answer);
-    emit_matrix(outputs.out, s.particular, f);
+    emit_matrix(outputs.out, s.particular, f, format);
   });
 }
 
@@ -288,6 +338,7 @@ void with_prime_field(const LinalgOptions& o, Action&& action) {
 
 void run_gemm(const LinalgOptions& o) {
   const linalg::GemmMethod method = linalg::parse_gemm_method(o.method);
+  const OutputFormat format = output_format(o);
   auto outputs = open_outputs(o.out_path, o.json_path);
   with_prime_field(o, [&](const auto& f) {
     const Backend backend = parse_backend(o.backend);
@@ -304,7 +355,7 @@ void run_gemm(const LinalgOptions& o) {
     Kokkos::Timer timer;
     const auto c = linalg::modgemm(f, a, b, method, backend);
     const double seconds = timer.seconds();
-    emit_matrix(outputs.out, c, f);
+    emit_matrix(outputs.out, c, f, format);
     emit_json(outputs.json, {{"command", "gemm"}, {"method", linalg::gemm_method_name(resolved)},
                    {"m", a.rows}, {"k", a.cols}, {"n", b.cols}, {"seconds", seconds}});
   });
@@ -330,11 +381,19 @@ CLI::App* add_linalg_subcommand(CLI::App& app, const std::string& name,
                   "host or device execution space (default: device if the build has one)")
       ->check(CLI::IsMember({"host", "device"}));
   cmd->add_option("--out", o->out_path, "write the result to FILE (default: standard output)");
+  if (name != "rank") {
+    cmd->add_option("--format", o->format,
+                    "auto (npy when --out ends in .npy, else array), array or coordinate "
+                    "(Matrix Market), npy (needs --out FILE)")
+        ->check(CLI::IsMember({"auto", "array", "coordinate", "npy"}));
+  }
   cmd->add_option("--json", o->json_path, "write a JSON summary to FILE (default: none)");
   cmd->add_flag("-v,--verbose", o->verbose,
                 name == "rref" ? "progress on stderr (default: off)"
                                : "progress on stderr (default: off; only rref reports any)");
-  cmd->add_option("inputs", o->inputs, inputs == 1 ? "A.mtx ('-' for stdin)" : "A.mtx b.mtx")
+  cmd->add_option("inputs", o->inputs,
+                  inputs == 1 ? "A.mtx or A.npy ('-': Matrix Market on stdin)"
+                              : "A.mtx b.mtx (or .npy files)")
       ->required()
       ->expected(static_cast<int>(inputs));
   return cmd;
@@ -345,9 +404,9 @@ CLI::App* add_linalg_subcommand(CLI::App& app, const std::string& name,
 void add_linalg_commands(CLI::App& app) {
   auto rref = std::make_shared<LinalgOptions>();
   auto* rref_cmd =
-      add_linalg_subcommand(app, "rref", "reduced row echelon form (Matrix Market array)", 1, rref);
+      add_linalg_subcommand(app, "rref", "reduced row echelon form", 1, rref);
   rref_cmd->get_option("inputs")->expected(1, 1 << 20)->description(
-      "A.mtx ('-' for stdin); several: one job each, outputs in order");
+      "A.mtx or A.npy ('-': Matrix Market on stdin); several: one job each, outputs in order");
   add_job_options(*rref_cmd, rref->jobs, 1);
   rref_cmd->callback([rref] { run_rref(*rref); });
   auto rank = std::make_shared<LinalgOptions>();
@@ -363,7 +422,7 @@ void add_linalg_commands(CLI::App& app) {
                         2, solve)
       ->callback([solve] { run_solve(*solve); });
   auto gemm = std::make_shared<LinalgOptions>();
-  add_linalg_subcommand(app, "gemm", "C = A B mod P (Matrix Market array)", 2, gemm, true)
+  add_linalg_subcommand(app, "gemm", "C = A B mod P", 2, gemm, true)
       ->callback([gemm] { run_gemm(*gemm); })
       ->add_option("--method", gemm->method,
                    "auto, fp64, multiword, int64 or int8 (one that is not exact for P is "

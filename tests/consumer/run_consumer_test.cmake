@@ -27,3 +27,13 @@ message(STATUS "consumer output:\n${last_output}")
 if(NOT last_output STREQUAL "999999 -22/7\n")
   message(FATAL_ERROR "unexpected consumer output:\n${last_output}")
 endif()
+
+# The installed Python package imports from the prefix alone.
+if(PYTHON)
+  run(${CMAKE_COMMAND} -E env "PYTHONPATH=${WORK_DIR}/prefix/${PYTHON_DIR}" --
+      ${PYTHON} -c "import hepex, numpy\nprint(hepex.__version__, hepex.__file__, hepex.rank(numpy.eye(3, dtype=numpy.int64), 7))")
+  message(STATUS "installed Python package: ${last_output}")
+  if(NOT last_output MATCHES "^[0-9.]+ ${WORK_DIR}/prefix/${PYTHON_DIR}/hepex/__init__.py 3\n$")
+    message(FATAL_ERROR "the installed Python package was not the one imported:\n${last_output}")
+  endif()
+endif()

@@ -4,6 +4,7 @@
 // over any field. Every problem is a hepex::Error naming the file and line,
 // raised before anything is returned.
 
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <functional>
@@ -120,17 +121,40 @@ const char* kind_name(const F&) {
     return "complex";
   }
 }
+template <class F>
+void write_banner(std::ostream& out, const char* format, const F& field) {
+  out << "%%MatrixMarket matrix " << format << ' ' << kind_name(field) << " general\n";
+  out.precision(17);
+}
 }  // namespace detail
 
 // Writes `array` format (column-major), floating point with full precision.
 template <class F>
 void write_matrix_market(std::ostream& out, const Matrix<typename F::value_type>& a,
                          const F& field) {
-  out << "%%MatrixMarket matrix array " << detail::kind_name(field) << " general\n"
-      << a.rows << ' ' << a.cols << '\n';
-  out.precision(17);
+  detail::write_banner(out, "array", field);
+  out << a.rows << ' ' << a.cols << '\n';
   for (std::size_t j = 0; j < a.cols; ++j) {
     for (std::size_t i = 0; i < a.rows; ++i) {
+      detail::write_entry(out, field, a(i, j));
+      out << '\n';
+    }
+  }
+}
+
+// Writes `coordinate` format: the entries that are not exactly zero, as
+// 1-based "i j value" lines in row-major order.
+template <class F>
+void write_matrix_market_coordinate(std::ostream& out, const Matrix<typename F::value_type>& a,
+                                    const F& field) {
+  const auto nonzero = [&](const typename F::value_type& x) { return !(x == field.zero()); };
+  detail::write_banner(out, "coordinate", field);
+  out << a.rows << ' ' << a.cols << ' '
+      << std::count_if(a.data.begin(), a.data.end(), nonzero) << '\n';
+  for (std::size_t i = 0; i < a.rows; ++i) {
+    for (std::size_t j = 0; j < a.cols; ++j) {
+      if (!nonzero(a(i, j))) continue;
+      out << i + 1 << ' ' << j + 1 << ' ';
       detail::write_entry(out, field, a(i, j));
       out << '\n';
     }

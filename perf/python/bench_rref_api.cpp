@@ -1,0 +1,34 @@
+// The C++ side of perf/python/bench_rref_python.py: the time of hepex's host
+// API rref(field, Matrix&, backend) on an n x n matrix of uniform residues mod
+// p (the copies to and from the device included, as a C++ caller has them).
+// Prints "cpp_api N P BACKEND SECONDS..." (each repeat).
+#include <cstdlib>
+#include <iostream>
+
+#include "best_seconds.hpp"
+#include "hepex/core/random.hpp"
+#include "hepex/linalg/rref.hpp"
+
+int main(int argc, char* argv[]) {
+  Kokkos::ScopeGuard kokkos(argc, argv);
+  if (argc != 5) {
+    std::cerr << "usage: hepex_bench_rref_api N P host|device REPEATS\n";
+    return 1;
+  }
+  const std::size_t n = std::strtoull(argv[1], nullptr, 10);
+  const std::uint64_t p = std::strtoull(argv[2], nullptr, 10);
+  const hepex::Backend backend = hepex::parse_backend(argv[3]);
+  const int repeats = std::atoi(argv[4]);
+  const hepex::field::Zp32 f(p);
+  hepex::Matrix<std::uint32_t> a(n, n);
+  for (std::size_t k = 0; k < a.data.size(); ++k) {
+    a.data[k] = static_cast<std::uint32_t>(hepex::random::counter_u64(7, k) % p);
+  }
+  std::cout << "cpp_api " << n << ' ' << p << ' ' << argv[3];
+  for (int r = 0; r < repeats; ++r) {
+    hepex::Matrix<std::uint32_t> work = a;  // rref works in place: not timed
+    const double seconds = hepex::perf::best_seconds(1, [&] { hepex::linalg::rref(f, work, backend); });
+    std::cout << ' ' << seconds;
+  }
+  std::cout << '\n';
+}

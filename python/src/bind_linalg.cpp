@@ -1,0 +1,164 @@
+// hepex.rref, nullspace, solve and build_matrix (hepex/__init__.py documents
+// them): Gaussian elimination over Z/p, float64 and complex128 on numpy or
+// GPU matrices.
+#include <pybind11/stl.h>
+
+#include "bindings.hpp"
+#include "hepex/linalg/echelon.hpp"
+#include "hepex/linalg/matrix_builder.hpp"
+#include "matrix_arguments.hpp"
+
+namespace hepex::python {
+
+bool is_complex_argument(const py::object& a) {
+  if (is_device_array(a)) {
+    const std::string t = a.attr("__cuda_array_interface__")["typestr"].cast<std::string>();
+    return t.size() > 1 && t[1] == 'c';
+  }
+  return py::array::ensure(a).dtype().kind() == 'c';
+}
+
+namespace {
+
+using HostMemory = Kokkos::HostSpace;
+template <class T>
+using HostView = Kokkos::View<T**, Kokkos::LayoutRight, HostMemory,
+                              Kokkos::MemoryTraits<Kokkos::Unmanaged>>;
+
+// The RREF of `source` (row-major host memory, shape s) into `out` (may be
+// the same memory) on the backend: in place on the host, or through one
+// device matrix.
+template <class F, class T = typename F::value_type>
+linalg::RrefResult rref_host_memory(const F& f, const T* source, T* out, const Shape& s,
+                                    Backend backend) {
+  if (runs_on(backend) == Backend::host) {
+    if (source != out) std::copy(source, source + s.size(), out);
+    return linalg::rref(HostSpace(), f, DeviceMatrix<T, HostSpace::memory_space>(out, s.rows, s.cols));
+  }
+  DeviceMatrix<T, DeviceMemory> d(
+      Kokkos::view_alloc(Kokkos::WithoutInitializing, std::string("hepex::python::a")), s.rows,
+      s.cols);
+  Kokkos::deep_copy(d, HostView<const T>(source, s.rows, s.cols));
+  const auto r = linalg::rref(DeviceSpace(), f, d);
+  Kokkos::deep_copy(HostView<T>(out, s.rows, s.cols), d);
+  return r;
+}
+
+// (R, rank, pivots) for a numpy matrix: R a new array. The input is read in
+// place when it already holds reduced values of the right dtype (then the
+// work on a device needs no host copy of it), else converted once.
+template <class F>
+py::tuple rref_numpy(const F& f, const py::array& a, Backend backend) {
+  using T = typename F::value_type;
+  const Shape s = matrix_shape(a, "a");
+  T* out = nullptr;
+  py::array result = new_matrix<T>(s, out);
+  const bool in_place = runs_on(backend) == Backend::device && usable_in_place(a, f);
+  if (!in_place) load(a, f, out, "a");
+  const T* source = in_place ? static_cast<const T*>(a.data()) : out;
+  linalg::RrefResult r;
+  {
+    py::gil_scoped_release release;
+    r = rref_host_memory(f, source, out, s, backend);
+  }
+  return py::make_tuple(result, r.rank, r.pivots);
+}
+
+// The same for a GPU matrix: R stays on the device (a DeviceArray).
+template <class F>
+py::tuple rref_gpu(const F& f, const DeviceInput& in) {
+  auto d = device_copy(in, f, "a");
+  linalg::RrefResult r;
+  {
+    py::gil_scoped_release release;
+    r = linalg::rref(DeviceSpace(), f, d);
+  }
+  return py::make_tuple(DeviceArray(d), r.rank, r.pivots);
+}
+
+py::tuple rref(const py::object& a, std::uint64_t p, double tol, const std::string& backend) {
+  const Backend where = parse_backend_argument(backend);
+  const bool complex = is_complex_argument(a);
+  if (is_device_array(a)) {
+    if (backend == "host") throw Error("a: a GPU array runs on the device; backend='host' needs a numpy array");
+    const DeviceInput in = device_input(a, "a");
+    return with_field(p, tol, complex, [&](const auto& f) { return rref_gpu(f, in); });
+  }
+  const py::array array = py::array::ensure(a);
+  return with_field(p, tol, complex, [&](const auto& f) { return rref_numpy(f, array, where); });
+}
+
+py::array nullspace(const py::object& a, std::uint64_t p, double tol, const std::string& backend) {
+  const Backend where = parse_backend_argument(backend);
+  return with_field(p, tol, is_complex_argument(a), [&](const auto& f) {
+    auto m = host_matrix(a, f, "a");
+    decltype(m) n;
+    {
+      py::gil_scoped_release release;
+      n = linalg::nullspace(f, std::move(m), where);
+    }
+    return to_array(n);
+  });
+}
+
+// (x or None, null-space basis, consistent).
+py::tuple solve(const py::object& a, const py::object& b, std::uint64_t p, double tol,
+                const std::string& backend) {
+  const Backend where = parse_backend_argument(backend);
+  const bool complex = is_complex_argument(a) || is_complex_argument(b);
+  return with_field(p, tol, complex, [&](const auto& f) {
+    const auto ma = host_matrix(a, f, "a");
+    const auto mb = host_matrix(b, f, "b");
+    if (ma.rows != mb.rows) {
+      throw Error("a has " + std::to_string(ma.rows) + " rows but b has " +
+                  std::to_string(mb.rows));
+    }
+    std::optional<decltype(linalg::solve(f, ma, mb, where))> s;
+    {
+      py::gil_scoped_release release;
+      s = linalg::solve(f, ma, mb, where);
+    }
+    py::object x = s->consistent ? py::object(to_array(s->particular)) : py::object(py::none());
+    return py::make_tuple(x, to_array(s->nullspace), s->consistent);
+  });
+}
+
+// One ansatz matrix: A(s, m) = prefactor(s) * prod of samples(s, v) over the
+// variable indices v of monomial m.
+py::array build_matrix(const py::array& samples, const std::vector<std::vector<int>>& monomials,
+                       std::uint64_t p, double tol, const py::object& prefactors,
+                       const std::string& backend) {
+  const Backend where = parse_backend_argument(backend);
+  const bool complex = samples.dtype().kind() == 'c' ||
+                       (!prefactors.is_none() && py::array::ensure(prefactors).dtype().kind() == 'c');
+  return with_field(p, tol, complex, [&](const auto& f) {
+    using T = typename std::decay_t<decltype(f)>::value_type;
+    linalg::AnsatzSystem<T> system;
+    system.monomials = monomials;
+    const auto points = to_matrix(samples, f, "samples");
+    if (!prefactors.is_none()) {
+      const py::array pre = py::array::ensure(prefactors);
+      if (pre.ndim() != 1) throw Error("prefactors: one per sample (1-D), not " + std::to_string(pre.ndim()) + "-D");
+      system.prefactors = to_matrix(pre, f, "prefactors").data;
+    }
+    std::vector<Matrix<T>> built;
+    {
+      py::gil_scoped_release release;
+      built = linalg::build_matrices(f, points, {system}, where);
+    }
+    return to_array(built.at(0));
+  });
+}
+
+}  // namespace
+
+void bind_linalg(py::module_& m) {
+  m.def("rref", &rref, py::arg("a"), py::arg("p"), py::arg("tol"), py::arg("backend"));
+  m.def("nullspace", &nullspace, py::arg("a"), py::arg("p"), py::arg("tol"), py::arg("backend"));
+  m.def("solve", &solve, py::arg("a"), py::arg("b"), py::arg("p"), py::arg("tol"),
+        py::arg("backend"));
+  m.def("build_matrix", &build_matrix, py::arg("samples"), py::arg("monomials"), py::arg("p"),
+        py::arg("tol"), py::arg("prefactors"), py::arg("backend"));
+}
+
+}  // namespace hepex::python

@@ -1,0 +1,55 @@
+"""hepex.MatrixElement against MadGraph's reference events (CUDACPP's own
+MEs, helicity and colour choices: tests/data/madgraph)."""
+import numpy as np
+import pytest
+
+import hepex
+from conftest import DATA
+
+PROCESSES = {"gg_tt": 4, "gg_ttg": 5, "gg_ttgg": 6}
+
+
+def read(name):
+    return np.array([[float(x) for x in line.split()] for line in open(DATA / "madgraph" / name)
+                     if line.strip() and not line.startswith("#")])
+
+
+@pytest.mark.parametrize("process", PROCESSES)
+def test_onshell_reference(process):
+    particles = PROCESSES[process]
+    rows = read(f"{process}_onshell_ref.txt")
+    momenta = rows[:, 2:2 + 4 * particles].reshape(-1, particles, 4)
+    me = hepex.MatrixElement(process).evaluate(momenta)
+    relative = np.abs(me / rows[:, 2 + 4 * particles] - 1)
+    assert relative.max() < 1e-12, relative.max()  # the C++ tests' bound
+    mixed = hepex.MatrixElement(process, precision="mixed").evaluate(momenta)
+    assert np.abs(mixed / rows[:, 2 + 4 * particles] - 1).max() < 1e-6
+
+
+@pytest.mark.parametrize("process", ["gg_tt", "gg_ttg"])
+def test_helicity_and_colour_choices(process):
+    particles = PROCESSES[process]
+    events = read(f"{process}_onshell_ref.txt")
+    sel = read(f"{process}_selection_ref.txt")
+    idx = sel[:, 0].astype(int)
+    momenta = events[idx, 2:2 + 4 * particles].reshape(-1, particles, 4)
+    r = hepex.MatrixElement(process).evaluate(momenta, gs=sel[:, 1], rndhel=sel[:, 2],
+                                             rndcol=sel[:, 3], igraph=sel[:, 4].astype(np.int32))
+    assert np.abs(r.me / sel[:, 5] - 1).max() < 1e-12
+    assert r.selhel.tolist() == sel[:, 6].astype(int).tolist()
+    assert r.selcol.tolist() == sel[:, 7].astype(int).tolist()
+
+
+def test_bad_momenta_and_inputs():
+    me = hepex.MatrixElement("gg_tt")
+    rows = read("gg_tt_onshell_ref.txt")
+    momenta = rows[:4, 2:18].reshape(-1, 4, 4).copy()
+    with pytest.raises(hepex.InvalidInputError, match=r"shape \(events, 4, 4\) for gg_tt"):
+        me.evaluate(momenta.reshape(4, 16))
+    momenta[2, 1, 3] += 1.0
+    with pytest.raises(hepex.InvalidInputError, match="event 2: "):
+        me.evaluate(momenta)
+    with pytest.raises(hepex.InvalidInputError, match="rndhel = 1 is not in"):
+        me.evaluate(rows[:4, 2:18].reshape(-1, 4, 4), rndhel=np.array([0.5, 1.0, 0.2, 0.1]))
+    with pytest.raises(hepex.InvalidInputError, match="gg_tx"):
+        hepex.MatrixElement("gg_tx")
