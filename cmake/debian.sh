@@ -19,7 +19,7 @@ packages=(
   libgmp-dev libflint-dev libopenmpi-dev openmpi-bin
   libcli11-dev nlohmann-json3-dev gfortran
   googletest libgtest-dev libbenchmark-dev
-  python3-dev pybind11-dev python3-numpy python3-pytest python3-sympy
+  python3-dev pybind11-dev libdlpack-dev python3-numpy python3-pytest python3-sympy
 )
 missing=()
 for p in "${packages[@]}"; do

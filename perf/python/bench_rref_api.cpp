@@ -1,4 +1,4 @@
-// The C++ side of perf/python/bench_rref_python.py: the time of hepex's host
+// The C++ side of perf/python/run_rref_python_bench.sh: the time of hepex's host
 // API rref(field, Matrix&, backend) on an n x n matrix of uniform residues mod
 // p (the copies to and from the device included, as a C++ caller has them).
 // Prints "cpp_api N P BACKEND SECONDS..." (each repeat).

@@ -68,8 +68,14 @@ def _prime(p):
     return p
 
 
+_DLPACK_GPU_DEVICES = (2, 13)  # kDLCUDA, kDLCUDAManaged
+
+
 def _is_gpu(a):
-    return hasattr(a, "__cuda_array_interface__")
+    """A GPU array: __cuda_array_interface__, or DLPack on a CUDA device."""
+    if hasattr(a, "__cuda_array_interface__"):
+        return True
+    return hasattr(a, "__dlpack_device__") and a.__dlpack_device__()[0] in _DLPACK_GPU_DEVICES
 
 
 def _matrix(a, p, name="a"):
@@ -77,6 +83,8 @@ def _matrix(a, p, name="a"):
     ints of any size (dtype=object) are reduced mod p here, exactly."""
     if _is_gpu(a):
         return a
+    if hasattr(a, "__dlpack__") and not isinstance(a, np.ndarray):
+        a = np.from_dlpack(a)  # host memory, without a copy
     a = np.asarray(a)
     if a.dtype == object:
         if p is None:
@@ -116,8 +124,9 @@ def rref(a, p=None, *, tol=1e-10, backend="auto"):
     (after each row is scaled to unit maximum) being zero.
 
     ``backend``: "auto" (the GPU when hepex has one), "host" or "device". A GPU
-    array (``__cuda_array_interface__``: CuPy, PyTorch, Numba) is read on the
-    GPU and its RREF returned there as a DeviceArray, without host copies.
+    array (``__cuda_array_interface__`` or DLPack: CuPy, PyTorch, Numba, JAX)
+    is read on the GPU and its RREF returned there as a DeviceArray, without
+    host copies.
 
     Returns ``Rref(matrix, rank, pivots)``.
     """

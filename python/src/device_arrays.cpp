@@ -1,5 +1,7 @@
 #include "device_arrays.hpp"
 
+#include <dlpack/dlpack.h>
+
 #include "hepex/core/error.hpp"
 
 #if defined(KOKKOS_ENABLE_CUDA)
@@ -8,8 +10,19 @@
 
 namespace hepex::python {
 
+namespace {
+// A DLPack producer's device type (__dlpack_device__), or -1 for none.
+int dlpack_device_type(const py::handle& obj) {
+  if (!py::hasattr(obj, "__dlpack__") || !py::hasattr(obj, "__dlpack_device__")) return -1;
+  const py::tuple device = obj.attr("__dlpack_device__")();
+  return device[0].cast<int>();
+}
+}  // namespace
+
 bool is_device_array(const py::handle& obj) {
-  return py::hasattr(obj, "__cuda_array_interface__");
+  if (py::hasattr(obj, "__cuda_array_interface__")) return true;
+  const int type = dlpack_device_type(obj);
+  return type == kDLCUDA || type == kDLCUDAManaged;
 }
 
 namespace {
@@ -27,11 +40,64 @@ void wait_for_stream(const py::handle& stream, const std::string& what) {
 }
 }  // namespace
 
+namespace {
+
+// A DLPack tensor (the "dltensor" capsule of obj.__dlpack__()): taken over as
+// the protocol says (the capsule renamed "used_dltensor"), its deleter called
+// when the returned input is dropped. The producer's stream is not known
+// here: the whole device is synchronised first.
+DeviceInput dlpack_input(const py::handle& obj, const std::string& what) {
+  const py::capsule capsule = obj.attr("__dlpack__")();
+  if (std::string(capsule.name() ? capsule.name() : "") != "dltensor") {
+    throw Error(what + ": __dlpack__ returned a used or unknown capsule");
+  }
+  auto* managed = static_cast<DLManagedTensor*>(capsule.get_pointer());
+  PyCapsule_SetName(capsule.ptr(), "used_dltensor");
+  DeviceInput in;
+  in.owner = py::capsule(managed, [](void* p) {
+    auto* m = static_cast<DLManagedTensor*>(p);
+    if (m->deleter != nullptr) m->deleter(m);
+  });
+  const DLTensor& t = managed->dl_tensor;
+  if (t.ndim != 1 && t.ndim != 2) {
+    throw Error(what + ": a matrix must have 1 or 2 dimensions, not " + std::to_string(t.ndim));
+  }
+  in.shape = t.ndim == 2 ? Shape{static_cast<std::size_t>(t.shape[0]), static_cast<std::size_t>(t.shape[1])}
+                         : Shape{static_cast<std::size_t>(t.shape[0]), 1};
+  const char kind = t.dtype.code == kDLUInt ? 'u' : t.dtype.code == kDLInt ? 'i'
+                    : t.dtype.code == kDLFloat ? 'f' : t.dtype.code == kDLComplex ? 'c' : '?';
+  if (kind == '?' || t.dtype.lanes != 1 || t.dtype.bits % 8 != 0) {
+    throw Error(what + ": DLPack type code " + std::to_string(t.dtype.code) + " with " +
+                std::to_string(t.dtype.bits) + " bits x " + std::to_string(t.dtype.lanes) +
+                " lanes is not a number type hepex reads");
+  }
+  in.typestr = std::string("<") + kind + std::to_string(t.dtype.bits / 8);
+  // Strides are in elements; none means C order.
+  const bool c_order = t.strides == nullptr ||
+                       (t.ndim == 1 ? t.strides[0] == 1 || in.shape.rows <= 1
+                                    : (t.strides[1] == 1 || in.shape.cols <= 1) &&
+                                          (t.strides[0] == static_cast<std::int64_t>(in.shape.cols) ||
+                                           in.shape.rows <= 1));
+  if (!c_order) {
+    throw Error(what + ": the GPU array is not C-contiguous (make it so, e.g. .contiguous())");
+  }
+  in.data = static_cast<char*>(t.data) + t.byte_offset;
+#if defined(KOKKOS_ENABLE_CUDA)
+  if (cudaDeviceSynchronize() != cudaSuccess) {
+    throw Error(what + ": synchronising the device failed", ErrorKind::runtime);
+  }
+#endif
+  return in;
+}
+
+}  // namespace
+
 DeviceInput device_input(const py::handle& obj, const std::string& what) {
   if constexpr (!has_accelerator) {
     throw Error(what + ": a GPU array, but this hepex was built without a GPU backend "
                        "(hepex.info()); pass a numpy array");
   }
+  if (!py::hasattr(obj, "__cuda_array_interface__")) return dlpack_input(obj, what);
   const py::dict cai = obj.attr("__cuda_array_interface__");
   DeviceInput in;
   in.owner = py::reinterpret_borrow<py::object>(obj);

@@ -1,7 +1,8 @@
 #pragma once
-// Arrays in GPU memory. Inputs: what CuPy, PyTorch and Numba hand over
-// through __cuda_array_interface__ (version 3, Numba's specification),
-// read where they are. Results: DeviceArray, a matrix hepex keeps in device
+// Arrays in GPU memory. Inputs: what CuPy, PyTorch, Numba and JAX hand
+// over through __cuda_array_interface__ (version 3, Numba's specification)
+// or DLPack (__dlpack__ / __dlpack_device__ of the Python array API), read
+// where they are. Results: DeviceArray, a matrix hepex keeps in device
 // memory and exposes through the same interface, so that cupy.asarray(r) or
 // torch.as_tensor(r, device="cuda") takes it without a copy.
 
@@ -20,12 +21,12 @@ struct DeviceInput {
   py::object owner;     // keeps the producer's array alive
 };
 
-// Whether obj exposes __cuda_array_interface__.
+// Whether obj exposes __cuda_array_interface__, or DLPack on a GPU.
 bool is_device_array(const py::handle& obj);
 
 // Its description: refused (hepex::Error naming `what`) in builds without a
 // GPU, for other than 1 or 2 dimensions, strided layouts and masks. Waits
-// for the stream the producer names.
+// for the stream the producer names (for DLPack: for the whole device).
 DeviceInput device_input(const py::handle& obj, const std::string& what);
 
 // numpy's type string of T ("<u4").

@@ -1,6 +1,7 @@
 """GPU arrays in and out without host copies (CUDA builds only): a minimal
 object exposing __cuda_array_interface__ over memory from the CUDA runtime
-(ctypes), and CuPy / PyTorch arrays where those are installed."""
+(ctypes), an object exposing DLPack alone, and CuPy / PyTorch arrays where
+those are installed."""
 import ctypes
 import ctypes.util
 
@@ -103,3 +104,26 @@ def test_torch_tensor_hands_over_without_copies():
     on_gpu = torch.as_tensor(r.matrix, device="cuda")
     expected = hepex.rref(a, backend="host").matrix
     assert np.max(np.abs(on_gpu.cpu().numpy() - expected)) < 1e-12
+
+
+class DLPackOnly:
+    """Exposes an array through DLPack alone (as JAX arrays do)."""
+
+    def __init__(self, array):
+        self.array = array
+
+    def __dlpack__(self, stream=None):
+        return self.array.__dlpack__()
+
+    def __dlpack_device__(self):
+        return self.array.__dlpack_device__()
+
+
+def test_dlpack_gpu_arrays_are_read_on_the_device():
+    p = 65521
+    a = rng_for("dlpack gpu").integers(0, p, (20, 15), dtype=np.uint32)
+    cupy = pytest.importorskip("cupy")
+    on_gpu = cupy.asarray(a)
+    r = hepex.rref(DLPackOnly(on_gpu), p)
+    assert isinstance(r.matrix, hepex.DeviceArray)
+    assert r.matrix.numpy().tolist() == oracle_rref_mod(a.astype(object), p)[0], f"seed {SEED}"
