@@ -90,16 +90,17 @@ py::object modgemm(const py::object& a, const py::object& b, std::uint64_t p,
                    const std::string& method_name, const std::string& backend) {
   const auto method = linalg::parse_gemm_method(method_name);
   const Backend where = parse_backend_argument(backend);
-  if (is_device_array(a) != is_device_array(b)) {
+  const Argument arg_a = argument(a, "a"), arg_b = argument(b, "b");
+  if (arg_a.device.has_value() != arg_b.device.has_value()) {
     throw Error("a and b: one is a GPU array and the other is not; give both on the same side");
   }
   return with_field(p, 1.0, false, [&](const auto& f) -> py::object {
     if constexpr (std::decay_t<decltype(f)>::is_exact) {
-      if (is_device_array(a)) {
+      if (arg_a.device) {
         if (backend == "host") throw Error("a: GPU arrays run on the device; backend='host' needs numpy arrays");
-        return py::cast(modgemm_gpu(f, device_input(a, "a"), device_input(b, "b"), method));
+        return py::cast(modgemm_gpu(f, *arg_a.device, *arg_b.device, method));
       }
-      return modgemm_numpy(f, py::array::ensure(a), py::array::ensure(b), method, where);
+      return modgemm_numpy(f, *arg_a.host, *arg_b.host, method, where);
     } else {
       throw Error("modgemm works modulo a prime: give p");
     }

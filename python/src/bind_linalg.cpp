@@ -10,14 +10,6 @@
 
 namespace hepex::python {
 
-bool is_complex_argument(const py::object& a) {
-  if (is_device_array(a)) {
-    const std::string t = a.attr("__cuda_array_interface__")["typestr"].cast<std::string>();
-    return t.size() > 1 && t[1] == 'c';
-  }
-  return py::array::ensure(a).dtype().kind() == 'c';
-}
-
 namespace {
 
 using HostMemory = Kokkos::HostSpace;
@@ -78,20 +70,19 @@ py::tuple rref_gpu(const F& f, const DeviceInput& in) {
 
 py::tuple rref(const py::object& a, std::uint64_t p, double tol, const std::string& backend) {
   const Backend where = parse_backend_argument(backend);
-  const bool complex = is_complex_argument(a);
-  if (is_device_array(a)) {
+  const Argument arg = argument(a, "a");
+  if (arg.device) {
     if (backend == "host") throw Error("a: a GPU array runs on the device; backend='host' needs a numpy array");
-    const DeviceInput in = device_input(a, "a");
-    return with_field(p, tol, complex, [&](const auto& f) { return rref_gpu(f, in); });
+    return with_field(p, tol, arg.is_complex(), [&](const auto& f) { return rref_gpu(f, *arg.device); });
   }
-  const py::array array = py::array::ensure(a);
-  return with_field(p, tol, complex, [&](const auto& f) { return rref_numpy(f, array, where); });
+  return with_field(p, tol, arg.is_complex(), [&](const auto& f) { return rref_numpy(f, *arg.host, where); });
 }
 
 py::array nullspace(const py::object& a, std::uint64_t p, double tol, const std::string& backend) {
   const Backend where = parse_backend_argument(backend);
-  return with_field(p, tol, is_complex_argument(a), [&](const auto& f) {
-    auto m = host_matrix(a, f, "a");
+  const Argument arg = argument(a, "a");
+  return with_field(p, tol, arg.is_complex(), [&](const auto& f) {
+    auto m = host_matrix(arg, f, "a");
     decltype(m) n;
     {
       py::gil_scoped_release release;
@@ -105,10 +96,11 @@ py::array nullspace(const py::object& a, std::uint64_t p, double tol, const std:
 py::tuple solve(const py::object& a, const py::object& b, std::uint64_t p, double tol,
                 const std::string& backend) {
   const Backend where = parse_backend_argument(backend);
-  const bool complex = is_complex_argument(a) || is_complex_argument(b);
+  const Argument arg_a = argument(a, "a"), arg_b = argument(b, "b");
+  const bool complex = arg_a.is_complex() || arg_b.is_complex();
   return with_field(p, tol, complex, [&](const auto& f) {
-    const auto ma = host_matrix(a, f, "a");
-    const auto mb = host_matrix(b, f, "b");
+    const auto ma = host_matrix(arg_a, f, "a");
+    const auto mb = host_matrix(arg_b, f, "b");
     if (ma.rows != mb.rows) {
       throw Error("a has " + std::to_string(ma.rows) + " rows but b has " +
                   std::to_string(mb.rows));

@@ -4,6 +4,7 @@
 // bind_gemm.cpp take them: copied once into device memory and validated
 // there, or read into a host matrix.
 
+#include <optional>
 #include <string>
 
 #include "arrays.hpp"
@@ -62,16 +63,23 @@ DeviceMatrix<typename F::value_type, DeviceMemory> device_copy(const DeviceInput
   return d;
 }
 
+// A matrix argument, read once: a numpy array or a GPU array's description
+// (a DLPack tensor can be taken only once).
+struct Argument {
+  std::optional<py::array> host;
+  std::optional<DeviceInput> device;
+  bool is_complex() const {
+    return host ? host->dtype().kind() == 'c' : device->typestr.size() > 1 && device->typestr[1] == 'c';
+  }
+};
+Argument argument(const py::object& a, const std::string& what);
+
 // An argument as a host matrix (GPU arrays are copied to the host).
 template <class F>
-Matrix<typename F::value_type> host_matrix(const py::object& a, const F& f,
+Matrix<typename F::value_type> host_matrix(const Argument& a, const F& f,
                                            const std::string& what) {
-  if (!is_device_array(a)) return to_matrix(py::array::ensure(a), f, what);
-  const auto d = device_copy(device_input(a, what), f, what);
-  return to_host(d);
+  if (a.host) return to_matrix(*a.host, f, what);
+  return to_host(device_copy(*a.device, f, what));
 }
-
-// Whether a matrix argument is complex (numpy dtype kind or GPU type string).
-bool is_complex_argument(const py::object& a);
 
 }  // namespace hepex::python
