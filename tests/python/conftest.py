@@ -18,6 +18,19 @@ def rng_for(*keys):
     return np.random.default_rng([SEED, *[zlib.crc32(str(k).encode()) for k in keys]])
 
 
+class DLPackOnly:
+    """An array seen through DLPack alone (as JAX arrays are): on the host or a GPU."""
+
+    def __init__(self, array):
+        self.array = array
+
+    def __dlpack__(self, stream=None):
+        return self.array.__dlpack__()
+
+    def __dlpack_device__(self):
+        return self.array.__dlpack_device__()
+
+
 def pytest_report_header(config):
     return f"hepex tests: HEPEX_TEST_SEED={SEED}"
 

@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 import hepex
-from conftest import SEED, rng_for
+from conftest import SEED, DLPackOnly, rng_for
 from test_linalg import oracle_rref_mod
 
 pytestmark = pytest.mark.skipif(not hepex.info()["gpu"], reason="hepex built without a GPU")
@@ -104,19 +104,6 @@ def test_torch_tensor_hands_over_without_copies():
     on_gpu = torch.as_tensor(r.matrix, device="cuda")
     expected = hepex.rref(a, backend="host").matrix
     assert np.max(np.abs(on_gpu.cpu().numpy() - expected)) < 1e-12
-
-
-class DLPackOnly:
-    """Exposes an array through DLPack alone (as JAX arrays do)."""
-
-    def __init__(self, array):
-        self.array = array
-
-    def __dlpack__(self, stream=None):
-        return self.array.__dlpack__()
-
-    def __dlpack_device__(self):
-        return self.array.__dlpack_device__()
 
 
 def test_dlpack_gpu_arrays_are_read_on_the_device():

@@ -6,6 +6,7 @@ import time
 import numpy as np
 
 import hepex
+from conftest import DLPackOnly
 
 
 def test_version_and_info():
@@ -37,19 +38,6 @@ def test_gil_is_released_during_rref():
     during = [t for t in ticks if start < t < end]
     # With the GIL held the counter could not tick while rref ran.
     assert end - start > 0.02 and len(during) >= 5, (end - start, len(during))
-
-
-class DLPackOnly:
-    """A host array seen through DLPack alone."""
-
-    def __init__(self, array):
-        self.array = array
-
-    def __dlpack__(self, stream=None):
-        return self.array.__dlpack__()
-
-    def __dlpack_device__(self):
-        return self.array.__dlpack_device__()
 
 
 def test_host_dlpack_arrays_are_taken():
