@@ -11,7 +11,9 @@
  * GeV per particle in the order g g t tbar g...; every event is checked (on
  * shell, momentum conserved, finite) before any work. Kokkos is initialised by
  * the first hepex_me_create if the program has not done so, and finalised at
- * exit: destroy every handle before the program ends. Not thread safe.
+ * exit: destroy every handle before the program ends. Any thread may call
+ * these functions, on one handle or several: hepex runs the evaluations one
+ * after the other, and hepex_me_last_error is the calling thread's.
  *
  * For event generators, the call sequence of CUDACPP's Fortran bridge
  * (MadEvent's auto_dsig1.f; docs/madevent.md): hepex_me_create_bridge with

@@ -240,6 +240,13 @@ std::unique_ptr<BlackBox> interpreter_box(hepex::io::Expression e) {
 
 }  // namespace
 
+// The probes of every prime tried, in order (its checks included).
+std::vector<std::size_t> probes_per_prime(const hepex::reconstruct::Reconstruction& r) {
+  std::vector<std::size_t> probes;
+  for (const auto& use : r.prime_uses) probes.push_back(use.probes);
+  return probes;
+}
+
 int main(int argc, char** argv) {
   hepex::Runtime runtime(argc, argv);
   const char* usage =
@@ -302,7 +309,7 @@ int main(int argc, char** argv) {
                             {"probes", r.probes},
                             {"primes", r.primes},
                             {"exact", exact},
-                            {"probes_per_prime", r.probes_per_prime},
+                            {"probes_per_prime", probes_per_prime(r)},
                             {"black_box_seconds", r.black_box_seconds},
                             {"box", box_kind}};
   std::cout << line.dump() << std::endl;

@@ -16,6 +16,9 @@ Errors are exceptions with the command line's messages: ``InvalidInputError``
 not converge). The GIL is released while hepex computes.
 """
 
+import numbers
+import operator
+import os
 from collections import namedtuple
 
 import numpy as np
@@ -36,7 +39,7 @@ __all__ = [
     "rref", "rank", "nullspace", "solve", "build_matrix",
     "modgemm", "krylov_sequences", "berlekamp_massey",
     "reconstruct", "MatrixElement", "EventResults",
-    "Rref", "Solution", "DeviceArray",
+    "Rref", "Solution", "Reconstruction", "Progress", "DeviceArray",
     "InvalidInputError", "RuntimeFailure", "NegativeAnswer",
     "info", "version_line", "__version__",
 ]
@@ -47,6 +50,19 @@ Solution = namedtuple("Solution", "x nullspace consistent")
 Solution.__doc__ = """A particular solution x of A x = b (free variables 0; None when
 inconsistent), a null-space basis of A as columns (x + N y solves too), and
 whether a solution exists."""
+Reconstruction = namedtuple(
+    "Reconstruction", "result seed primes prime_list probes seconds black_box_seconds")
+Reconstruction.__doc__ = """What ``reconstruct(..., stats=True)`` returns: ``result`` (what
+``reconstruct`` returns without stats), the ``seed`` of the random primes and
+points, the number of ``primes`` whose images were combined, ``prime_list``
+((prime, role, probes) for every prime tried; role "image", "check",
+"undefined", "failed" or "rejected"), the black-box ``probes`` in all, and the
+``seconds`` in all and in the black box."""
+Progress = namedtuple("Progress", "task stage done total unit seconds rate eta")
+Progress.__doc__ = """A progress report of a long call, given to its ``progress`` callback
+about every two seconds: ``done`` of ``total`` ``unit`` (total 0 when not
+known ahead) of ``task`` (its ``stage``), after ``seconds``, at ``rate`` units
+per second, ``eta`` seconds still to go (-1 when not known)."""
 EventResults = namedtuple("EventResults", "me selhel selcol")
 EventResults.__doc__ = """|M|^2 per event and MadGraph's 1-based helicity and colour flow
 chosen per event (None where rndhel / rndcol was not given)."""
@@ -54,18 +70,134 @@ chosen per event (None where rndhel / rndcol was not given)."""
 _P_LIMIT = 1 << 63
 
 
+def _whole(value, name, low=0, high=(1 << 64) - 1):
+    """A Python int from an int or a numpy integer in [low, high]; anything
+    else (bool, float, str, ...) is an InvalidInputError naming the argument."""
+    if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, np.integer)):
+        raise InvalidInputError(f"{name} = {value!r} is not a whole number")
+    value = int(value)
+    if not low <= value <= high:
+        raise InvalidInputError(f"{name} = {value} is not a whole number from {low} to {high}")
+    return value
+
+
 def _prime(p):
-    """p as the extension takes it: 0 for floating point, else 2 <= p < 2^63."""
+    """p as the extension takes it: 0 for floating point, else a prime
+    2 <= p < 2^63 (checked here, in Python's terms)."""
     if p is None:
         return 0
-    if isinstance(p, (bool, float)) or not isinstance(p, (int, np.integer)):
+    if isinstance(p, (bool, np.bool_, float)) or not isinstance(p, (int, np.integer)):
         raise InvalidInputError(f"p = {p!r} is not an integer")
     p = int(p)
     if p >= _P_LIMIT:
-        raise InvalidInputError(f"p = {p} is too large: P must be below 2^63")
+        raise InvalidInputError(f"p = {p} is too large: p must be below 2^63")
     if p < 2:
-        raise InvalidInputError(f"p = {p} is not a prime (2 <= P < 2^63)")
+        raise InvalidInputError(f"p = {p} is not a prime (2 <= p < 2^63)")
+    _hepex.check_prime(p)  # "p = 100 is not a prime (divisible by 2); the next prime is 101"
     return p
+
+
+def _progress(callback):
+    """The extension's progress argument for a user's callback (or None)."""
+    if callback is None:
+        return None
+    if not callable(callback):
+        raise InvalidInputError(f"progress = {callback!r}: a callable taking a hepex.Progress, or None")
+    return lambda *fields: callback(Progress(*fields))
+
+
+def _text(value, name, choices=None):
+    if not isinstance(value, str):
+        raise InvalidInputError(f"{name} = {value!r} is not a string")
+    if choices is not None and value not in choices:
+        raise InvalidInputError(f"{name} = {value!r} is not one of {', '.join(choices)}")
+    return value
+
+
+def _residue(x, p):
+    """x mod p for an integer (int, numpy integers, sympy.Integer) or an exact
+    fraction (fractions.Fraction, sympy.Rational: a/b as a * b^-1 mod p);
+    None when p divides its denominator; TypeError for anything else
+    (floats, Decimal, strings: their values mod p are not defined)."""
+    if isinstance(x, (bool, np.bool_)):
+        return int(x)
+    try:
+        return operator.index(x) % p
+    except TypeError:
+        pass
+    if isinstance(x, numbers.Rational):
+        num, den = operator.index(x.numerator), operator.index(x.denominator)
+        if den % p == 0:
+            return None
+        return num % p * pow(den % p, -1, p) % p
+    raise TypeError(type(x).__name__)
+
+
+def _entry_name(index, shape):
+    if len(shape) == 2:
+        return f"({index // shape[1]}, {index % shape[1]})"
+    return f"({index})" if len(shape) == 1 else str(np.unravel_index(index, shape))
+
+
+def _object_matrix(a, p, name):
+    """A matrix of Python objects as uint64 residues mod p, exactly."""
+    flat = a.reshape(-1)
+    out = np.empty(flat.shape[0], dtype=np.uint64)
+    for k, x in enumerate(flat):
+        try:
+            r = _residue(x, p)
+        except TypeError:
+            raise InvalidInputError(
+                f"{name}: entry {_entry_name(k, a.shape)} = {x!r} ({type(x).__name__}) is not an "
+                "integer or an exact fraction: Z/p takes int, numpy integers and "
+                "fractions.Fraction") from None
+        if r is None:
+            raise InvalidInputError(
+                f"{name}: entry {_entry_name(k, a.shape)} = {x} has a denominator divisible by "
+                f"p = {p}: it has no value mod p")
+        out[k] = r
+    return out.reshape(a.shape)
+
+
+def _object_residues(values, p, name):
+    """A black box's object values (count,) or (count, k) mod p, and per
+    point whether all of them are defined there (a fraction whose
+    denominator p divides is undefined)."""
+    values = np.asarray(values, dtype=object)
+    rows = values.shape[0] if values.ndim >= 1 else 1
+    flat = values.reshape(rows, -1)
+    out = np.zeros(flat.shape, dtype=np.uint64)
+    defined = np.ones(rows, dtype=bool)
+    for i in range(rows):
+        for j in range(flat.shape[1]):
+            x = flat[i, j]
+            try:
+                r = _residue(x, p)
+            except TypeError:
+                raise InvalidInputError(
+                    f"{name}: the value {x!r} ({type(x).__name__}) at point {i} is not an integer "
+                    "or an exact fraction (int, numpy integers, fractions.Fraction)") from None
+            if r is None:
+                defined[i] = False
+            else:
+                out[i, j] = r
+    return out.reshape(values.shape), defined
+
+
+def _exact_float64(a, name):
+    """float16/32 and long double arrays as float64 (complex ones as
+    complex128), when every value is exactly a double; else refused."""
+    target = np.complex128 if a.dtype.kind == "c" else np.float64
+    converted = a.astype(target)
+    back = converted.astype(a.dtype)
+    same = (back == a) | (np.isnan(a) if a.dtype.kind == "f" else False)
+    if not np.all(same):
+        k = int(np.flatnonzero(~same.reshape(-1))[0])
+        raise InvalidInputError(
+            f"{name}: entry {_entry_name(k, a.shape)} = {a.reshape(-1)[k]!r} (dtype {a.dtype}) has "
+            f"no exact {np.dtype(target).name} value; hepex computes in double precision: "
+            f"round it first with {name}.astype(np.{np.dtype(target).name})")
+    return converted
 
 
 _DLPACK_GPU_DEVICES = (2, 13)  # kDLCUDA, kDLCUDAManaged
@@ -80,7 +212,8 @@ def _is_gpu(a):
 
 def _matrix(a, p, name="a"):
     """A numpy view (or the GPU object itself) of a matrix argument; Python
-    ints of any size (dtype=object) are reduced mod p here, exactly."""
+    ints of any size and exact fractions (dtype=object) are reduced mod p
+    here, exactly."""
     if _is_gpu(a):
         return a
     if hasattr(a, "__dlpack__") and not isinstance(a, np.ndarray):
@@ -93,62 +226,74 @@ def _matrix(a, p, name="a"):
                                 else np.float64)
             except (TypeError, ValueError) as e:
                 raise InvalidInputError(f"{name}: entries that are not numbers ({e})") from None
-        try:
-            reduced = [int(x) % p for x in a.flat]
-        except (TypeError, ValueError) as e:
-            raise InvalidInputError(f"{name}: an object array of non-integers ({e})") from None
-        return np.array(reduced, dtype=np.uint64).reshape(a.shape)
+        return _object_matrix(a, p, name)
     if p is not None and a.dtype.kind not in "iub":
         raise InvalidInputError(
             f"{name}: dtype {a.dtype} with p = {p}: Z/p takes integer arrays "
-            "(Python ints of any size as dtype=object)")
+            "(Python ints of any size and fractions.Fraction as dtype=object)")
     if p is None and a.dtype.kind not in "fciub":
         raise InvalidInputError(f"{name}: dtype {a.dtype} is not a number type")
+    if p is None and a.dtype.kind in "fc" and a.dtype not in (np.float64, np.complex128):
+        a = _exact_float64(a, name)
     return a
 
 
 def _tol(tol):
+    if isinstance(tol, (bool, np.bool_)) or not isinstance(tol, (int, float, np.integer, np.floating)):
+        raise InvalidInputError(f"tol = {tol!r} is not a number")
     tol = float(tol)
     if not (0 < tol < float("inf")):
         raise InvalidInputError(f"tol = {tol} must be finite and > 0")
     return tol
 
 
-def rref(a, p=None, *, tol=1e-10, backend="auto"):
+def _backend(backend):
+    return _text(backend, "backend", ("auto", "host", "device"))
+
+
+def rref(a, p=None, *, tol=1e-10, backend="auto", progress=None):
     """Reduced row echelon form of a matrix.
 
     With ``p`` (a prime, 2 <= p < 2^63): over Z/p; ``a`` holds integers of any
-    dtype (uint32, uint64, int64, ..., or Python ints as dtype=object), reduced
-    mod p. The result is uint32 for p < 2^31, else uint64. Without ``p``: over
-    float64 (complex128 for complex input), entries of magnitude below ``tol``
-    (after each row is scaled to unit maximum) being zero.
+    dtype (uint32, uint64, int64, ..., or Python ints and exact fractions such
+    as fractions.Fraction as dtype=object; floats are refused), reduced mod p.
+    The result is uint32 for p < 2^31, else uint64. Without ``p``: over
+    float64 (complex128 for complex input; float32 and long double inputs are
+    taken when every value is exactly a double), entries of magnitude below
+    ``tol`` (after each row is scaled to unit maximum) being zero.
 
     ``backend``: "auto" (the GPU when hepex has one), "host" or "device". A GPU
     array (``__cuda_array_interface__`` or DLPack: CuPy, PyTorch, Numba, JAX)
     is read on the GPU and its RREF returned there as a DeviceArray, without
     host copies.
 
+    ``progress``: a callable given a ``hepex.Progress`` about every two
+    seconds of a long call (what it raises ends the call). Ctrl-C ends any
+    call within a second (KeyboardInterrupt).
+
     Returns ``Rref(matrix, rank, pivots)``.
     """
     p = _prime(p)
-    m, rank_, pivots = _hepex.rref(_matrix(a, p or None), p, _tol(tol), backend)
+    m, rank_, pivots = _hepex.rref(_matrix(a, p or None), p, _tol(tol), _backend(backend),
+                                   _progress(progress))
     return Rref(m, rank_, pivots)
 
 
-def rank(a, p=None, *, tol=1e-10, backend="auto"):
+def rank(a, p=None, *, tol=1e-10, backend="auto", progress=None):
     """The rank of a matrix (over Z/p with ``p``, else floating point)."""
-    return rref(a, p, tol=tol, backend=backend).rank
+    return rref(a, p, tol=tol, backend=backend, progress=progress).rank
 
 
-def nullspace(a, p=None, *, tol=1e-10, backend="auto"):
+def nullspace(a, p=None, *, tol=1e-10, backend="auto", progress=None):
     """A basis of the right null space of ``a`` as the columns of an
     (n, n - rank) array: the canonical one of the RREF (each free column c
     gives x_c = -1 and x at the pivots from column c of the RREF)."""
     p = _prime(p)
-    return _hepex.nullspace(_matrix(a, p or None), p, _tol(tol), backend)
+    return _hepex.nullspace(_matrix(a, p or None), p, _tol(tol), _backend(backend),
+                            _progress(progress))
 
 
-def solve(a, b, p=None, *, tol=1e-10, backend="auto"):
+def solve(a, b, p=None, *, tol=1e-10, backend="auto", progress=None):
     """Solutions of A X = B: ``Solution(x, nullspace, consistent)``.
 
     ``b`` is a vector or a matrix with A's rows; ``x`` has the free variables
@@ -157,7 +302,7 @@ def solve(a, b, p=None, *, tol=1e-10, backend="auto"):
     """
     p = _prime(p)
     x, n, consistent = _hepex.solve(_matrix(a, p or None), _matrix(b, p or None, "b"), p,
-                                    _tol(tol), backend)
+                                    _tol(tol), _backend(backend), _progress(progress))
     if x is not None and np.ndim(b) == 1:
         x = x.reshape(-1)
     return Solution(x, n, consistent)
@@ -172,22 +317,31 @@ def build_matrix(samples, monomials, p=None, *, prefactors=None, tol=1e-10, back
     prefactor(s) * prod samples(s, v) over the indices v of monomial m.
     """
     p = _prime(p)
-    monomials = [[int(v) for v in m] for m in monomials]
+    try:
+        monomials = [[operator.index(v) for v in m] for m in monomials]
+    except TypeError:
+        raise InvalidInputError(
+            "monomials: a list of lists of variable indices (ints), e.g. [[], [0], [0, 1]]") from None
     pre = None if prefactors is None else _matrix(prefactors, p or None, "prefactors")
     return _hepex.build_matrix(_matrix(samples, p or None, "samples"), monomials, p, _tol(tol),
-                               pre, backend)
+                               pre, _backend(backend))
 
 
-def modgemm(a, b, p, *, method="auto", backend="auto"):
+def modgemm(a, b, p, *, method="auto", backend="auto", progress=None):
     """C = A B mod p, exact for every 2 <= p < 2^63.
 
     ``method``: "auto", "fp64", "multiword", "int64" or "int8" (one that is not
     exact for p is refused). Numpy operands already holding reduced uint32
     (p < 2^31) or uint64 values are read in place; two GPU arrays give a
-    DeviceArray.
+    DeviceArray. A long product runs in blocks of rows, so that ``progress``
+    hears of it and Ctrl-C ends it within a second.
     """
     p = _prime(p)
-    return _hepex.modgemm(_matrix(a, p), _matrix(b, p, "b"), p, method, backend)
+    if p == 0:
+        raise InvalidInputError("modgemm works modulo a prime: give p")
+    return _hepex.modgemm(_matrix(a, p), _matrix(b, p, "b"), p,
+                          _text(method, "method", ("auto", "fp64", "multiword", "int64", "int8")),
+                          _backend(backend), _progress(progress))
 
 
 def krylov_sequences(t, r, e, length, p, *, products="stepwise", backend="auto"):
@@ -196,59 +350,115 @@ def krylov_sequences(t, r, e, length, p, *, products="stepwise", backend="auto")
     ``products``: "stepwise" (one product T V per step) or "doubling"
     (Keller-Gehrig: about log2(length) large products)."""
     p = _prime(p)
-    if int(length) < 0:
-        raise InvalidInputError(f"length = {length} must be >= 0")
+    if p == 0:
+        raise InvalidInputError("krylov_sequences works modulo a prime: give p")
+    length = _whole(length, "length")
     return _hepex.krylov_sequences(_matrix(t, p, "t"), _matrix(r, p, "r"), _matrix(e, p, "e"),
-                                   int(length), p, products, backend)
+                                   length, p, _text(products, "products", ("stepwise", "doubling")),
+                                   _backend(backend))
 
 
 def berlekamp_massey(sequence, p):
     """The monic minimal polynomial of a linearly recurrent sequence mod p,
     coefficients from x^0 up (exact for a sequence of length >= 2L)."""
     p = _prime(p)
+    if p == 0:
+        raise InvalidInputError("berlekamp_massey works modulo a prime: give p")
     return _hepex.berlekamp_massey(_matrix(sequence, p, "sequence"), p)
 
 
 def _variables(variables):
     if isinstance(variables, str):
         return _hepex.parse_variable_list(variables)
-    return _hepex.parse_variable_list(",".join(variables))
+    try:
+        names = [_text(v, "variables") for v in variables]
+    except TypeError:
+        raise InvalidInputError(
+            f"variables = {variables!r}: names as a list or as one string 'x,y,z'") from None
+    return _hepex.parse_variable_list(",".join(names))
 
 
-def reconstruct(f, variables, *, primes=40, seed=20261122, max_degree=200, form="str"):
+def _seed(seed):
+    """seed, or a random one (each run its own primes) when None."""
+    if seed is None:
+        return int.from_bytes(os.urandom(8), "little")
+    return _whole(seed, "seed")
+
+
+def reconstruct(f, variables, *, primes=40, seed=None, max_degree=200, form="str", stats=False,
+                progress=None):
     """Rational functions over Q from a black box, by balanced Zippel mod
-    63-bit primes and rational reconstruction (as ``hepex reconstruct``).
+    random 63-bit primes and rational reconstruction (as ``hepex reconstruct``).
 
     ``f`` is an expression string (or a list of them, each reconstructed on
     its own) in ``variables``, or a vectorised callable ``f(points, p)``:
     points is a (count, len(variables)) uint64 array of residues mod the prime
     p; it returns the values mod p as a (count,) integer array (one function)
     or (count, k) for k functions, or a pair (values, ok) with ok False where
-    f is undefined (a zero denominator).
+    f is undefined (a zero denominator). Values may also be Python ints or
+    exact fractions (fractions.Fraction) as dtype=object; floats are refused.
 
-    ``variables``: names, as a list or "x,y,z". Returns a string
+    ``variables``: names, as a list or "x,y,z". ``primes``: images combined at
+    most; ``max_degree``: the largest degree per variable and in total.
+    ``seed``: of the random primes and probe points (None: a random one; the
+    answer does not depend on it). Returns a string "NUM" (a polynomial) or
     "(NUM)/(DEN)" that sympy parses, or a list of them (a list of inputs, or
     k > 1 functions); ``form="sympy"`` returns sympy expressions instead.
-    Raises NegativeAnswer when ``primes`` primes do not determine a function.
+    With ``stats=True`` each answer comes as a ``Reconstruction`` with the
+    seed, the primes used, the probes and the times.
+
+    ``progress``: a callable given a ``hepex.Progress`` (probes, rate) about
+    every two seconds; Ctrl-C ends the call within a second.
+
+    Raises NegativeAnswer when ``primes`` primes do not determine a function
+    (its ``reconstruction`` attribute holds the work done).
     """
     names = _variables(variables)
-    if form not in ("str", "sympy"):
-        raise InvalidInputError(f"form '{form}' is not str or sympy")
+    form = _text(form, "form", ("str", "sympy"))
+    primes = _whole(primes, "primes", 1, 10000)
+    max_degree = _whole(max_degree, "max_degree", 1, 100000)
+    seed = _seed(seed)
+    callback = _progress(progress)
     several = not isinstance(f, str) and not callable(f)
     if isinstance(f, str) or several:
-        texts = [f] if isinstance(f, str) else list(f)
-        results = _hepex.reconstruct_expressions(texts, names, int(primes), int(seed),
-                                                 int(max_degree))
+        if several:
+            try:
+                texts = list(f)
+            except TypeError:
+                raise InvalidInputError(
+                    f"f = {f!r}: an expression, a list of them, or a callable f(points, p)") from None
+            for i, t in enumerate(texts):
+                _text(t, f"f[{i}]")
+        else:
+            texts = [f]
+        _hepex.check_expressions(texts, names)  # every one before any work
+        runs = [_hepex.reconstruct_expression(t, names, primes, seed, max_degree, callback)
+                for t in texts]
+        results = [_finished(r, form, names, False) for r in runs]
     else:
         functions = _count_functions(f, len(names))
-        results = _hepex.reconstruct_callable(f, names, functions, int(primes), int(seed),
-                                              int(max_degree))
-        several = functions > 1
+        run = _hepex.reconstruct_callable(f, names, functions, primes, seed, max_degree, callback)
+        results = [_finished(run, form, names, functions > 1)]
+        several = False
+    if not stats:
+        results = [r.result for r in results]
+    return results if several else results[0]
+
+
+def _finished(run, form, names, several):
+    """A Reconstruction from the extension's tuple; NegativeAnswer (with the
+    work as its ``reconstruction``) when it ended without an answer."""
+    texts, seed, images, prime_list, probes, seconds, box_seconds, error = run
+    if texts is None:
+        e = NegativeAnswer(error)
+        e.reconstruction = Reconstruction(None, seed, images, prime_list, probes, seconds, box_seconds)
+        raise e
     if form == "sympy":
         import sympy
         symbols = {n: sympy.Symbol(n) for n in names}
-        results = [sympy.sympify(r, locals=symbols) for r in results]
-    return results if several else results[0]
+        texts = [sympy.sympify(t, locals=symbols) for t in texts]
+    return Reconstruction(texts if several else texts[0], seed, images, prime_list, probes,
+                          seconds, box_seconds)
 
 
 def _count_functions(f, variables):
@@ -276,12 +486,18 @@ class MatrixElement:
     "blas"; ``simd``: the host kernel's instruction set ("auto", "none",
     "sse", "avx2", "avx512"); ``param_card``: a MadGraph param_card.dat for
     the top mass and width and alpha_s.
+
+    One object may be used from several threads (and several objects at
+    once): hepex runs their evaluations one after the other.
     """
 
     def __init__(self, process, *, precision="double", colour_sum="kernel", simd="auto",
                  param_card=None):
-        self._me = _hepex.MatrixElement(process, precision, colour_sum, simd,
-                                        "" if param_card is None else str(param_card))
+        if param_card is not None and not isinstance(param_card, (str, os.PathLike)):
+            raise InvalidInputError(f"param_card = {param_card!r} is not a path")
+        self._me = _hepex.MatrixElement(_text(process, "process"), _text(precision, "precision"),
+                                        _text(colour_sum, "colour_sum"), _text(simd, "simd"),
+                                        "" if param_card is None else os.fspath(param_card))
 
     process = property(lambda self: self._me.process)
     particles = property(lambda self: self._me.particles)
@@ -291,7 +507,7 @@ class MatrixElement:
     good_helicities = property(lambda self: self._me.good_helicities)
 
     def evaluate(self, momenta, *, gs=None, rndhel=None, rndcol=None, igraph=None,
-                 tolerance=None):
+                 tolerance=None, progress=None):
         """|M|^2 for momenta of shape (events, particles, 4): (E, px, py, pz)
         in GeV, particles in the order g g t tbar g..., checked first
         (conservation, mass shells; ``tolerance`` relaxes both).
@@ -300,10 +516,13 @@ class MatrixElement:
         ``rndcol`` (uniform in [0, 1): choose a helicity and a colour flow),
         ``igraph`` (MadEvent's configuration, with rndcol). Returns the |M|^2
         array, or ``EventResults(me, selhel, selcol)`` when rndhel or rndcol
-        is given.
+        is given. ``progress`` as for ``rref``; the events are evaluated in
+        batches, so that Ctrl-C ends a long call within a second.
         """
+        if tolerance is not None:
+            tolerance = _tol(tolerance)
         result = self._me.evaluate(np.asarray(momenta), gs, rndhel, rndcol, igraph,
-                                   0.0 if tolerance is None else float(tolerance))
+                                   0.0 if tolerance is None else tolerance, _progress(progress))
         if isinstance(result, tuple):
             return EventResults(*result)
         return result

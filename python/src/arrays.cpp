@@ -96,6 +96,12 @@ Real checked_real(Real x, std::size_t k, std::size_t cols, const std::string& wh
 // Real values of a float64 or integer array, through `put(k, value)`.
 template <class Put>
 bool for_each_real(const py::array& a, std::size_t cols, const std::string& what, Put&& put) {
+  if (a.dtype().kind() == 'f' && a.dtype().itemsize() > 8) {
+    // long double: the Python layer converts it when every value is a
+    // double; here it is refused rather than read wrongly.
+    throw Error(what + ": dtype " + std::string(py::str(a.dtype())) +
+                " is wider than float64; convert it with astype(numpy.float64)");
+  }
   if (a.dtype().kind() == 'f') {
     const auto c = c_ordered<double>(a);  // float32/float16 widen exactly
     for (py::ssize_t k = 0; k < c.size(); ++k) put(k, checked_real(c.data()[k], k, cols, what));
@@ -141,6 +147,10 @@ void load(const py::array& a, const field::Complex128&, Kokkos::complex<double>*
           const std::string& what) {
   const Shape s = matrix_shape(a, what);
   if (a.dtype().kind() == 'c') {
+    if (a.dtype().itemsize() > 16) {
+      throw Error(what + ": dtype " + std::string(py::str(a.dtype())) +
+                  " is wider than complex128; convert it with astype(numpy.complex128)");
+    }
     const auto c = c_ordered<std::complex<double>>(a);
     for (py::ssize_t k = 0; k < c.size(); ++k) {
       const auto z = c.data()[k];

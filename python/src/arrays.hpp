@@ -13,6 +13,7 @@
 #include <string>
 #include <vector>
 
+#include "hepex/core/error.hpp"
 #include "hepex/core/matrix.hpp"
 #include "hepex/core/spaces.hpp"
 #include "hepex/field/real.hpp"
@@ -40,12 +41,21 @@ struct NumpyType<Kokkos::complex<double>> {
   using type = std::complex<double>;
 };
 
-// A new C-ordered rows x cols array of T (uninitialised) and its data.
+// A new C-ordered rows x cols array of T (uninitialised) and its data; out
+// of memory is a hepex::Error (RuntimeFailure), as everywhere else.
 template <class T>
 py::array new_matrix(const Shape& s, T*& data) {
-  py::array_t<typename NumpyType<T>::type> out({s.rows, s.cols});
-  data = reinterpret_cast<T*>(out.mutable_data());
-  return std::move(out);
+  try {
+    py::array_t<typename NumpyType<T>::type> out({s.rows, s.cols});
+    data = reinterpret_cast<T*>(out.mutable_data());
+    return std::move(out);
+  } catch (py::error_already_set& e) {
+    if (!e.matches(PyExc_MemoryError)) throw;
+    throw Error("out of memory: the result, " + std::to_string(s.rows) + " x " +
+                    std::to_string(s.cols) + " entries of " + std::to_string(sizeof(T)) +
+                    " bytes, does not fit in the host's memory",
+                ErrorKind::runtime);
+  }
 }
 
 // The entries of `a` (row-major, shape s) as field elements into out.

@@ -8,6 +8,7 @@
 #include "bindings.hpp"
 #include "hepex/amplitudes/matrix_element.hpp"
 #include "hepex/amplitudes/param_card.hpp"
+#include "python_call.hpp"
 
 namespace hepex::python {
 
@@ -37,6 +38,7 @@ class PyMatrixElement {
     options.colour_sum = parse_colour_sum(colour_sum);
     options.simd = parse_simd(simd);
     if (!param_card.empty()) options.parameters = read_param_card(param_card);
+    const PythonCall call;
     py::gil_scoped_release release;  // the probe batch finds the good helicities
     me_ = std::make_unique<MatrixElement>(parse_process(process), options);
   }
@@ -45,7 +47,9 @@ class PyMatrixElement {
 
   // me per event, or (me, selhel, selcol) when rndhel or rndcol is given.
   py::object evaluate(const py::array& momenta, const py::object& gs, const py::object& rndhel,
-                      const py::object& rndcol, const py::object& igraph, double tolerance) {
+                      const py::object& rndcol, const py::object& igraph, double tolerance,
+                      const py::object& progress) {
+    const PythonCall call(progress);
     const auto& process = info();
     if (momenta.dtype().kind() != 'f') {
       throw Error("momenta: a float array of (events, " + std::to_string(process.particles) +
@@ -85,6 +89,7 @@ class PyMatrixElement {
   std::vector<int> good_helicities() const { return me_->good_helicities(); }
 
  private:
+  KokkosHold hold_;  // first: Kokkos outlives the MatrixElement's memory
   std::unique_ptr<MatrixElement> me_;
 };
 
@@ -97,7 +102,8 @@ void bind_amplitudes(py::module_& m) {
            py::arg("process"), py::arg("precision"), py::arg("colour_sum"), py::arg("simd"),
            py::arg("param_card"))
       .def("evaluate", &PyMatrixElement::evaluate, py::arg("momenta"), py::arg("gs"),
-           py::arg("rndhel"), py::arg("rndcol"), py::arg("igraph"), py::arg("tolerance"))
+           py::arg("rndhel"), py::arg("rndcol"), py::arg("igraph"), py::arg("tolerance"),
+           py::arg("progress"))
       .def_property_readonly("process", [](const PyMatrixElement& e) { return std::string(e.info().name); })
       .def_property_readonly("particles", [](const PyMatrixElement& e) { return e.info().particles; })
       .def_property_readonly("configurations", [](const PyMatrixElement& e) { return configurations(e.info().process); })

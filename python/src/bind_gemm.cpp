@@ -6,6 +6,7 @@
 #include "hepex/linalg/krylov.hpp"
 #include "hepex/linalg/modgemm.hpp"
 #include "matrix_arguments.hpp"
+#include "python_call.hpp"
 
 namespace hepex::python {
 
@@ -87,9 +88,11 @@ DeviceArray modgemm_gpu(const field::Zp<Word>& f, const DeviceInput& a, const De
 }
 
 py::object modgemm(const py::object& a, const py::object& b, std::uint64_t p,
-                   const std::string& method_name, const std::string& backend) {
+                   const std::string& method_name, const std::string& backend,
+                   const py::object& progress) {
   const auto method = linalg::parse_gemm_method(method_name);
   const Backend where = parse_backend_argument(backend);
+  const PythonCall call(progress);
   const Argument arg_a = argument(a, "a"), arg_b = argument(b, "b");
   if (arg_a.device.has_value() != arg_b.device.has_value()) {
     throw Error("a and b: one is a GPU array and the other is not; give both on the same side");
@@ -112,6 +115,7 @@ py::array krylov_sequences(const py::array& t, const py::array& r, const py::arr
                            std::size_t length, std::uint64_t p, const std::string& products,
                            const std::string& backend) {
   const Backend where = parse_backend_argument(backend);
+  const PythonCall call;
   if (products != "stepwise" && products != "doubling") {
     throw Error("products '" + products + "' is not stepwise or doubling");
   }
@@ -158,7 +162,7 @@ py::array berlekamp_massey(const py::array& sequence, std::uint64_t p) {
 
 void bind_gemm(py::module_& m) {
   m.def("modgemm", &modgemm, py::arg("a"), py::arg("b"), py::arg("p"), py::arg("method"),
-        py::arg("backend"));
+        py::arg("backend"), py::arg("progress"));
   m.def("krylov_sequences", &krylov_sequences, py::arg("t"), py::arg("r"), py::arg("e"),
         py::arg("length"), py::arg("p"), py::arg("products"), py::arg("backend"));
   m.def("berlekamp_massey", &berlekamp_massey, py::arg("sequence"), py::arg("p"));

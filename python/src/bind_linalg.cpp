@@ -7,6 +7,7 @@
 #include "hepex/linalg/echelon.hpp"
 #include "hepex/linalg/matrix_builder.hpp"
 #include "matrix_arguments.hpp"
+#include "python_call.hpp"
 
 namespace hepex::python {
 
@@ -68,8 +69,10 @@ py::tuple rref_gpu(const F& f, const DeviceInput& in) {
   return py::make_tuple(DeviceArray(d), r.rank, r.pivots);
 }
 
-py::tuple rref(const py::object& a, std::uint64_t p, double tol, const std::string& backend) {
+py::tuple rref(const py::object& a, std::uint64_t p, double tol, const std::string& backend,
+               const py::object& progress) {
   const Backend where = parse_backend_argument(backend);
+  const PythonCall call(progress);
   const Argument arg = argument(a, "a");
   if (arg.device) {
     if (backend == "host") throw Error("a: a GPU array runs on the device; backend='host' needs a numpy array");
@@ -78,8 +81,10 @@ py::tuple rref(const py::object& a, std::uint64_t p, double tol, const std::stri
   return with_field(p, tol, arg.is_complex(), [&](const auto& f) { return rref_numpy(f, *arg.host, where); });
 }
 
-py::array nullspace(const py::object& a, std::uint64_t p, double tol, const std::string& backend) {
+py::array nullspace(const py::object& a, std::uint64_t p, double tol, const std::string& backend,
+                    const py::object& progress) {
   const Backend where = parse_backend_argument(backend);
+  const PythonCall call(progress);
   const Argument arg = argument(a, "a");
   return with_field(p, tol, arg.is_complex(), [&](const auto& f) {
     auto m = host_matrix(arg, f, "a");
@@ -94,8 +99,9 @@ py::array nullspace(const py::object& a, std::uint64_t p, double tol, const std:
 
 // (x or None, null-space basis, consistent).
 py::tuple solve(const py::object& a, const py::object& b, std::uint64_t p, double tol,
-                const std::string& backend) {
+                const std::string& backend, const py::object& progress) {
   const Backend where = parse_backend_argument(backend);
+  const PythonCall call(progress);
   const Argument arg_a = argument(a, "a"), arg_b = argument(b, "b");
   const bool complex = arg_a.is_complex() || arg_b.is_complex();
   return with_field(p, tol, complex, [&](const auto& f) {
@@ -121,6 +127,7 @@ py::array build_matrix(const py::array& samples, const std::vector<std::vector<i
                        std::uint64_t p, double tol, const py::object& prefactors,
                        const std::string& backend) {
   const Backend where = parse_backend_argument(backend);
+  const PythonCall call;
   const bool complex = samples.dtype().kind() == 'c' ||
                        (!prefactors.is_none() && py::array::ensure(prefactors).dtype().kind() == 'c');
   return with_field(p, tol, complex, [&](const auto& f) {
@@ -145,10 +152,12 @@ py::array build_matrix(const py::array& samples, const std::vector<std::vector<i
 }  // namespace
 
 void bind_linalg(py::module_& m) {
-  m.def("rref", &rref, py::arg("a"), py::arg("p"), py::arg("tol"), py::arg("backend"));
-  m.def("nullspace", &nullspace, py::arg("a"), py::arg("p"), py::arg("tol"), py::arg("backend"));
+  m.def("rref", &rref, py::arg("a"), py::arg("p"), py::arg("tol"), py::arg("backend"),
+        py::arg("progress"));
+  m.def("nullspace", &nullspace, py::arg("a"), py::arg("p"), py::arg("tol"), py::arg("backend"),
+        py::arg("progress"));
   m.def("solve", &solve, py::arg("a"), py::arg("b"), py::arg("p"), py::arg("tol"),
-        py::arg("backend"));
+        py::arg("backend"), py::arg("progress"));
   m.def("build_matrix", &build_matrix, py::arg("samples"), py::arg("monomials"), py::arg("p"),
         py::arg("tol"), py::arg("prefactors"), py::arg("backend"));
 }

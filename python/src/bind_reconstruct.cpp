@@ -8,6 +8,7 @@
 #include "hepex/io/expression.hpp"
 #include "hepex/reconstruct/black_box.hpp"
 #include "hepex/reconstruct/rational.hpp"
+#include "python_call.hpp"
 
 namespace hepex::python {
 
@@ -46,7 +47,21 @@ class PythonBlackBox : public reconstruct::BlackBox {
       result = pair[0];
     }
     py::array v = py::module_::import("numpy").attr("asarray")(result);
-    if (v.dtype().kind() == 'O') v = reduce_objects(v, f.modulus());
+    if (v.dtype().kind() == 'O') {
+      // Python ints and exact fractions, read mod p by the Python layer; a
+      // fraction whose denominator p divides is a point where f is undefined.
+      const py::tuple read = py::module_::import("hepex").attr("_object_residues")(v, f.modulus(),
+                                                                                 "f(points, p)");
+      v = read[0];
+      const auto defined = py::array_t<bool, py::array::c_style | py::array::forcecast>::ensure(read[1]);
+      for (std::size_t i = 0; i < count && i < static_cast<std::size_t>(defined.size()); ++i) {
+        if (!defined.data()[i]) ok[i] = 0;
+      }
+    } else if (v.dtype().kind() == 'f' || v.dtype().kind() == 'c') {
+      throw Error("f(points, p) returned " + std::string(py::str(v.dtype())) +
+                  " values: values mod p must be integers (or exact fractions such as "
+                  "fractions.Fraction, as dtype=object)");
+    }
     const bool shape_ok = (v.ndim() == 1 && functions_ == 1 && static_cast<std::size_t>(v.shape(0)) == count) ||
                           (v.ndim() == 2 && static_cast<std::size_t>(v.shape(0)) == count &&
                            static_cast<std::size_t>(v.shape(1)) == functions_);
@@ -61,26 +76,37 @@ class PythonBlackBox : public reconstruct::BlackBox {
   }
 
  private:
-  // Python ints of any size, reduced mod p by Python itself.
-  static py::array reduce_objects(const py::array& v, std::uint64_t p) {
-    return py::module_::import("numpy").attr("mod")(v, py::int_(p)).attr("astype")("uint64");
-  }
-
   py::object f_;
   std::size_t variables_, functions_;
 };
 
-std::vector<std::string> answers(const reconstruct::BlackBox& box,
-                                 const reconstruct::ReconstructOptions& options,
-                                 const std::vector<std::string>& names) {
+// One reconstruction's answers (as text) and its work: (answers, seed,
+// images, [(prime, role, probes)], probes, seconds, black-box seconds,
+// error): a reconstruction that ended without an answer has answers None
+// and its message in error (the Python layer raises NegativeAnswer with the
+// work attached).
+py::tuple run(const reconstruct::BlackBox& box, const reconstruct::ReconstructOptions& options,
+              const std::vector<std::string>& names, const py::object& progress) {
+  const PythonCall call(progress);
   reconstruct::Reconstruction r;
+  std::string error;
   {
     py::gil_scoped_release release;
-    r = reconstruct::reconstruct(box, options);
+    try {
+      r = reconstruct::reconstruct(box, options);
+    } catch (const reconstruct::ReconstructionFailure& e) {
+      r = e.partial();
+      error = e.what();
+    }
   }
-  std::vector<std::string> out;
-  for (const auto& function : r.functions) out.push_back(reconstruct::to_string(function, names));
-  return out;
+  std::vector<std::string> texts;
+  for (const auto& function : r.functions) texts.push_back(reconstruct::to_string(function, names));
+  py::list primes;
+  for (const auto& use : r.prime_uses) {
+    primes.append(py::make_tuple(use.prime, reconstruct::to_string(use.role), use.probes));
+  }
+  return py::make_tuple(error.empty() ? py::cast(texts) : py::object(py::none()), r.seed, r.primes,
+                        primes, r.probes, r.seconds, r.black_box_seconds, error);
 }
 
 reconstruct::ReconstructOptions options_of(std::size_t primes, std::uint64_t seed,
@@ -91,16 +117,13 @@ reconstruct::ReconstructOptions options_of(std::size_t primes, std::uint64_t see
   options.max_primes = primes;
   options.seed = seed;
   options.max_degree = max_degree;
+  options.max_primes_name = "primes";
+  options.max_degree_name = "max_degree";
   return options;
 }
 
-// Each expression on its own (its own probes and primes), as `hepex
-// reconstruct --file` does; every expression is parsed before any work.
-std::vector<std::string> reconstruct_expressions(const std::vector<std::string>& texts,
-                                                 const std::vector<std::string>& names,
-                                                 std::size_t primes, std::uint64_t seed,
-                                                 std::size_t max_degree) {
-  const auto options = options_of(primes, seed, max_degree);
+std::vector<io::Expression> parse_all(const std::vector<std::string>& texts,
+                                      const std::vector<std::string>& names) {
   std::vector<io::Expression> expressions;
   for (std::size_t i = 0; i < texts.size(); ++i) {
     try {
@@ -109,30 +132,44 @@ std::vector<std::string> reconstruct_expressions(const std::vector<std::string>&
       throw Error("expression " + std::to_string(i) + ": " + e.what(), e.kind());
     }
   }
-  std::vector<std::string> out;
-  for (auto& e : expressions) {
-    const auto box = reconstruct::expression_black_box({e}, names.size());
-    out.push_back(answers(*box, options, names).at(0));
-  }
-  return out;
+  return expressions;
 }
 
-std::vector<std::string> reconstruct_callable(const py::object& f,
-                                              const std::vector<std::string>& names,
-                                              std::size_t functions, std::size_t primes,
-                                              std::uint64_t seed, std::size_t max_degree) {
+// One expression (every one is parsed first, by parse_all).
+py::tuple reconstruct_expression(const std::string& text, const std::vector<std::string>& names,
+                                 std::size_t primes, std::uint64_t seed, std::size_t max_degree,
+                                 const py::object& progress) {
+  auto expression = parse_all({text}, names);
+  const auto box = reconstruct::expression_black_box(std::move(expression), names.size());
+  return run(*box, options_of(primes, seed, max_degree), names, progress);
+}
+
+void check_expressions(const std::vector<std::string>& texts, const std::vector<std::string>& names) {
+  parse_all(texts, names);
+}
+
+py::tuple reconstruct_callable(const py::object& f, const std::vector<std::string>& names,
+                               std::size_t functions, std::size_t primes, std::uint64_t seed,
+                               std::size_t max_degree, const py::object& progress) {
   const PythonBlackBox box(f, names.size(), functions);
-  return answers(box, options_of(primes, seed, max_degree), names);
+  return run(box, options_of(primes, seed, max_degree), names, progress);
+}
+
+std::vector<std::string> variable_list(const std::string& text) {
+  return io::parse_variable_list(text, "variables");
 }
 
 }  // namespace
 
 void bind_reconstruct(py::module_& m) {
-  m.def("reconstruct_expressions", &reconstruct_expressions, py::arg("expressions"),
-        py::arg("variables"), py::arg("primes"), py::arg("seed"), py::arg("max_degree"));
+  m.def("check_expressions", &check_expressions, py::arg("expressions"), py::arg("variables"));
+  m.def("reconstruct_expression", &reconstruct_expression, py::arg("expression"),
+        py::arg("variables"), py::arg("primes"), py::arg("seed"), py::arg("max_degree"),
+        py::arg("progress"));
   m.def("reconstruct_callable", &reconstruct_callable, py::arg("f"), py::arg("variables"),
-        py::arg("functions"), py::arg("primes"), py::arg("seed"), py::arg("max_degree"));
-  m.def("parse_variable_list", &io::parse_variable_list, py::arg("text"));
+        py::arg("functions"), py::arg("primes"), py::arg("seed"), py::arg("max_degree"),
+        py::arg("progress"));
+  m.def("parse_variable_list", &variable_list, py::arg("text"));
 }
 
 }  // namespace hepex::python

@@ -10,6 +10,7 @@
 #include <memory>
 
 #include "arrays.hpp"
+#include "python_call.hpp"
 
 namespace hepex::python {
 
@@ -45,6 +46,7 @@ class DeviceArray {
         typestr_(python::typestr<T>()),
         // Through the kept View: a copy here would outlive Kokkos at exit.
         to_numpy_([kept = static_cast<const DeviceMatrix<T, DeviceMemory>*>(keep_.get())] {
+          const PythonCall call;
           T* data = nullptr;
           py::array out = new_matrix<T>({kept->extent(0), kept->extent(1)}, data);
           Kokkos::deep_copy(Kokkos::View<T**, Kokkos::LayoutRight, Kokkos::HostSpace,
@@ -60,18 +62,17 @@ class DeviceArray {
   py::array to_numpy() const { return to_numpy_(); }
 
  private:
+  KokkosHold hold_;             // first: Kokkos outlives the View below
   std::shared_ptr<void> keep_;  // the View, so that the memory lives as long as this
   void* data_;
   Shape shape_;
   std::string typestr_;
   std::function<py::array()> to_numpy_;
 
-  // Frees the View, unless Kokkos has been finalised (at interpreter exit,
-  // before Python destroyed every result): freeing it then is an error, and
-  // the process is ending anyway.
+  // Frees the View (Kokkos is still up: hold_).
   template <class T>
   static void release(void* view) {
-    if (Kokkos::is_initialized()) delete static_cast<DeviceMatrix<T, DeviceMemory>*>(view);
+    delete static_cast<DeviceMatrix<T, DeviceMemory>*>(view);
   }
 };
 

@@ -1,6 +1,7 @@
 // The C API of include/hepex/hepex_me.h over amplitudes::MatrixElement.
 #include <cstdlib>
 #include <memory>
+#include <mutex>
 #include <string>
 #include <type_traits>
 #include <vector>
@@ -16,7 +17,8 @@ struct hepex_me {
 
 namespace {
 
-std::string last_error;
+// Per thread, so that each caller reads its own call's message.
+thread_local std::string last_error;
 
 // Runs `body`, turning exceptions into a return code and last_error.
 template <class Body>
@@ -35,11 +37,15 @@ int guarded(Body&& body) {
   }
 }
 
+// Once, whichever thread creates the first handle.
 void ensure_kokkos() {
-  if (Kokkos::is_initialized()) return;
-  Kokkos::initialize();
-  std::atexit([] {
-    if (Kokkos::is_initialized()) Kokkos::finalize();
+  static std::once_flag once;
+  std::call_once(once, [] {
+    if (Kokkos::is_initialized()) return;
+    Kokkos::initialize();
+    std::atexit([] {
+      if (Kokkos::is_initialized()) Kokkos::finalize();
+    });
   });
 }
 

@@ -9,6 +9,8 @@
 #include "hepex/amplitudes/rambo.hpp"
 #include "hepex/config.hpp"
 #include "hepex/core/error.hpp"
+#include "hepex/core/kokkos_lock.hpp"
+#include "hepex/core/progress.hpp"
 
 namespace hepex::amplitudes {
 
@@ -120,6 +122,7 @@ void check_parameters(const ModelParameters& p) {
 MatrixElement::MatrixElement(Process process, MatrixElementOptions options,
                              const DeviceSpace& instance)
     : info_(process_info(process)), options_(options) {
+  const KokkosLock lock;
   check_parameters(options_.parameters);
   if (options_.streams < 1) throw Error("streams must be at least 1");
   lanes_ = uses_lanes(options_);
@@ -179,6 +182,7 @@ MatrixElement::MatrixElement(Process process, MatrixElementOptions options,
 MatrixElement::~MatrixElement() = default;
 
 std::vector<double> MatrixElement::per_helicity(const MomentaView<Memory>& momenta) {
+  const KokkosLock lock;
   const std::size_t events = momenta.extent(0);
   std::vector<double> result(info_.helicity_combinations * events);
   Kokkos::View<double*, Memory> me("hepex::me_helicity", events);
@@ -194,6 +198,7 @@ std::vector<double> MatrixElement::per_helicity(const MomentaView<Memory>& momen
 void MatrixElement::evaluate(const MomentaView<Memory>& momenta,
                              const Kokkos::View<double*, Memory>& me,
                              const EventArguments& arguments) {
+  const KokkosLock lock;
   evaluate_async(momenta, me, arguments);
   fence();
 }
@@ -211,6 +216,7 @@ void MatrixElement::fence() const {
 void MatrixElement::evaluate_async(const MomentaView<Memory>& momenta,
                                    const Kokkos::View<double*, Memory>& me,
                                    const EventArguments& arguments) {
+  const KokkosLock lock;  // while the work is launched (Serial and OpenMP run it here)
   const std::size_t events = momenta.extent(0);
   if (momenta.extent(1) != std::size_t(info_.particles) || momenta.extent(2) != 4 ||
       me.extent(0) != events) {
@@ -286,12 +292,52 @@ std::vector<T> to_host(const Kokkos::View<T*, MatrixElement::Memory>& device) {
 
 }  // namespace
 
+namespace {
+
+// The events [first, first + count) of a per-event vector (all of an empty one).
+template <class T>
+std::vector<T> slice(const std::vector<T>& v, std::size_t first, std::size_t count) {
+  if (v.empty()) return {};
+  return std::vector<T>(v.begin() + first, v.begin() + first + count);
+}
+
+}  // namespace
+
 EventResults MatrixElement::evaluate(const std::vector<double>& momenta, const EventInputs& inputs,
                                      MomentumCheck check, const MomentumTolerance& tolerance) {
+  const KokkosLock lock;
   check_momenta(info_, momenta.data(), momenta.size(), check, tolerance,
                 options_.parameters.top_mass);
   const std::size_t events = momenta.size() / (4 * info_.particles);
   check_event_inputs(info_, events, inputs);
+  // Watched (the CLI's -v, Python): batches of about a quarter second each,
+  // so that progress is reported and an interruption is seen between them;
+  // else one batch.
+  ProgressTask task("me", "events", static_cast<double>(events));
+  const bool watched = ProgressWatch::current() != nullptr;
+  EventResults results;
+  std::size_t batch = watched ? std::min<std::size_t>(events, 64 * options_.events_per_team) : events;
+  for (std::size_t first = 0; first < events;) {
+    const std::size_t count = std::min(batch, events - first);
+    const double start = progress_clock();
+    const auto part = evaluate_batch(momenta.data() + first * 4 * info_.particles, count,
+                                     EventInputs{slice(inputs.gs, first, count),
+                                                 slice(inputs.rndhel, first, count),
+                                                 slice(inputs.rndcol, first, count),
+                                                 slice(inputs.igraph, first, count)});
+    results.me.insert(results.me.end(), part.me.begin(), part.me.end());
+    results.selhel.insert(results.selhel.end(), part.selhel.begin(), part.selhel.end());
+    results.selcol.insert(results.selcol.end(), part.selcol.begin(), part.selcol.end());
+    first += count;
+    task.update(static_cast<double>(first));
+    const double seconds = progress_clock() - start;
+    if (watched && seconds < 0.1) batch *= 2;
+  }
+  return results;
+}
+
+EventResults MatrixElement::evaluate_batch(const double* momenta, std::size_t events,
+                                           const EventInputs& inputs) {
   MomentaView<Memory> device("hepex::momenta", events, info_.particles, 4);
   auto host = Kokkos::create_mirror_view(device);
   for (std::size_t e = 0; e < events; ++e)

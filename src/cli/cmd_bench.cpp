@@ -22,6 +22,7 @@
 #include "hepex/linalg/modgemm.hpp"
 #include "hepex/linalg/random_matrix.hpp"
 #include "hepex/linalg/rref.hpp"
+#include "progress_lines.hpp"
 #include "table.hpp"
 
 namespace hepex::cli {
@@ -37,6 +38,7 @@ struct BenchOptions {
   int repeats = 3;
   std::uint64_t seed = 1;
   std::string json_path;
+  bool verbose = false;
 };
 
 // Device-to-device copy bandwidth (bytes read + written per second), 2 GiB.
@@ -107,8 +109,11 @@ template <class F>
 void bench_field(const F& f, const std::string& label, const BenchOptions& o, double bandwidth,
                  Table& table, nlohmann::json& rows) {
   using T = typename F::value_type;
+  ProgressTask task("bench rref", "measurements", static_cast<double>(o.sizes.size() * o.blocks.size()));
+  std::size_t measured = 0;
   for (std::size_t n : o.sizes) {
     for (const int block : o.blocks) {
+      task.set_stage("n = " + std::to_string(n) + ", " + algorithm_name(block));
       DeviceMatrix<T, DeviceMemory> a(
           Kokkos::view_alloc(Kokkos::WithoutInitializing, std::string("bench")), n, n);
       linalg::RrefOptions options;
@@ -149,6 +154,7 @@ void bench_field(const F& f, const std::string& label, const BenchOptions& o, do
       table.add_row({std::to_string(n), label, algorithm_name(block), fixed(best, 4),
                      std::to_string(result.rank), fixed(bytes / best / bandwidth, 3), of_rate});
       rows.push_back(row);
+      task.update(static_cast<double>(++measured));
     }
   }
 }
@@ -209,7 +215,13 @@ void add_bench_commands(CLI::App& app) {
       ->check(CLI::Range(0, 1 << 20));
   rref->add_option("--seed", o->seed, "random seed")->check(whole_number());
   rref->add_option("--json", o->json_path, "write the results to FILE (default: none)");
-  rref->callback([o] { run_bench_rref(*o); });
+  rref->add_flag("-v,--verbose", o->verbose,
+                 "progress on stderr every 2 s: measurements done, ETA (default: a line every "
+                 "30 s)");
+  rref->callback([o] {
+    const auto watch = verbose_progress(o->verbose, 0);
+    run_bench_rref(*o);
+  });
 
   add_bench_gemm_command(*bench);
   add_bench_zippel_command(*bench);

@@ -16,6 +16,7 @@
 #include "hepex/field/real.hpp"
 #include "hepex/linalg/modgemm.hpp"
 #include "hepex/linalg/random_matrix.hpp"
+#include "progress_lines.hpp"
 #include "table.hpp"
 
 namespace hepex::cli {
@@ -56,6 +57,7 @@ struct GemmBenchOptions {
   int repeats = 3;
   bool keep_a = false;
   std::string json_path;
+  bool verbose = false;
 };
 
 template <class Body>
@@ -126,8 +128,12 @@ std::string products_of(linalg::GemmMethod method, const field::Zp<Word>& f, con
 template <class Word>
 void bench_shapes(const field::Zp<Word>& f, const GemmBenchOptions& o, Table& table,
                   nlohmann::json& rows) {
+  ProgressTask task("bench gemm", "measurements",
+                    static_cast<double>(o.shapes.size() * o.methods.size()));
+  std::size_t measured = 0;
   for (const std::string& text : o.shapes) {
     const Shape s = parse_shape(text);
+    task.set_stage(s.text() + ", vendor ceilings");
     const double dgemm = dgemm_rate(s, o.repeats), int8 = int8_gemm_rate(s, o.repeats);
     DeviceMatrix<Word, DeviceMemory> a("a", s.m, s.k), b("b", s.k, s.n), c("c", s.m, s.n);
     linalg::fill_random(DeviceSpace(), f, a, 3);
@@ -135,6 +141,7 @@ void bench_shapes(const field::Zp<Word>& f, const GemmBenchOptions& o, Table& ta
     for (const auto& name : o.methods) {
       const auto method =
           linalg::resolve_gemm_method(linalg::parse_gemm_method(name), f.modulus(), vendor);
+      task.set_stage(s.text() + ", " + linalg::gemm_method_name(method));
       // One workspace for the repeats, as in a loop of products: the best
       // time excludes allocating the scratch matrices (and, with --keep-a,
       // converting A).
@@ -160,6 +167,7 @@ void bench_shapes(const field::Zp<Word>& f, const GemmBenchOptions& o, Table& ta
                       {"modular_ops_per_s", rate},
                       {"dgemm_flops_per_s", dgemm},
                       {"int8_gemm_ops_per_s", int8}});
+      task.update(static_cast<double>(++measured));
     }
   }
 }
@@ -206,7 +214,13 @@ void add_bench_gemm_command(CLI::App& bench) {
                  "A converted once for all repeats, as T in a Sparse-FGLM loop "
                  "(GemmWorkspace::keep_left_operand; default: off)");
   gemm->add_option("--json", g->json_path, "write the results to FILE (default: none)");
-  gemm->callback([g] { run_bench_gemm(*g); });
+  gemm->add_flag("-v,--verbose", g->verbose,
+                 "progress on stderr every 2 s: measurements done, ETA (default: a line every "
+                 "30 s)");
+  gemm->callback([g] {
+    const auto watch = verbose_progress(g->verbose, 0);
+    run_bench_gemm(*g);
+  });
 }
 
 }  // namespace hepex::cli

@@ -32,6 +32,7 @@
 #include "hepex/amplitudes/matrix_element.hpp"
 #include "hepex/amplitudes/rambo.hpp"
 #include "hepex/core/error.hpp"
+#include "hepex/core/progress.hpp"
 #include "hepex/core/kokkos_compat.hpp"
 #include "hepex/core/runtime.hpp"
 #include "table.hpp"
@@ -311,6 +312,11 @@ void run_bench_me(MeBenchOptions o) {
                "median us", "thread CPU us", "MEs/s", "min MEs/s", "max MEs/s", "empty us",
                "RAMBO us"});
   nlohmann::json rows = nlohmann::json::array(), peaks = nlohmann::json::array();
+  // A line every 30 s of a long sweep (main's watch): sweeps done.
+  ProgressTask task("bench me", "sweeps",
+                    static_cast<double>(processes.size() * precisions.size() * methods.size() *
+                                        simds.size() * choices.size()));
+  std::size_t swept = 0;
   for (const auto process : processes) {
     for (const auto precision : precisions) {
       for (const auto method : methods) {
@@ -330,7 +336,10 @@ void run_bench_me(MeBenchOptions o) {
               std::cout << "skipped: --choices on needs the kernel colour sum (blas)\n";
               continue;
             }
+            task.set_stage(std::string(process_info(process).name) + " " +
+                           precision_name(precision));
             sweep(process, precision, method, simd, choosing, o, table, rows, peaks);
+            task.update(static_cast<double>(++swept));
           }
         }
       }

@@ -16,6 +16,7 @@
 #include "output.hpp"
 #include "commands.hpp"
 #include "hepex/core/error.hpp"
+#include "hepex/core/progress.hpp"
 #include "hepex/core/runtime.hpp"
 #include "hepex/core/spaces.hpp"
 #include "hepex/field/primes.hpp"
@@ -160,9 +161,19 @@ void run_bench_zippel(const ZippelBenchOptions& o) {
   Table table({"T", "space", "method", "solves", "setup s", "solve s", "s/solve", "overall s", "G mul-add/s",
                "of int64 mul", "check"});
   nlohmann::json rows = nlohmann::json::array();
-  for (std::size_t T : o.sizes)
+  // A line every 30 s of a long run (main's watch): sizes done.
+  ProgressTask task("bench zippel", "sizes", static_cast<double>(o.sizes.size() + o.host_sizes.size()));
+  std::size_t done = 0;
+  for (std::size_t T : o.sizes) {
+    task.set_stage("T = " + std::to_string(T) + ", device");
     bench_size<DeviceSpace>(f, T, "device", device_rate, o, table, rows);
-  for (std::size_t T : o.host_sizes) bench_size<HostSpace>(f, T, "host", host_rate, o, table, rows);
+    task.update(static_cast<double>(++done));
+  }
+  for (std::size_t T : o.host_sizes) {
+    task.set_stage("T = " + std::to_string(T) + ", host");
+    bench_size<HostSpace>(f, T, "host", host_rate, o, table, rows);
+    task.update(static_cast<double>(++done));
+  }
   table.print(std::cout);
   emit_json(json, {{"benchmark", "zippel"},
                            {"device", devices().front().name},

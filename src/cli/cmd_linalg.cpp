@@ -24,6 +24,7 @@
 #include "mpi_session.hpp"
 #include "number_options.hpp"
 #include "output.hpp"
+#include "progress_lines.hpp"
 
 namespace hepex::cli {
 
@@ -229,7 +230,6 @@ void run_rref(const LinalgOptions& o) {
   with_field(o, [&](const auto& f) {
     const Backend backend = parse_backend(o.backend);
     linalg::RrefOptions options;
-    if (o.verbose && comm.rank() == 0) options.progress = &std::cerr;
     const auto run = [&](const std::vector<std::size_t>& jobs) {
       std::vector<std::string> out;
       for (const std::size_t j : jobs) {
@@ -255,31 +255,34 @@ void run_rref(const LinalgOptions& o) {
     };
     const auto results = distributed::run_jobs(comm, o.inputs.size(), run, job);
     if (comm.rank() != 0) return;
+    // The summary first: a --json that cannot be written leaves --out as it
+    // was and standard output empty.
+    if (outputs.json.is_file()) {
+      nlohmann::json summaries = nlohmann::json::array();
+      for (std::size_t j = 0; j < results.size(); ++j) {
+        std::istringstream line(results[j].substr(0, results[j].find('\n')));
+        std::size_t rows = 0, cols = 0, rank = 0;
+        std::string seconds;
+        line >> rows >> cols >> rank >> seconds;
+        std::vector<int> pivots;
+        for (int p; line >> p;) pivots.push_back(p);
+        summaries.push_back({{"input", o.inputs[j]}, {"rows", rows}, {"cols", cols},
+                             {"rank", rank}, {"pivots", pivots},
+                             {"seconds", std::strtod(seconds.c_str(), nullptr)}});
+      }
+      nlohmann::json summary{{"command", "rref"}, {"backend", o.backend}, {"ranks", comm.size()}};
+      if (several) {
+        summary["matrices"] = summaries;
+      } else {
+        summary.update(summaries[0]);
+      }
+      emit_json(outputs.json, summary);
+    }
     for (const auto& r : results) {
       const std::string_view result(r);
       outputs.out.write(result.substr(result.find('\n') + 1));
     }
     outputs.out.commit();
-    if (!outputs.json.is_file()) return;
-    nlohmann::json summaries = nlohmann::json::array();
-    for (std::size_t j = 0; j < results.size(); ++j) {
-      std::istringstream line(results[j].substr(0, results[j].find('\n')));
-      std::size_t rows = 0, cols = 0, rank = 0;
-      std::string seconds;
-      line >> rows >> cols >> rank >> seconds;
-      std::vector<int> pivots;
-      for (int p; line >> p;) pivots.push_back(p);
-      summaries.push_back({{"input", o.inputs[j]}, {"rows", rows}, {"cols", cols},
-                           {"rank", rank}, {"pivots", pivots},
-                           {"seconds", std::strtod(seconds.c_str(), nullptr)}});
-    }
-    nlohmann::json summary{{"command", "rref"}, {"backend", o.backend}, {"ranks", comm.size()}};
-    if (several) {
-      summary["matrices"] = summaries;
-    } else {
-      summary.update(summaries[0]);
-    }
-    emit_json(outputs.json, summary);
   });
 }
 
@@ -288,8 +291,8 @@ void run_rank(const LinalgOptions& o) {
   with_field(o, [&](const auto& f) {
     const Backend backend = parse_backend(o.backend);
     const auto r = linalg::rank(f, read_input(o.inputs.at(0), f, backend), backend);
-    emit(outputs.out, std::to_string(r) + "\n");
     emit_json(outputs.json, {{"command", "rank"}, {"rank", r}});
+    emit(outputs.out, std::to_string(r) + "\n");
   });
 }
 
@@ -303,8 +306,8 @@ void run_nullspace(const LinalgOptions& o) {
     check_output_fits<std::decay_t<decltype(f)>>("the null space", a.cols,
                                                   a.cols - std::min(a.rows, a.cols), backend);
     const auto n = linalg::nullspace(f, a, backend);
-    emit_matrix(outputs.out, n, f, format);
     emit_json(outputs.json, {{"command", "nullspace"}, {"dimension", n.cols}});
+    emit_matrix(outputs.out, n, f, format);
   });
 }
 
@@ -355,9 +358,9 @@ void run_gemm(const LinalgOptions& o) {
     Kokkos::Timer timer;
     const auto c = linalg::modgemm(f, a, b, method, backend);
     const double seconds = timer.seconds();
-    emit_matrix(outputs.out, c, f, format);
     emit_json(outputs.json, {{"command", "gemm"}, {"method", linalg::gemm_method_name(resolved)},
                    {"m", a.rows}, {"k", a.cols}, {"n", b.cols}, {"seconds", seconds}});
+    emit_matrix(outputs.out, c, f, format);
   });
 }
 
@@ -389,8 +392,8 @@ CLI::App* add_linalg_subcommand(CLI::App& app, const std::string& name,
   }
   cmd->add_option("--json", o->json_path, "write a JSON summary to FILE (default: none)");
   cmd->add_flag("-v,--verbose", o->verbose,
-                name == "rref" ? "progress on stderr (default: off)"
-                               : "progress on stderr (default: off; only rref reports any)");
+                "progress on stderr every 2 s: columns or rows done, rate, ETA (default: a "
+                "line every 30 s of a long run)");
   cmd->add_option("inputs", o->inputs,
                   inputs == 1 ? "A.mtx or A.npy ('-': Matrix Market on stdin)"
                               : "A.mtx b.mtx (or .npy files)")
@@ -408,22 +411,35 @@ void add_linalg_commands(CLI::App& app) {
   rref_cmd->get_option("inputs")->expected(1, 1 << 20)->description(
       "A.mtx or A.npy ('-': Matrix Market on stdin); several: one job each, outputs in order");
   add_job_options(*rref_cmd, rref->jobs, 1);
-  rref_cmd->callback([rref] { run_rref(*rref); });
+  rref_cmd->callback([rref] {
+    const auto watch = verbose_progress(rref->verbose, communicator().rank());
+    run_rref(*rref);
+  });
   auto rank = std::make_shared<LinalgOptions>();
   add_linalg_subcommand(app, "rank", "rank of a matrix", 1, rank)->callback([rank] {
+    const auto watch = verbose_progress(rank->verbose, 0);
     run_rank(*rank);
   });
   auto nullspace = std::make_shared<LinalgOptions>();
   add_linalg_subcommand(app, "nullspace", "basis of the right null space, as columns", 1,
                         nullspace)
-      ->callback([nullspace] { run_nullspace(*nullspace); });
+      ->callback([nullspace] {
+        const auto watch = verbose_progress(nullspace->verbose, 0);
+        run_nullspace(*nullspace);
+      });
   auto solve = std::make_shared<LinalgOptions>();
   add_linalg_subcommand(app, "solve", "a particular solution x of A x = b (free variables 0)",
                         2, solve)
-      ->callback([solve] { run_solve(*solve); });
+      ->callback([solve] {
+        const auto watch = verbose_progress(solve->verbose, 0);
+        run_solve(*solve);
+      });
   auto gemm = std::make_shared<LinalgOptions>();
   add_linalg_subcommand(app, "gemm", "C = A B mod P", 2, gemm, true)
-      ->callback([gemm] { run_gemm(*gemm); })
+      ->callback([gemm] {
+        const auto watch = verbose_progress(gemm->verbose, 0);
+        run_gemm(*gemm);
+      })
       ->add_option("--method", gemm->method,
                    "auto, fp64, multiword, int64 or int8 (one that is not exact for P is "
                    "refused)")

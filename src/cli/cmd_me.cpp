@@ -21,6 +21,7 @@
 #include "mpi_session.hpp"
 #include "number_options.hpp"
 #include "output.hpp"
+#include "progress_lines.hpp"
 
 namespace hepex::cli {
 
@@ -96,6 +97,36 @@ std::string hexfloat(double x) {
   std::ostringstream text;
   text << std::hexfloat << x;
   return text.str();
+}
+
+// The --json summary of a RAMBO run (nothing without --json).
+void emit_summary(const MeOptions& o, const ProcessInfo& info, const MatrixElementOptions& options,
+                  const MatrixElement& me, Outputs& outputs, const std::vector<BatchResult>& batch,
+                  bool batched, double wall, double evaluation_seconds, double mean) {
+  if (!outputs.json.is_file()) return;
+  const auto& comm = communicator();
+  const std::size_t batches = batch.size();
+  const double events = static_cast<double>(batches) * static_cast<double>(o.events);
+  nlohmann::json means = nlohmann::json::array();
+  for (const auto& b : batch) means.push_back(b.sum / static_cast<double>(o.events));
+  emit_json(outputs.json, {{"command", "me"},
+                           {"process", info.name},
+                           {"events", o.events},
+                           {"batches", batches},
+                           {"ranks", comm.size()},
+                           {"sqrt_s", o.sqrt_s},
+                           {"seed", o.seed},
+                           {"precision", precision_name(options.precision)},
+                           {"colour_sum", o.colour_sum},
+                           {"simd", simd_name(me.options().simd)},
+                           {"good_helicities", me.good_helicities().size()},
+                           {"execution_space", DeviceSpace::name()},
+                           {"seconds", batched ? wall : evaluation_seconds},
+                           {"evaluation_seconds", evaluation_seconds},
+                           {"mes_per_second", events / (batched ? wall : evaluation_seconds)},
+                           {"mean_me", mean},
+                           {"batch_mean_me", means},
+                           {"me_units", info.me_units}});
 }
 
 // RAMBO runs: --batches B (default 1) jobs of --events N each, spread over the
@@ -179,28 +210,10 @@ void run_rambo_batches(const MeOptions& o, Process process, const MatrixElementO
     out << times.str() << '\n';
   }
   out << std::setprecision(10) << "mean ME " << mean << ' ' << info.me_units << '\n';
+  // The summary first: a --json that cannot be written leaves --out as it
+  // was and standard output empty (it is held until then).
+  emit_summary(o, info, options, me, outputs, batch, batched, wall, evaluation_seconds, mean);
   outputs.out.commit();
-  if (!outputs.json.is_file()) return;
-  nlohmann::json means = nlohmann::json::array();
-  for (const auto& b : batch) means.push_back(b.sum / static_cast<double>(o.events));
-  emit_json(outputs.json, {{"command", "me"},
-                           {"process", info.name},
-                           {"events", o.events},
-                           {"batches", batches},
-                           {"ranks", comm.size()},
-                           {"sqrt_s", o.sqrt_s},
-                           {"seed", o.seed},
-                           {"precision", precision_name(options.precision)},
-                           {"colour_sum", o.colour_sum},
-                           {"simd", simd_name(me.options().simd)},
-                           {"good_helicities", me.good_helicities().size()},
-                           {"execution_space", DeviceSpace::name()},
-                           {"seconds", batched ? wall : evaluation_seconds},
-                           {"evaluation_seconds", evaluation_seconds},
-                           {"mes_per_second", events / (batched ? wall : evaluation_seconds)},
-                           {"mean_me", mean},
-                           {"batch_mean_me", means},
-                           {"me_units", info.me_units}});
 }
 
 // --select: per event "gs rndhel rndcol" or "gs rndhel rndcol igraph" (the
@@ -378,7 +391,7 @@ void add_me_command(CLI::App& app) {
   me->add_option("--momentum-tolerance", o->momentum_tolerance,
                  "--momenta: relative tolerance of the momentum conservation and mass-shell "
                  "checks (default 0: 1e-9 and 1e-6)")
-      ->check(finite_positive());
+      ->check(finite_non_negative());
   me->add_flag("--keep-nonfinite", o->keep_nonfinite,
                "write non-finite MEs (events at a singularity) instead of failing (default: "
                "off)");
@@ -386,9 +399,12 @@ void add_me_command(CLI::App& app) {
   me->add_option("--batches", o->batches,
                  "RAMBO runs: B jobs of --events each (spread over MPI ranks; default 0: one "
                  "batch, its time on stdout)")
-      ->check(whole_number(1, std::size_t{1} << 30));
+      ->check(whole_number(0, std::size_t{1} << 30));
   add_job_options(*me, o->jobs, 1);
-  me->callback([o] { run_me(*o); });
+  me->callback([o] {
+    const auto watch = verbose_progress(o->verbose, communicator().rank());
+    run_me(*o);
+  });
 }
 
 }  // namespace hepex::cli

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <iostream>
 #include <memory>
+#include <random>
 #include <nlohmann/json.hpp>
 #include <sstream>
 #include <string_view>
@@ -15,6 +16,7 @@
 #include "mpi_session.hpp"
 #include "number_options.hpp"
 #include "output.hpp"
+#include "progress_lines.hpp"
 
 namespace hepex::cli {
 
@@ -25,7 +27,7 @@ struct ReconstructOptions {
   std::string function;
   std::string file;
   std::size_t primes = 40;
-  std::uint64_t seed = 20261122;
+  std::string seed;  // empty: a random one, reported in --json
   std::size_t max_degree = 200;
   std::string out_path;
   std::string json_path;
@@ -69,6 +71,57 @@ std::vector<io::Expression> parse_expressions(const ReconstructOptions& o,
   return expressions;
 }
 
+// A job's work, as its result carries it: "SEED IMAGES PROBES BOX_SECONDS
+// SECONDS PRIMES" where PRIMES lists PRIME:ROLE:PROBES for every prime tried
+// ("-" for none).
+std::string encode_work(const reconstruct::Reconstruction& r) {
+  TextStream out;
+  out.precision(17);
+  out << r.seed << ' ' << r.primes << ' ' << r.probes << ' ' << r.black_box_seconds << ' '
+      << r.seconds << ' ';
+  if (r.prime_uses.empty()) out << '-';
+  for (std::size_t i = 0; i < r.prime_uses.size(); ++i) {
+    const auto& u = r.prime_uses[i];
+    out << (i ? "," : "") << u.prime << ':' << reconstruct::to_string(u.role) << ':' << u.probes;
+  }
+  return out.take();
+}
+
+struct Work {
+  std::uint64_t seed = 0;
+  std::size_t primes = 0, probes = 0;
+  double box_seconds = 0, seconds = 0;
+  nlohmann::json prime_list = nlohmann::json::array();
+};
+
+Work decode_work(std::istream& in) {
+  Work w;
+  std::string list;
+  in >> w.seed >> w.primes >> w.probes >> w.box_seconds >> w.seconds >> list;
+  if (list == "-") return w;
+  std::istringstream items(list);
+  for (std::string item; std::getline(items, item, ',');) {
+    const auto a = item.find(':'), b = item.rfind(':');
+    w.prime_list.push_back({{"prime", std::stoull(item.substr(0, a))},
+                            {"role", item.substr(a + 1, b - a - 1)},
+                            {"probes", std::stoull(item.substr(b + 1))}});
+  }
+  return w;
+}
+
+// --seed, or a random seed for this run (the same on every rank).
+std::uint64_t run_seed(const ReconstructOptions& o, const distributed::Communicator& comm) {
+  if (!o.seed.empty()) return std::stoull(o.seed);
+  std::string word;
+  if (comm.rank() == 0) {
+    std::random_device device;
+    const std::uint64_t seed = (std::uint64_t{device()} << 32) ^ device();
+    word = std::to_string(seed);
+  }
+  comm.broadcast(word);
+  return std::stoull(word);
+}
+
 // Each expression is one job (docs/cli.md "Many jobs, many ranks").
 void run_reconstruct(const ReconstructOptions& o) {
   if (o.function.empty() == o.file.empty()) {
@@ -81,20 +134,26 @@ void run_reconstruct(const ReconstructOptions& o) {
   auto outputs = open_outputs(o.out_path, o.json_path, comm);
   reconstruct::ReconstructOptions options;
   options.max_primes = o.primes;
-  options.seed = o.seed;
+  options.seed = run_seed(o, comm);
   options.max_degree = o.max_degree;
-  if (o.verbose && comm.rank() == 0) options.progress = &std::cerr;
+  options.max_primes_name = "--primes";
+  options.max_degree_name = "--max-degree";
+  const auto watch = verbose_progress(o.verbose, comm.rank());
+  if (o.verbose && comm.rank() == 0) {
+    options.progress = &std::cerr;
+    std::cerr << "reconstruct: seed " << options.seed << "\n";
+  }
   std::ostringstream identity;
-  // Not --primes: a finished job's answer does not depend on it, so a rerun
-  // with more primes keeps the finished jobs.
-  identity << "reconstruct\n" << o.vars << '\n' << o.seed << ' ' << o.max_degree << '\n';
+  // Neither --primes nor --seed: a finished job's answer depends on neither,
+  // so a rerun with more primes (or another seed) keeps the finished jobs.
+  identity << "reconstruct\n" << o.vars << '\n' << o.max_degree << '\n';
   for (const auto& line : lines) identity << line << '\n';
 
   // Each expression is reconstructed on its own, so that its probes, primes
   // and times are its own. A job's result is
-  //   "ok PRIMES PROBES BOX_SECONDS SECONDS\nANSWER", or
-  //   "failed MAX_PRIMES\nWHY" for a function that is undefined or needs
-  // more primes: the other lines still get their answers.
+  //   "ok WORK\nANSWER", or
+  //   "failed MAX_PRIMES WORK\nWHY" for a function that is undefined or needs
+  // more primes (WORK: encode_work): the other lines still get their answers.
   const auto run = [&](const std::vector<std::size_t>& jobs) {
     std::vector<std::string> out;
     for (const std::size_t j : jobs) {
@@ -102,13 +161,11 @@ void run_reconstruct(const ReconstructOptions& o) {
       TextStream result;
       try {
         const auto r = reconstruct::reconstruct(*box, options);
-        result.precision(17);
-        result << "ok " << r.primes << ' ' << r.probes << ' ' << r.black_box_seconds << ' '
-               << r.seconds << '\n'
-               << reconstruct::to_string(r.functions.at(0), names);
+        result << "ok " << encode_work(r) << '\n' << reconstruct::to_string(r.functions.at(0), names);
+      } catch (const reconstruct::ReconstructionFailure& e) {
+        result << "failed " << o.primes << ' ' << encode_work(e.partial()) << '\n' << e.what();
       } catch (const Error& e) {
-        if (e.kind() != ErrorKind::negative_answer) throw Error(input_name(o, j) + ": " + e.what(), e.kind());
-        result << "failed " << o.primes << '\n' << e.what();
+        throw Error(input_name(o, j) + ": " + e.what(), e.kind());
       }
       out.push_back(result.take());
     }
@@ -139,38 +196,42 @@ void run_reconstruct(const ReconstructOptions& o) {
     std::istringstream head(std::string(r.substr(0, newline)));
     const std::string_view body = r.substr(newline + 1);
     std::string status;
+    std::size_t max_primes = 0;
     head >> status;
+    if (status != "ok") head >> max_primes;
+    const Work w = decode_work(head);
+    primes = std::max(primes, w.primes);
+    probes += w.probes;
+    nlohmann::json entry = {{"input", input_name(o, j)},
+                            {"seed", w.seed},
+                            {"primes", w.primes},
+                            {"prime_list", w.prime_list},
+                            {"probes", w.probes},
+                            {"seconds", w.seconds},
+                            {"black_box_seconds", w.box_seconds},
+                            {"algebra_seconds", w.seconds - w.box_seconds}};
     if (status != "ok") {
       // A line that is no answer, and cannot be taken for one.
       const std::string why = input_name(o, j) + ": " + std::string(body);
       outputs.out.write("# not reconstructed: " + why + "\n");
       std::cerr << "hepex: " << why << '\n';
-      if (json) per_function.push_back({{"input", input_name(o, j)}, {"error", std::string(body)}});
+      entry["error"] = std::string(body);
+      if (json) per_function.push_back(std::move(entry));
       ++failed;
       continue;
     }
-    std::size_t p = 0, q = 0;
-    double box_seconds = 0, function_seconds = 0;
-    head >> p >> q >> box_seconds >> function_seconds;
-    primes = std::max(primes, p);
-    probes += q;
     outputs.out.write(body);
     outputs.out.write("\n");
     if (!json) continue;
-    per_function.push_back({{"input", input_name(o, j)},
-                            {"result", std::string(body)},
-                            {"primes", p},
-                            {"probes", q},
-                            {"seconds", function_seconds},
-                            {"black_box_seconds", box_seconds},
-                            {"algebra_seconds", function_seconds - box_seconds}});
+    entry["result"] = std::string(body);
+    per_function.push_back(std::move(entry));
   }
-  outputs.out.commit();
   emit_json(outputs.json, {{"command", "reconstruct"}, {"variables", names},
                            {"functions", results.size()}, {"failed", failed},
-                           {"primes", primes}, {"probes", probes}, {"seed", o.seed},
+                           {"primes", primes}, {"probes", probes}, {"seed", options.seed},
                            {"ranks", comm.size()}, {"seconds", seconds},
                            {"results", per_function}});
+  outputs.out.commit();
   if (failed > 0) {
     throw Error(std::to_string(failed) + " of " + std::to_string(results.size()) +
                     " functions not reconstructed (lines marked '# not reconstructed')",
@@ -192,7 +253,11 @@ void add_reconstruct_command(CLI::App& app) {
                   "or --function)");
   cmd->add_option("--primes", o->primes, "primes to try at most (exit 3 beyond)")
       ->check(whole_number(1, 10000));
-  cmd->add_option("--seed", o->seed, "random seed of the probe points")->check(whole_number());
+  cmd->add_option("--seed", o->seed,
+                  "seed of the random primes and probe points (default: a random one, reported "
+                  "with -v and in --json)")
+      ->check(whole_number())
+      ->default_str("random");
   cmd->add_option("--max-degree", o->max_degree, "largest degree per variable and in total")
       ->check(whole_number(1, 100000));
   cmd->add_option("--backend", o->backend,
@@ -202,8 +267,8 @@ void add_reconstruct_command(CLI::App& app) {
   cmd->add_option("--out", o->out_path, "write the functions to FILE (default: standard output)");
   cmd->add_option("--json", o->json_path, "write a JSON summary to FILE (default: none)");
   cmd->add_flag("-v,--verbose", o->verbose,
-                "progress on stderr: variables, terms, probes, rate, time per further prime "
-                "(default: off)");
+                "progress on stderr: the seed, variables, terms, probes and their rate every "
+                "2 s, time per further prime (default: a line every 30 s of a long run)");
   add_job_options(*cmd, o->jobs, 16);
   cmd->callback([o] { run_reconstruct(*o); });
 }

@@ -10,6 +10,7 @@
 #include "hepex/core/spaces.hpp"
 #include "mpi_session.hpp"
 #include "output.hpp"
+#include "progress_lines.hpp"
 
 namespace {
 
@@ -47,6 +48,8 @@ int run_command(int argc, char* argv[], const hepex::distributed::Communicator& 
       if (std::strcmp(argv[i], "--help") == 0) argv[i] = short_help;
     }
     hepex::Runtime runtime(argc, argv, device_for_this_rank(comm));  // --kokkos-* options
+    // A long run is never silent: a progress line every 30 s (-v: 2 s).
+    const auto heartbeat = hepex::cli::quiet_progress(rank);
 
     CLI::App app{"hepex: exact and high-throughput kernels for high-energy physics"};
     app.require_subcommand(0, 1);

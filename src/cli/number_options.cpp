@@ -5,6 +5,7 @@
 #include <string>
 
 #include "hepex/core/spaces.hpp"
+#include "hepex/io/decimal.hpp"
 
 namespace hepex::cli {
 
@@ -31,15 +32,23 @@ CLI::Validator whole_number(std::uint64_t low, std::uint64_t high) {
 CLI::Validator finite_positive() {
   return CLI::Validator(
       [](std::string& text) -> std::string {
-        char* end = nullptr;
-        const double value = std::strtod(text.c_str(), &end);
-        if (text.empty() || end != text.c_str() + text.size() || !std::isfinite(value) ||
-            !(value > 0)) {
-          return "'" + text + "' is not a finite number above 0";
-        }
+        const io::Decimal d = io::parse_decimal(text);
+        if (d.problem != nullptr) return "'" + text + "' " + d.problem;
+        if (!(d.value > 0)) return "'" + text + "' is not above 0";
         return {};
       },
       "FLOAT > 0");
+}
+
+CLI::Validator finite_non_negative() {
+  return CLI::Validator(
+      [](std::string& text) -> std::string {
+        const io::Decimal d = io::parse_decimal(text);
+        if (d.problem != nullptr) return "'" + text + "' " + d.problem;
+        if (d.value < 0 || std::signbit(d.value)) return "'" + text + "' is below 0";
+        return {};
+      },
+      "FLOAT >= 0");
 }
 
 CLI::Validator default_space_backend(const std::string& command) {

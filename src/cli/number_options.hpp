@@ -17,6 +17,8 @@ CLI::Validator whole_number(std::uint64_t low = 0,
 
 // A finite floating-point number > 0.
 CLI::Validator finite_positive();
+// A finite floating-point number >= 0 (for options whose documented default is 0).
+CLI::Validator finite_non_negative();
 
 // --backend of the commands that run on the default execution space alone
 // (me, reconstruct): host or device, where host is refused in a build with a

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "hepex/core/error.hpp"
+#include "signal_cleanup.hpp"
 
 namespace hepex::cli {
 
@@ -62,6 +63,31 @@ void TextStream::Buffer::grow(std::size_t more) {
   setp(text_.data(), text_.data() + text_.size());
   advance(written);
 }
+
+namespace {
+
+// The file a path names: a symbolic link (or a chain of them, even one that
+// ends at a file yet to be made) followed to its end, so that the output
+// replaces that file and not the link.
+std::string resolved_link(std::string path) {
+  for (int hops = 0; hops < 40; ++hops) {
+    struct stat info {};
+    if (::lstat(path.c_str(), &info) != 0 || !S_ISLNK(info.st_mode)) return path;
+    std::vector<char> target(static_cast<std::size_t>(info.st_size > 0 ? info.st_size : PATH_MAX) + 1);
+    const ssize_t n = ::readlink(path.c_str(), target.data(), target.size() - 1);
+    if (n < 0) return path;
+    std::string next(target.data(), static_cast<std::size_t>(n));
+    if (next.empty()) return path;
+    if (next[0] != '/') {
+      const auto slash = path.rfind('/');
+      if (slash != std::string::npos) next = path.substr(0, slash + 1) + next;
+    }
+    path = next;
+  }
+  return path;  // a loop: opening it fails with the system's message
+}
+
+}  // namespace
 
 // Writes to a FILE through a buffer of its own (the FILE is unbuffered); the
 // first failure's errno is kept for OutputFile::commit().
@@ -120,9 +146,19 @@ struct OutputFile::Direct {
   std::ostream stream;
 };
 
+OutputFile OutputFile::held_standard_output() {
+  OutputFile out;
+  out.option_ = "standard output";
+  out.buffer_ = std::make_unique<TextStream>();
+  out.held_stdout_ = true;
+  return out;
+}
+
 OutputFile::OutputFile(std::string option, std::string path)
     : option_(std::move(option)), path_(std::move(path)) {
   if (path_.empty()) return;
+  // A symbolic link: the file it points to is written (the link stays).
+  path_ = resolved_link(path_);
   struct stat info {};
   const bool exists = ::stat(path_.c_str(), &info) == 0;
   if (exists && S_ISDIR(info.st_mode)) fail("is a directory");
@@ -131,6 +167,7 @@ OutputFile::OutputFile(std::string option, std::string path)
   } else {
     temporary_ = path_ + ".tmp-" + std::to_string(::getpid());
     file_ = std::fopen(temporary_.c_str(), "wb");
+    if (file_ != nullptr) remove_on_signal(temporary_);
   }
   if (file_ == nullptr) {
     const std::string reason = std::strerror(errno);
@@ -154,6 +191,8 @@ OutputFile& OutputFile::operator=(OutputFile&& other) noexcept {
   temporary_ = std::move(other.temporary_);
   direct_ = std::move(other.direct_);
   buffer_ = std::move(other.buffer_);
+  held_stdout_ = other.held_stdout_;
+  other.held_stdout_ = false;
   file_ = other.file_;
   other.file_ = nullptr;
   return *this;
@@ -164,13 +203,18 @@ OutputFile::~OutputFile() { discard(); }
 void OutputFile::discard() {
   direct_.reset();  // its buffer is dropped, not written
   buffer_.reset();
+  held_stdout_ = false;
   if (file_ == nullptr) return;
   std::fclose(file_);
   file_ = nullptr;
-  if (!temporary_.empty()) std::remove(temporary_.c_str());
+  if (!temporary_.empty()) {
+    std::remove(temporary_.c_str());
+    keep_on_signal(temporary_);
+  }
 }
 
 std::ostream& OutputFile::stream() {
+  if (held_stdout_) return *buffer_;
   if (file_ == nullptr) return std::cout;
   if (direct_) return direct_->stream;
   return *buffer_;
@@ -181,6 +225,14 @@ void OutputFile::write(std::string_view text) {
 }
 
 void OutputFile::commit() {
+  if (held_stdout_) {
+    const std::string text = buffer_->take();
+    buffer_.reset();
+    held_stdout_ = false;
+    std::cout.write(text.data(), static_cast<std::streamsize>(text.size()));
+    check_stdout();
+    return;
+  }
   if (file_ == nullptr) return;
   errno = 0;
   bool ok = true;
@@ -200,6 +252,7 @@ void OutputFile::commit() {
   ok = std::fclose(file_) == 0 && ok;
   file_ = nullptr;
   if (ok && !temporary_.empty()) ok = std::rename(temporary_.c_str(), path_.c_str()) == 0;
+  if (!temporary_.empty()) keep_on_signal(temporary_);
   if (!ok) {
     if (!temporary_.empty()) std::remove(temporary_.c_str());
     temporary_.clear();
@@ -213,7 +266,9 @@ void OutputFile::fail(const std::string& what) {
 }
 
 Outputs open_outputs(const std::string& out_path, const std::string& json_path) {
-  return {OutputFile("--out", out_path), OutputFile("--json", json_path)};
+  Outputs outputs{OutputFile("--out", out_path), OutputFile("--json", json_path)};
+  if (out_path.empty() && !json_path.empty()) outputs.out = OutputFile::held_standard_output();
+  return outputs;
 }
 
 Outputs open_outputs(const std::string& out_path, const std::string& json_path,

@@ -11,6 +11,12 @@
 //    command);
 //  * a FILE that is not a regular file (/dev/full, /dev/stdout, a pipe) is
 //    kept until commit(), then written directly, and every write is checked;
+//  * standard output is held in memory until commit() when the command also
+//    writes --json (the summary is committed first, so a --json that cannot
+//    be written leaves standard output empty);
+//  * a temporary is removed when the program is interrupted (SIGINT,
+//    SIGTERM, SIGHUP) before commit();
+//  * --out onto a symbolic link writes the file it points to (the link stays);
 //  * check_stdout() at exit: anything lost on standard output is an error.
 
 #include <cstdio>
@@ -59,6 +65,8 @@ class OutputFile {
  public:
   // No file: stream() is standard output and commit() does nothing.
   OutputFile() = default;
+  // Standard output, held in memory until commit().
+  static OutputFile held_standard_output();
   // `option` names the file in errors ("--out", "--json"); an empty path is
   // no file.
   OutputFile(std::string option, std::string path);
@@ -83,7 +91,8 @@ class OutputFile {
   std::string option_, path_, temporary_;  // temporary_ empty: written directly
   std::FILE* file_ = nullptr;
   std::unique_ptr<Direct> direct_;      // a temporary: streamed to it
-  std::unique_ptr<TextStream> buffer_;  // not a regular file: kept until commit()
+  std::unique_ptr<TextStream> buffer_;  // not a regular file (or held stdout): kept until commit()
+  bool held_stdout_ = false;
 };
 
 // --out and --json of one command.
@@ -92,6 +101,7 @@ struct Outputs {
 };
 
 // Opens both (empty paths: none) here; hepex::Error if one is not writable.
+// With a --json file and no --out, standard output is held until committed.
 Outputs open_outputs(const std::string& out_path, const std::string& json_path);
 // The same on rank 0 of comm, for the job commands that all ranks run (the
 // other ranks get none); an error is thrown on every rank.

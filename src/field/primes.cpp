@@ -1,9 +1,11 @@
 #include "hepex/field/primes.hpp"
 
+#include <algorithm>
 #include <map>
 #include <mutex>
 
 #include "hepex/core/error.hpp"
+#include "hepex/core/random.hpp"
 
 namespace hepex::field {
 
@@ -103,10 +105,28 @@ std::vector<std::uint64_t> large_primes(std::size_t count, std::uint64_t below) 
   return {primes.begin(), primes.begin() + static_cast<std::ptrdiff_t>(count)};
 }
 
-void check_prime_modulus(std::uint64_t p, int max_bits, const char* field) {
-  const std::string name = std::string(field) + " modulus " + std::to_string(p);
+std::vector<std::uint64_t> random_large_primes(std::size_t count, std::uint64_t seed) {
+  constexpr std::uint64_t low = std::uint64_t{1} << 62;
+  std::vector<std::uint64_t> primes;
+  primes.reserve(count);
+  for (std::uint64_t i = 0; primes.size() < count; ++i) {
+    // The prime gaps near 2^63 are below 1600: next_prime stays below 2^63
+    // unless the word is within them, and then the word is skipped.
+    const std::uint64_t word = low | (random::counter_u64(seed ^ 0x7072696d6573ull, i) >> 2);
+    const std::uint64_t p = next_prime(word);
+    if (p >= (std::uint64_t{1} << 63)) continue;
+    if (std::find(primes.begin(), primes.end(), p) != primes.end()) continue;
+    primes.push_back(p);
+  }
+  return primes;
+}
+
+namespace {
+
+// The checks of check_prime_modulus, `name` the text before "is not a prime".
+void check_prime(std::uint64_t p, int max_bits, const std::string& name, const std::string& limit) {
   if (max_bits < 64 && p >= (std::uint64_t{1} << max_bits)) {
-    throw Error(name + " is too large: " + field + " needs a prime below 2^" +
+    throw Error(name + " is too large: " + limit + " needs a prime below 2^" +
                 std::to_string(max_bits) + " (largest: " +
                 std::to_string(prev_prime(std::uint64_t{1} << max_bits)) + ")");
   }
@@ -118,6 +138,16 @@ void check_prime_modulus(std::uint64_t p, int max_bits, const char* field) {
                 (suggest ? "; the next prime is " + std::to_string(next_prime(p))
                          : std::string()));
   }
+}
+
+}  // namespace
+
+void check_prime_modulus(std::uint64_t p, int max_bits, const char* field) {
+  check_prime(p, max_bits, std::string(field) + " modulus " + std::to_string(p), field);
+}
+
+void check_prime_argument(std::uint64_t p, int max_bits, const std::string& name) {
+  check_prime(p, max_bits, name + " = " + std::to_string(p), name);
 }
 
 }  // namespace hepex::field

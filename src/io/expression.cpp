@@ -204,7 +204,7 @@ Expression Expression::parse(const std::string& text, const std::vector<std::str
   return ExpressionParser(text, variables).run();
 }
 
-std::vector<std::string> parse_variable_list(const std::string& text) {
+std::vector<std::string> parse_variable_list(const std::string& text, const std::string& option) {
   std::vector<std::string> names;
   std::size_t start = 0;
   while (true) {
@@ -213,11 +213,11 @@ std::vector<std::string> parse_variable_list(const std::string& text) {
         text.substr(start, comma == std::string::npos ? std::string::npos : comma - start);
     if (name.empty() || !is_name_start(name[0]) ||
         !std::all_of(name.begin(), name.end(), is_name_char)) {
-      throw Error("--vars: '" + name +
+      throw Error(option + ": '" + name +
                   "' is not a variable name (letters, digits, '_'; not starting with a digit)");
     }
     if (std::find(names.begin(), names.end(), name) != names.end()) {
-      throw Error("--vars: the variable '" + name + "' is listed twice");
+      throw Error(option + ": the variable '" + name + "' is listed twice");
     }
     names.push_back(name);
     if (comma == std::string::npos) break;

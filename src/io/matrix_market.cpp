@@ -10,6 +10,8 @@
 #include <unordered_set>
 #include <vector>
 
+#include "hepex/io/decimal.hpp"
+
 namespace hepex::io {
 
 namespace detail {
@@ -26,16 +28,9 @@ bool is_integer_token(const std::string& token) {
 }
 
 double parse_finite_double(const std::string& token, const std::string& name, std::size_t line) {
-  errno = 0;
-  char* end = nullptr;
-  const double value = std::strtod(token.c_str(), &end);
-  if (token.empty() || end != token.c_str() + token.size()) {
-    entry_error(name, line, "entry '" + token + "' is not a number");
-  }
-  if (!std::isfinite(value) || errno == ERANGE) {
-    entry_error(name, line, "entry '" + token + "' is not finite (NaN, Inf or out of range)");
-  }
-  return value;
+  const Decimal d = parse_decimal(token);
+  if (d.problem != nullptr) entry_error(name, line, "entry '" + token + "' " + d.problem);
+  return d.value;
 }
 
 void check_fits(std::size_t rows, std::size_t cols, std::size_t entry_bytes,

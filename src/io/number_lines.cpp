@@ -1,9 +1,10 @@
 #include "hepex/io/number_lines.hpp"
 
+#include <cmath>
 #include <sstream>
-#include <stdexcept>
 
 #include "hepex/core/error.hpp"
+#include "hepex/io/decimal.hpp"
 
 namespace hepex::io {
 
@@ -19,17 +20,13 @@ std::vector<NumberLine> read_number_lines(std::istream& in, const std::string& n
       const auto fail = [&](const char* what) {
         throw Error(name + ":" + std::to_string(number) + ": '" + field + "' " + what);
       };
-      std::size_t used = 0;
-      double value = 0;
-      try {
-        value = std::stod(field, &used);
-      } catch (const std::out_of_range&) {
-        fail("is outside the range of a double");
-      } catch (const std::invalid_argument&) {
-        used = 0;
+      const Decimal d = parse_decimal(field);
+      // NaN and infinities pass here: the momenta check says which event.
+      if (d.problem != nullptr && !std::isnan(d.value) && !std::isinf(d.value)) fail(d.problem);
+      if (d.problem != nullptr && std::isinf(d.value) && field.find_first_of("eE") != std::string::npos) {
+        fail(d.problem);  // 1e400: beyond the largest double, not "inf"
       }
-      if (used != field.size()) fail("is not a number");
-      line.values.push_back(value);
+      line.values.push_back(d.value);
     }
     lines.push_back(std::move(line));
   }

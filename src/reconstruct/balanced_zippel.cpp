@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <numeric>
 
+#include "hepex/core/kokkos_lock.hpp"
 #include "hepex/reconstruct/detail/line_target.hpp"
 #include "hepex/reconstruct/detail/sparse_interpolation.hpp"
 #include "hepex/reconstruct/detail/univariate.hpp"
@@ -22,7 +23,8 @@ constexpr std::size_t undefined_after_rounds = 8;
 // The degrees of every function along one random line t (1, z) + s (Thiele
 // in t until each function is predicted); negative answer beyond the limit.
 detail::LineDegrees first_line(const BlackBox& box, const field::Zp64& f, RandomElements& random,
-                               const std::vector<std::uint64_t>& shift, std::size_t max_degree) {
+                               const std::vector<std::uint64_t>& shift, const ZippelOptions& options) {
+  const std::size_t max_degree = options.max_degree;
   const std::size_t n = box.variables(), F = box.functions();
   std::vector<std::uint64_t> z(n);
   z[0] = 1;
@@ -32,11 +34,7 @@ detail::LineDegrees first_line(const BlackBox& box, const field::Zp64& f, Random
   const std::size_t limit = 2 * max_degree + 2, per_round = 8;
   std::size_t defined = 0;
   for (std::size_t round = 0; std::count(done.begin(), done.end(), 0) > 0; ++round) {
-    if (round == undefined_after_rounds && defined == 0) {
-      throw Error("the function is undefined at all " + std::to_string(round * per_round) +
-                      " random points tried (a division by zero everywhere?)",
-                  ErrorKind::negative_answer);
-    }
+    if (round == undefined_after_rounds && defined == 0) throw BoxUndefined(round * per_round, f.modulus());
     if (round > max_first_line_rounds + limit / per_round)
       throw UnluckyChoice("balanced zippel: the black box keeps failing on the first line");
     std::vector<std::uint64_t> ts, points;
@@ -54,8 +52,7 @@ detail::LineDegrees first_line(const BlackBox& box, const field::Zp64& f, Random
         if (done[g] != 0) continue;
         if (thiele[g].add(ts[r], out[r * F + g]) == Thiele::Added::predicted) done[g] = 1;
         if (!done[g] && thiele[g].size() >= limit) {
-          throw Error("reconstruction: the total degree exceeds the limit " +
-                          std::to_string(max_degree),
+          throw Error(degree_limit_message("the total degree", max_degree, options.max_degree_name),
                       ErrorKind::negative_answer);
         }
       }
@@ -90,6 +87,7 @@ void add_homogenised(const PolynomialModP& q, std::size_t level, PolynomialModP&
 
 std::vector<RationalModP> balanced_zippel(const BlackBox& box, const field::Zp64& f,
                                           std::uint64_t seed, const ZippelOptions& options) {
+  const KokkosLock lock;
   const std::size_t n = box.variables(), F = box.functions();
   RandomElements random(seed);
   std::vector<RationalModP> result(F);
@@ -100,15 +98,18 @@ std::vector<RationalModP> balanced_zippel(const BlackBox& box, const field::Zp64
     }
     return result;
   };
-  if (n == 0) return polynomials(zippel(box, f, seed, options));
-  // No shift when the black box is regular at the origin: then D(0) != 0.
   std::vector<std::uint64_t> shift(n, 0), out;
   std::vector<std::uint8_t> ok;
   box.evaluate(f, 1, shift, out, ok);
+  if (n == 0) {
+    if (ok.at(0) == 0) throw BoxUndefined(1, f.modulus());  // a constant, undefined mod f
+    return polynomials(zippel(box, f, seed, options));
+  }
+  // No shift when the black box is regular at the origin: then D(0) != 0.
   if (ok[0] == 0) {
     for (auto& s : shift) s = random.next(f);
   }
-  const auto degrees = first_line(box, f, random, shift, options.max_degree);
+  const auto degrees = first_line(box, f, random, shift, options);
   if (std::all_of(degrees.den.begin(), degrees.den.end(), [](std::size_t d) { return d == 0; })) {
     ZippelOptions polynomial_options = options;
     polynomial_options.degree_bounds = degrees.num;

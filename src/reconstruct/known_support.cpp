@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <numeric>
 
+#include "hepex/core/kokkos_lock.hpp"
 #include "hepex/core/spaces.hpp"
 #include "hepex/reconstruct/detail/line_target.hpp"
 #include "hepex/reconstruct/detail/vandermonde.hpp"
@@ -188,6 +189,7 @@ bool support_reusable(const std::vector<RationalModP>& support) {
 std::vector<RationalModP> from_support(const BlackBox& box, const field::Zp64& f,
                                        std::uint64_t seed,
                                        const std::vector<RationalModP>& support) {
+  const KokkosLock lock;
   RandomElements random(seed);
   const bool polynomial = std::all_of(support.begin(), support.end(),
                                       [](const RationalModP& r) { return constant_only(r.den); });

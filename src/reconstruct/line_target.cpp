@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "hepex/core/progress.hpp"
 #include "hepex/reconstruct/detail/univariate.hpp"
 
 namespace hepex::reconstruct::detail {
@@ -184,6 +185,7 @@ void LineTarget::evaluate(const field::Zp64& f, std::size_t count,
   values.assign(count * P, 0);
   ok.assign(count, 1);
   for (std::size_t i = 0; i < count; ++i) {
+    interruption_point();  // a fit is a dense solve: many of them take a while
     if (ts[i].size() < needed[i]) {
       ok[i] = 0;
       continue;

@@ -114,6 +114,11 @@ std::string to_string(const PolynomialQ& p, const std::vector<std::string>& name
 }
 
 std::string to_string(const RationalFunction& r, const std::vector<std::string>& names) {
+  // A polynomial (denominator 1, as make_primitive leaves it) as itself.
+  const bool den_is_one = r.den.terms() == 1 && r.den.coefficients[0] == 1 &&
+                          std::all_of(r.den.exponent(0), r.den.exponent(0) + r.den.variables,
+                                      [](std::uint32_t e) { return e == 0; });
+  if (den_is_one) return to_string(r.num, names);
   return "(" + to_string(r.num, names) + ")/(" + to_string(r.den, names) + ")";
 }
 

@@ -4,6 +4,8 @@
 #include <optional>
 
 #include "hepex/core/error.hpp"
+#include "hepex/core/kokkos_lock.hpp"
+#include "hepex/core/progress.hpp"
 #include "hepex/core/random.hpp"
 #include "hepex/field/crt.hpp"
 #include "hepex/field/primes.hpp"
@@ -20,36 +22,36 @@ double seconds_since(Clock::time_point start) {
   return std::chrono::duration<double>(Clock::now() - start).count();
 }
 
-// The user's black box, counting probes and the time spent in it; with -v a
-// progress line at most every two seconds.
+// The user's black box, counting probes and the time spent in it. After each
+// batch its progress task polls for an interruption and reports the probes
+// and their rate (with an ETA on primes whose probes are known ahead).
 class CountingBox : public BlackBox {
  public:
-  CountingBox(const BlackBox& box, std::ostream* progress) : box_(box), progress_(progress) {}
+  explicit CountingBox(const BlackBox& box) : box_(box), task_("reconstruct", "probes") {}
   std::size_t variables() const override { return box_.variables(); }
   std::size_t functions() const override { return box_.functions(); }
   void evaluate(const field::Zp64& f, std::size_t count, const std::vector<std::uint64_t>& points,
                 std::vector<std::uint64_t>& values, std::vector<std::uint8_t>& ok) const override {
+    task_.poll();
     const auto start = Clock::now();
     box_.evaluate(f, count, points, values, ok);
     seconds_ += seconds_since(start);
     probes_ += count;
-    if (progress_ != nullptr && seconds_ > 0 && seconds_since(last_report_) > 2) {
-      last_report_ = Clock::now();
-      *progress_ << "reconstruct: prime " << f.modulus() << ": " << probes_ - prime_start_
-                 << " probes, " << static_cast<std::size_t>(probes_ / seconds_)
-                 << " probes/s in the black box\n";
-    }
+    task_.update(static_cast<double>(probes_));
   }
   std::size_t probes() const { return probes_; }
   double seconds() const { return seconds_; }
-  void start_prime() { prime_start_ = probes_; }
+  // A new prime, the images so far and the probes it should need (0: unknown).
+  void start_prime(std::size_t number, std::size_t expected_probes) {
+    task_.set_stage("prime " + std::to_string(number));
+    task_.set_total(expected_probes > 0 ? static_cast<double>(probes_ + expected_probes) : 0);
+  }
 
  private:
   const BlackBox& box_;
-  std::ostream* progress_;
-  mutable std::size_t probes_ = 0, prime_start_ = 0;
+  mutable ProgressTask task_;
+  mutable std::size_t probes_ = 0;
   mutable double seconds_ = 0;
-  mutable Clock::time_point last_report_ = Clock::now();
 };
 
 // Random points (nonzero coordinates) of the black box.
@@ -60,25 +62,36 @@ std::vector<std::uint64_t> random_points(const field::Zp64& f, std::size_t count
   return x;
 }
 
-// `check(g, x)` is the value of function g at x, or nothing where it has none.
-// True when every function agrees with the black box at every random point
-// where the black box is defined.
+// What a check at random points found.
+enum class Verdict { agrees, disagrees, undefined };
+
+// Checks functions against the black box at `wanted` random points where it
+// is defined, drawn in rounds from at most `most` points (a check never
+// passes on points where the black box says nothing: with none defined the
+// verdict is `undefined`). `check(g, x)` is the value of function g at x, or
+// nothing where it has none.
 template <class Check>
-bool agrees(const BlackBox& box, const field::Zp64& f, std::size_t count, RandomElements& random,
-            Check&& check) {
+Verdict check_at_random_points(const BlackBox& box, const field::Zp64& f, std::size_t wanted,
+                               RandomElements& random, Check&& check, std::size_t most = 64) {
   const std::size_t n = box.variables(), F = box.functions();
-  const auto x = random_points(f, count, n, random);
+  std::size_t defined = 0, tried = 0;
   std::vector<std::uint64_t> out;
   std::vector<std::uint8_t> ok;
-  box.evaluate(f, count, x, out, ok);
-  for (std::size_t i = 0; i < count; ++i) {
-    if (ok[i] == 0) continue;
-    for (std::size_t g = 0; g < F; ++g) {
-      const std::optional<std::uint64_t> v = check(g, x.data() + i * n);
-      if (!v || *v != out[i * F + g]) return false;
+  while (defined < wanted && tried < most) {
+    const std::size_t count = std::min(std::max<std::size_t>(wanted - defined, 1), most - tried);
+    const auto x = random_points(f, count, n, random);
+    box.evaluate(f, count, x, out, ok);
+    tried += count;
+    for (std::size_t i = 0; i < count; ++i) {
+      if (ok[i] == 0) continue;
+      ++defined;
+      for (std::size_t g = 0; g < F; ++g) {
+        const std::optional<std::uint64_t> v = check(g, x.data() + i * n);
+        if (!v || *v != out[i * F + g]) return Verdict::disagrees;
+      }
     }
   }
-  return true;
+  return defined == 0 ? Verdict::undefined : Verdict::agrees;
 }
 
 // One function's images so far: the monomials every prime agreed on and the
@@ -123,50 +136,99 @@ struct Lift {
   }
 };
 
+// Primes in a row where the black box is undefined everywhere before the
+// reconstruction says so.
+constexpr std::size_t undefined_primes_limit = 3;
+
 class Reconstructor {
  public:
   Reconstructor(const BlackBox& box, const ReconstructOptions& options)
-      : box_(box, options.progress),
+      : box_(box),
         options_(options),
-        primes_(field::large_primes(options.max_primes + 1)),
         random_(random::splitmix64(options.seed)),
         lifts_(box.functions()) {
     zippel_options_.max_degree = options.max_degree;
+    zippel_options_.max_degree_name = options.max_degree_name;
     zippel_options_.progress = options.progress;
+    result_.seed = options.seed;
   }
 
+  // A negative answer from inside (the degree limit) ends the run as a
+  // ReconstructionFailure with the work done until then.
   Reconstruction run() {
-    const auto start = Clock::now();
-    Reconstruction result;
-    for (std::size_t i = 0; i < primes_.size(); ++i) {
-      const field::Zp64 f(primes_[i]);
-      box_.start_prime();
-      const std::size_t before = box_.probes();
-      // Every prime after the first: do the images so far determine the
-      // functions? Checked on this prime's random points.
-      if (result.primes > 0 && confirmed(f)) {
-        result.probes_per_prime.push_back(box_.probes() - before);
-        return finish(std::move(result), start);
-      }
-      if (result.primes == options_.max_primes) break;  // this prime was only a check
-      const auto images = image(f, i);
-      result.probes_per_prime.push_back(box_.probes() - before);
-      if (!images) continue;  // this prime keeps failing: try the next one
-      ++result.primes;
-      for (std::size_t g = 0; g < lifts_.size(); ++g) lifts_[g].add(f.modulus(), (*images)[g]);
-      report(i, result);
+    try {
+      return run_primes();
+    } catch (const ReconstructionFailure&) {
+      throw;
+    } catch (const Error& e) {
+      if (e.kind() != ErrorKind::negative_answer) throw;
+      account();
+      throw ReconstructionFailure(e.what(), std::move(result_));
     }
-    std::size_t open = 0;
-    for (const auto& l : lifts_) open += l.candidate() ? 0 : 1;
-    throw Error("reconstruction did not converge with " + std::to_string(options_.max_primes) +
-                    " primes (" + std::to_string(open) + " of " + std::to_string(lifts_.size()) +
-                    " functions undetermined); raise --primes",
-                ErrorKind::negative_answer);
   }
 
  private:
+  Reconstruction run_primes() {
+    // Primes drawn as needed: the images, the check, and those dropped.
+    std::size_t drawn = 0, undefined_in_a_row = 0, undefined_points = 0;
+    std::vector<std::uint64_t> primes;
+    while (true) {
+      if (drawn == primes.size()) {
+        primes = field::random_large_primes(primes.size() + options_.max_primes + 1,
+                                            options_.seed);
+      }
+      const field::Zp64 f(primes[drawn++]);
+      box_.start_prime(drawn, support_ && support_reusable(*support_) ? terms() + 2 * options_.verify_points : 0);
+      const std::size_t before = box_.probes();
+      PrimeUse use{f.modulus(), PrimeUse::Role::image, 0};
+      auto dropped = [&](PrimeUse::Role role) {
+        use.role = role;
+        use.probes = box_.probes() - before;
+        result_.prime_uses.push_back(use);
+      };
+      // Every prime after the first: do the images so far determine the
+      // functions? Checked on this prime's random points.
+      if (result_.primes > 0) {
+        const Verdict v = confirmed(f);
+        if (v == Verdict::agrees) {
+          dropped(PrimeUse::Role::check);
+          return finish();
+        }
+        if (v == Verdict::undefined) {
+          dropped(PrimeUse::Role::undefined);
+          if (++undefined_in_a_row == undefined_primes_limit) fail_undefined(64);
+          continue;
+        }
+        if (result_.primes == options_.max_primes) {  // this prime was only a check
+          if (box_.probes() > before) dropped(PrimeUse::Role::rejected);
+          fail_not_determined();
+        }
+      }
+      std::optional<std::vector<RationalModP>> images;
+      try {
+        images = image(f, drawn - 1);
+      } catch (const BoxUndefined& e) {
+        dropped(PrimeUse::Role::undefined);
+        undefined_points = e.points();
+        if (++undefined_in_a_row == undefined_primes_limit) fail_undefined(undefined_points);
+        continue;
+      }
+      undefined_in_a_row = 0;
+      if (!images) {  // this prime keeps failing: try the next one
+        dropped(PrimeUse::Role::failed);
+        if (drawn > 4 * options_.max_primes + 8) fail_not_determined();
+        continue;
+      }
+      dropped(PrimeUse::Role::image);
+      ++result_.primes;
+      for (std::size_t g = 0; g < lifts_.size(); ++g) lifts_[g].add(f.modulus(), (*images)[g]);
+      report(result_.primes, f.modulus());
+    }
+  }
+
   // The functions mod f: the whole balanced Zippel on the first prime (and
   // whenever the supports cannot be reused), else from the known supports.
+  // Throws BoxUndefined when the black box is undefined everywhere mod f.
   std::optional<std::vector<RationalModP>> image(const field::Zp64& f, std::size_t i) {
     for (std::size_t attempt = 0; attempt < options_.retries; ++attempt) {
       try {
@@ -178,42 +240,53 @@ class Reconstructor {
           for (auto& g : r)
             if (!normalise(g, f)) throw UnluckyChoice("zero denominator");
         }
-        if (agrees(box_, f, options_.verify_points, random_,
-                   [&](std::size_t g, const std::uint64_t* x) -> std::optional<std::uint64_t> {
-                     const std::uint64_t den = evaluate(r[g].den, f, x);
-                     if (den == 0) return std::nullopt;
-                     return f.mul(evaluate(r[g].num, f, x), f.inv(den));
-                   })) {
+        const Verdict v = check_at_random_points(
+            box_, f, options_.verify_points, random_,
+            [&](std::size_t g, const std::uint64_t* x) -> std::optional<std::uint64_t> {
+              const std::uint64_t den = evaluate(r[g].den, f, x);
+              if (den == 0) return std::nullopt;
+              return f.mul(evaluate(r[g].num, f, x), f.inv(den));
+            });
+        if (v == Verdict::agrees) {
           if (!support_) support_ = r;
           return r;
         }
         if (options_.progress)
-          *options_.progress << "prime " << f.modulus() << ": the image fails its check\n";
+          *options_.progress << "reconstruct: prime " << f.modulus()
+                             << ": the image fails its check\n";
       } catch (const UnluckyChoice& e) {
-        if (options_.progress) *options_.progress << "prime " << f.modulus() << ": " << e.what() << "\n";
+        if (options_.progress)
+          *options_.progress << "reconstruct: prime " << f.modulus() << ": " << e.what() << "\n";
       }
       if (support_ && i > 0) support_.reset();  // a later prime: try the whole method
     }
     return std::nullopt;
   }
 
-  bool confirmed(const field::Zp64& f) {
+  Verdict confirmed(const field::Zp64& f) {
     candidates_.clear();
     for (const auto& l : lifts_) {
       auto c = l.candidate();
-      if (!c) return false;
+      if (!c) return Verdict::disagrees;
       candidates_.push_back(std::move(*c));
     }
-    return agrees(box_, f, options_.verify_points, random_,
-                  [&](std::size_t g, const std::uint64_t* x) { return evaluate(candidates_[g], f, x); });
+    return check_at_random_points(
+        box_, f, options_.verify_points, random_,
+        [&](std::size_t g, const std::uint64_t* x) { return evaluate(candidates_[g], f, x); });
   }
 
-  void report(std::size_t i, const Reconstruction& result) const {
+  // Terms of every function's image so far (the unknowns of a further prime).
+  std::size_t terms() const {
+    std::size_t t = 0;
+    for (const auto& l : lifts_) t += l.support.num.terms() + l.support.den.terms();
+    return t;
+  }
+
+  void report(std::size_t images, std::uint64_t p) const {
     if (options_.progress == nullptr) return;
-    std::size_t terms = 0;
-    for (const auto& l : lifts_) terms += l.support.num.terms() + l.support.den.terms();
-    *options_.progress << "reconstruct: prime " << i + 1 << " (" << primes_[i]
-                       << "): " << result.probes_per_prime.back() << " probes, " << terms
+    const std::size_t terms = this->terms();
+    *options_.progress << "reconstruct: prime " << images << " (" << p
+                       << "): " << result_.prime_uses.back().probes << " probes, " << terms
                        << " terms; each further prime needs about " << terms << " probes";
     if (box_.seconds() > 0) {
       *options_.progress << " (~" << terms * box_.seconds() / box_.probes() << " s)";
@@ -221,31 +294,96 @@ class Reconstructor {
     *options_.progress << "\n";
   }
 
-  Reconstruction finish(Reconstruction result, Clock::time_point start) {
-    for (auto& c : candidates_) {
-      make_primitive(c);
-      result.functions.push_back(std::move(c));
-    }
-    result.probes = box_.probes();
-    result.black_box_seconds = box_.seconds();
-    result.seconds = seconds_since(start);
-    return result;
+  void account() {
+    result_.probes = box_.probes();
+    result_.black_box_seconds = box_.seconds();
+    result_.seconds = seconds_since(start_);
   }
 
+  Reconstruction finish() {
+    for (auto& c : candidates_) {
+      make_primitive(c);
+      result_.functions.push_back(std::move(c));
+    }
+    account();
+    return std::move(result_);
+  }
+
+  [[noreturn]] void fail_undefined(std::size_t points) {
+    account();
+    throw ReconstructionFailure(
+        "the function is undefined at all " + std::to_string(points) +
+            " random points tried mod each of " + std::to_string(undefined_primes_limit) +
+            " random primes in a row (a division by zero everywhere?)",
+        std::move(result_));
+  }
+
+  [[noreturn]] void fail_not_determined() {
+    account();
+    if (result_.primes == 0) {
+      throw ReconstructionFailure(
+          "no image of " + std::string(lifts_.size() == 1 ? "the function" : "the functions") +
+              " mod any of the " + std::to_string(result_.prime_uses.size()) +
+              " primes tried: each image failed its check at random points (values that are "
+              "not those of one rational function, or change from call to call?)",
+          std::move(result_));
+    }
+    std::size_t open = 0;
+    for (const auto& l : lifts_) open += l.candidate() ? 0 : 1;
+    const std::size_t all = lifts_.size();
+    const std::string primes = std::to_string(result_.primes) +
+                               (result_.primes == 1 ? " prime" : " primes") + " did not determine ";
+    const std::string raise = "; raise " + options_.max_primes_name;
+    if (open > 0) {
+      throw ReconstructionFailure(
+          primes + (all == 1 ? std::string("the function")
+                             : std::to_string(open) + " of the " + std::to_string(all) + " functions") +
+              ": the rational reconstruction of " + (all == 1 ? "its" : "their") +
+              " coefficients does not exist yet" + raise,
+          std::move(result_));
+    }
+    throw ReconstructionFailure(
+        primes + (all == 1 ? "the function" : "the functions") +
+            ": the rational function from the images disagrees with the black box at a further "
+            "prime (coefficients too large for these primes, or values that are not those of one "
+            "rational function)" + raise,
+        std::move(result_));
+  }
+
+  const Clock::time_point start_ = Clock::now();
   CountingBox box_;
   const ReconstructOptions& options_;
   ZippelOptions zippel_options_;
-  std::vector<std::uint64_t> primes_;
   RandomElements random_;
   std::vector<Lift> lifts_;
   std::optional<std::vector<RationalModP>> support_;
   std::vector<RationalFunction> candidates_;
+  Reconstruction result_;
 };
 
 }  // namespace
 
+const char* to_string(PrimeUse::Role role) {
+  switch (role) {
+    case PrimeUse::Role::image: return "image";
+    case PrimeUse::Role::check: return "check";
+    case PrimeUse::Role::undefined: return "undefined";
+    case PrimeUse::Role::failed: return "failed";
+    case PrimeUse::Role::rejected: return "rejected";
+  }
+  return "?";
+}
+
 Reconstruction reconstruct(const BlackBox& box, const ReconstructOptions& options) {
-  if (options.max_primes == 0) throw Error("reconstruction needs at least one prime");
+  if (options.max_primes == 0) {
+    throw Error(options.max_primes_name + " = 0: reconstruction needs at least one prime");
+  }
+  const KokkosLock lock;
+  // Without a watch of the caller's, --verbose's stream gets the progress lines.
+  std::optional<ProgressWatch> watch;
+  if (options.progress != nullptr && ProgressWatch::current() == nullptr) {
+    watch.emplace(stream_progress(*options.progress));
+  }
   return Reconstructor(box, options).run();
 }
 

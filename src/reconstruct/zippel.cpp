@@ -6,6 +6,8 @@
 #include <optional>
 #include <tuple>
 
+#include "hepex/core/kokkos_lock.hpp"
+#include "hepex/core/progress.hpp"
 #include "hepex/core/random.hpp"
 #include "hepex/core/spaces.hpp"
 #include "hepex/reconstruct/detail/sparse_interpolation.hpp"
@@ -13,6 +15,13 @@
 #include "hepex/reconstruct/detail/vandermonde.hpp"
 
 namespace hepex::reconstruct {
+
+std::string degree_limit_message(const std::string& what, std::size_t limit,
+                                 const std::string& option) {
+  return "reconstruction: " + what + " exceeds the limit " + std::to_string(limit) + " (raise " +
+         option + "), or the black box's values are not those of one rational function (values "
+         "that change from call to call, or random ones)";
+}
 
 std::uint64_t RandomElements::next(const field::Zp64& f) {
   while (true) {
@@ -102,6 +111,7 @@ class Engine {
         if (!progressed) throw Error("zippel: no function can proceed", ErrorKind::runtime);
         continue;
       }
+      interruption_point();
       const auto ripe = fewest_probes_first(active);
       probe(ripe);
       solve(ripe);
@@ -415,8 +425,8 @@ class Engine {
       TermInterpolation& term = s.terms[s.active[u]];
       if (term.add(points_[s.stage], s.value, values[u])) continue;
       if (term.beyond_limit()) {
-        throw Error("reconstruction: the degree in variable " + std::to_string(s.stage + 1) +
-                        " exceeds the limit " + std::to_string(options_.max_degree),
+        throw Error(degree_limit_message("the degree in variable " + std::to_string(s.stage + 1),
+                                         options_.max_degree, options_.max_degree_name),
                     ErrorKind::negative_answer);
       }
       still.push_back(s.active[u]);
@@ -476,6 +486,7 @@ std::vector<PolynomialModP> interpolate(ProbeTarget& target, const field::Zp64& 
 
 std::vector<PolynomialModP> zippel(const BlackBox& box, const field::Zp64& f, std::uint64_t seed,
                                    const ZippelOptions& options) {
+  const KokkosLock lock;
   detail::BoxTarget target(box);
   return detail::interpolate(target, f, seed, options, options.degree_bounds);
 }

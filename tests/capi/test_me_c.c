@@ -1,6 +1,7 @@
 /* The C API from C: reference events of tests/data/madgraph reproduced, and
  * errors reported. Usage: test_me_c DATA_DIR */
 #include <math.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -150,6 +151,62 @@ static void check_bridge(const char* data) {
         "missing param card");
 }
 
+/* Four threads at once, on one shared handle and on one handle each (issue
+ * 36: MEs from several threads were wrong, silently): every thread must get
+ * MadGraph's MEs, and its own hepex_me_last_error. */
+#define THREADS 4
+static double thread_momenta[MAX_EVENTS * 6 * 4], thread_reference[MAX_EVENTS];
+static hepex_me* shared_handle;
+
+struct thread_result {
+  int index;
+  double worst;
+  int errors;
+};
+
+static void* evaluate_on_a_thread(void* arg) {
+  struct thread_result* r = (struct thread_result*)arg;
+  static double bad[6 * 4];
+  double me[MAX_EVENTS];
+  int round, e;
+  hepex_me* own = r->index % 2 ? hepex_me_create("gg_ttgg", "double") : NULL;
+  hepex_me* handle = own ? own : shared_handle;
+  r->worst = 0;
+  r->errors = handle == NULL;
+  for (round = 0; round < 4 && handle; ++round) {
+    if (hepex_me_evaluate(handle, MAX_EVENTS, thread_momenta, me) != HEPEX_ME_OK) ++r->errors;
+    for (e = 0; e < MAX_EVENTS; ++e) r->worst = fmax(r->worst, fabs(me[e] / thread_reference[e] - 1));
+    /* A failing call on this thread: its message is this thread's. */
+    if (hepex_me_evaluate(handle, 1, bad, me) != HEPEX_ME_INVALID_INPUT ||
+        strstr(hepex_me_last_error(), "event 0") == NULL)
+      ++r->errors;
+  }
+  if (own) hepex_me_destroy(own);
+  return NULL;
+}
+
+static void check_threads(const char* data) {
+  char path[1024];
+  pthread_t threads[THREADS];
+  struct thread_result results[THREADS];
+  int t;
+  snprintf(path, sizeof path, "%s/madgraph/gg_ttgg_onshell_ref.txt", data);
+  check(read_events(path, 6, thread_momenta, thread_reference) == MAX_EVENTS, "read events");
+  shared_handle = hepex_me_create("gg_ttgg", "double");
+  check(shared_handle != NULL, "create the shared handle");
+  for (t = 0; t < THREADS; ++t) {
+    results[t].index = t;
+    check(pthread_create(&threads[t], NULL, evaluate_on_a_thread, &results[t]) == 0, "thread");
+  }
+  for (t = 0; t < THREADS; ++t) {
+    pthread_join(threads[t], NULL);
+    printf("C API thread %d (%s handle): max relative error %.3g, %d errors\n", t,
+           t % 2 ? "own" : "shared", results[t].worst, results[t].errors);
+    check(results[t].worst < 1e-12 && results[t].errors == 0, "MEs from threads");
+  }
+  hepex_me_destroy(shared_handle);
+}
+
 int main(int argc, char** argv) {
   static const char* processes[] = {"gg_tt", "gg_ttg", "gg_ttgg"};
   static double momenta[MAX_EVENTS * 7 * 4], reference[MAX_EVENTS], me[MAX_EVENTS];
@@ -181,6 +238,7 @@ int main(int argc, char** argv) {
   check(strstr(hepex_me_last_error(), "gg_tttt") != NULL, "bad process message");
   check(hepex_me_create("gg_tt", "half") == NULL, "bad precision");
   check_bridge(argv[1]);
+  check_threads(argv[1]);
   printf("%s\n", failures == 0 ? "C API: all checks passed" : "C API: CHECKS FAILED");
   return failures == 0 ? 0 : 1;
 }

@@ -75,7 +75,7 @@ expect(0 "^%%MatrixMarket matrix array real general\n2 3\n1\n0\n0\n1\n-1\n2\n$"
 expect(1 "not a prime" rref --prime 15 "${dir}/A.mtx")
 expect(1 "below 2\\^63" rref --prime 9223372036854775837 "${dir}/A.mtx")
 expect(1 "frac.mtx:4: entry '3.5' is not an integer" rref --prime 7 "${dir}/frac.mtx")
-expect(1 "nan.mtx:3: entry 'nan' is not finite" rref --field real "${dir}/nan.mtx")
+expect(1 "nan.mtx:3: entry 'nan' is NaN, not a finite number" rref --field real "${dir}/nan.mtx")
 expect(1 "short.mtx: expected 4 entries, found 1" rank --prime 7 "${dir}/short.mtx")
 expect(1 "huge.mtx: a 400000 x 400000 matrix .* needs 3 copies of .* MiB for the work, more than" rank --prime 7 "${dir}/huge.mtx")
 expect(1 "has 2 rows but .* has 3" solve --prime 7 "${dir}/A.mtx" "${dir}/b3.mtx")
@@ -125,7 +125,9 @@ expect(0 "^\\(-x\\^2\\)/\\(x\\*y - 1\\)\n\\(2\\*x\\^3 \\+ 6\\*x\\^2\\*y \\+ 6\\*
        reconstruct --vars x,y,z --file "${rdir}/in.txt" --json "${rdir}/r.json")
 file(READ "${rdir}/r.json" text)
 if(NOT text MATCHES "\"functions\": 4" OR NOT text MATCHES "\"primes\": [0-9]+"
-   OR NOT text MATCHES "\"probes\": [1-9][0-9]*" OR NOT text MATCHES "\"black_box_seconds\": ")
+   OR NOT text MATCHES "\"probes\": [1-9][0-9]*" OR NOT text MATCHES "\"black_box_seconds\": "
+   OR NOT text MATCHES "\"prime_list\": \\[\n +{\n +\"prime\": [0-9]+,\n +\"probes\": [0-9]+,\n +\"role\": \"image\""
+   OR NOT text MATCHES "\"seed\": [0-9]+")
   message(FATAL_ERROR "reconstruct --json wrote:\n${text}")
 endif()
 execute_process(COMMAND "${HEPEX}" reconstruct --vars x,y,z --file "${rdir}/in.txt"
@@ -145,7 +147,7 @@ expect(1 "exactly one of --function" reconstruct --vars x)
 expect(1 "--vars: '' is not a variable name" reconstruct --vars "x,,y" --function x)
 expect(1 "cannot open" reconstruct --vars x --file "${rdir}/missing.txt")
 expect(0 "^\\(7\\*x \\+ 15\\)/\\(21\\)\n$" reconstruct --vars x --function "x/3 + 5/7" --primes 1)
-expect(3 "did not converge with 1 primes.*raise --primes"
+expect(3 "1 prime did not determine the function: .*raise --primes"
        reconstruct --vars x --function "x/3 + 1234567890123456789012345678901234567/7" --primes 1)
 # No constant term in the denominator (shifted lines), and a function with no
 # value anywhere: an error naming the line.
@@ -154,7 +156,7 @@ expect(0 "^\\(x\\*y \\+ 2\\)/\\(x\\^2\\*y \\+ x\\*y\\^2\\)\n$"
 # Each line is its own job: an undefined line and one needing more primes are
 # reported with their line numbers (exit 3), the others still answered.
 file(WRITE "${rdir}/undefined.txt" "x + y\n1/(x - x)\nx/3 + 1234567890123456789012345678901234567/7\n3/7\n")
-expect(3 "^\\(x \\+ y\\)/\\(1\\)\n# not reconstructed: [^\n]*undefined.txt:2: the function is undefined at all 64 random points[^\n]*\n# not reconstructed: [^\n]*undefined.txt:3: reconstruction did not converge with 1 primes[^\n]*\n\\(3\\)/\\(7\\)\nhepex: .*undefined.txt:2: .*hepex: .*undefined.txt:3: .*hepex: 2 of 4 functions not reconstructed"
+expect(3 "^x \\+ y\n# not reconstructed: [^\n]*undefined.txt:2: the function is undefined at all 64 random points tried mod each of 3 random primes[^\n]*\n# not reconstructed: [^\n]*undefined.txt:3: 1 prime did not determine the function[^\n]*\n\\(3\\)/\\(7\\)\nhepex: .*undefined.txt:2: .*hepex: .*undefined.txt:3: .*hepex: 2 of 4 functions not reconstructed"
        reconstruct --vars x,y --file "${rdir}/undefined.txt" --primes 1)
 # Matrix elements (docs/cli.md "Matrix elements"): RAMBO throughput runs, a momenta
 # file (the first two reference events of gg_ttg, ME 6.0592929364416362e-05 and
@@ -220,7 +222,8 @@ foreach(bad "nan 0.5 0.5 1|select.txt:1: gs = nan must be finite and > 0"
             "1.2 0.5 0.5 16|select.txt:1: igraph = 16 is not in \\[0, 15\\]"
             "1.2 0.5 0.5 2.5|select.txt:1: igraph 2.5[0-9]* is not a whole number"
             "1.2 0.5 0.5 1 7|select.txt:1: 5 numbers, expected 3"
-            "1e400 0.5 0.5 1|select.txt:1: '1e400' is outside the range of a double"
+            "1e400 0.5 0.5 1|select.txt:1: '1e400' is beyond the largest double"
+            "1e-400 0.5 0.5 1|select.txt:1: '1e-400' is below the smallest double"
             "1.2 0.5 0.5 1\n1.2 0.5 0.5 1|select.txt: 2 lines for 1 events")
   string(REPLACE "|" ";" parts "${bad}")
   list(GET parts 0 line)
@@ -299,8 +302,8 @@ expect(1 "--events: '-1' is not a whole number" me --process gg_tt --events -1)
 expect(1 "--seed: '-1' is not a whole number" me --process gg_tt --seed -1)
 expect(1 "--seed: '18446744073709551616' is too large" reconstruct --vars x --function x --seed 18446744073709551616)
 expect(1 "--events 144115188075855873: a batch needs .* GiB" me --process gg_tt --events 144115188075855873)
-expect(1 "--tol: 'nan' is not a finite number" rank --field real --tol nan "${dir}/A.mtx")
-expect(1 "--tol: 'inf' is not a finite number" solve --field real --tol inf "${dir}/A.mtx" "${dir}/b1.mtx")
+expect(1 "--tol: 'nan' is NaN, not a finite number" rank --field real --tol nan "${dir}/A.mtx")
+expect(1 "--tol: 'inf' is infinite, not a finite number" solve --field real --tol inf "${dir}/A.mtx" "${dir}/b1.mtx")
 expect(1 "--chunk: '0x10' is not a whole number" reconstruct --vars x --function x --chunk 0x10)
 string(REPEAT "(" 20000 open)
 string(REPEAT ")" 20000 close)

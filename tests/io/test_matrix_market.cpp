@@ -102,9 +102,11 @@ TEST(MatrixMarket, RejectsMalformedInputWithFileAndLine) {
   EXPECT_EQ(error_of("%%MatrixMarket matrix coordinate complex general\n2 2 1\n1 1 1\n"),
             "m.mtx:3: expected 'row column value imag'");
   EXPECT_EQ(error_of("%%MatrixMarket matrix array real general\n1 1\n1e999\n", true),
-            "m.mtx:3: entry '1e999' is not finite (NaN, Inf or out of range)");
+            "m.mtx:3: entry '1e999' is beyond the largest double (about 1.8e308)");
+  EXPECT_EQ(error_of("%%MatrixMarket matrix array real general\n1 1\n1e-400\n", true),
+            "m.mtx:3: entry '1e-400' is below the smallest double (about 4.9e-324) and would be 0");
   EXPECT_EQ(error_of("%%MatrixMarket matrix array complex general\n1 1\n1 nan\n", true),
-            "m.mtx:3: entry 'nan' is not finite (NaN, Inf or out of range)");
+            "m.mtx:3: entry 'nan' is NaN, not a finite number");
   EXPECT_EQ(error_of("%%MatrixMarket matrix array complex general\n1 1\n1 2\n"),
             "m.mtx:3: complex entries in a modular run");
 }

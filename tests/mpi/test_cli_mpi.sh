@@ -90,7 +90,10 @@ grep -q "bad.txt:2" bad.err || fail "malformed expression: message does not name
 [[ $? -eq 1 ]] || fail "missing matrix under mpiexec: expected exit 1"
 grep -q "missing.mtx" bad.err || fail "missing matrix: message does not name the file"
 [[ ! -s bad.out ]] || fail "missing matrix: partial output"
-"$hepex" me --process gg_ttg --batches 0 >/dev/null 2>&1 && fail "me --batches 0 accepted"
+# --batches 0 is the documented default (one batch, its time on stdout).
+"$hepex" me --process gg_ttg --events 8 --batches 0 2>/dev/null | grep -q "mean ME" ||
+  fail "me --batches 0 (the default, given) refused"
+"$hepex" me --process gg_ttg --batches -1 >/dev/null 2>&1 && fail "me --batches -1 accepted"
 echo "ok: malformed job lists"
 
 # --- checkpoint: kill a run midway, restart it, compare. The kill must land

@@ -142,7 +142,7 @@ def test_build_matrix_against_direct_products():
 
 @pytest.mark.parametrize("bad,message", [
     (dict(p=100), "is not a prime (divisible by 2); the next prime is 101"),
-    (dict(p=2**63), "is too large: P must be below 2^63"),
+    (dict(p=2**63), "p = 9223372036854775808 is too large: p must be below 2^63"),
     (dict(p=1), "is not a prime"),
     (dict(p=7.0), "is not an integer"),
 ])
@@ -162,5 +162,5 @@ def test_bad_arrays_are_refused():
         hepex.solve(np.eye(2, dtype=np.int64), np.ones(3, dtype=np.int64), 7)
     with pytest.raises(hepex.InvalidInputError, match="tol = -1.0 must be finite and > 0"):
         hepex.rref(np.eye(2), tol=-1)
-    with pytest.raises(hepex.InvalidInputError, match="backend 'gpu' is not auto, host or device"):
+    with pytest.raises(hepex.InvalidInputError, match="backend = .gpu. is not one of auto, host, device"):
         hepex.rref(np.eye(2), backend="gpu")

@@ -11,6 +11,7 @@
 #include <random>
 
 #include "hepex/core/error.hpp"
+#include "hepex/field/primes.hpp"
 #include "hepex/io/expression.hpp"
 #include "hepex/reconstruct/rational.hpp"
 #include "random_functions.hpp"
@@ -147,7 +148,8 @@ TEST(Reconstruct, RandomSparseRationalFunctionsOneToTenVariables) {
     EXPECT_TRUE(hepex::test::same_function(r.functions[0], truth))
         << "got " << to_string(r.functions[0], vars);
     if (bits > 100) EXPECT_GE(r.primes, 3u);
-    EXPECT_EQ(r.probes_per_prime.size(), r.primes + 1);  // the last prime only confirmed
+    ASSERT_EQ(r.prime_uses.size(), r.primes + 1);  // the last prime only confirmed
+    EXPECT_EQ(r.prime_uses.back().role, PrimeUse::Role::check);
   }
 }
 
@@ -170,11 +172,11 @@ TEST(Reconstruct, PolesAndZerosAtProbePoints) {
                             "(x - 2)^3*y^-1", "0*x", "7/3"},
                            {"x", "y"});
   const std::vector<std::string> expected = {"(x + y)/(x*y)",
-                                             "(x + y)/(1)",
+                                             "x + y",
                                              "(x*y)/(x + y)",
                                              "(1)/(x^2 - 2*x + 1)",
                                              "(x^3 - 6*x^2 + 12*x - 8)/(y)",
-                                             "(0)/(1)",
+                                             "0",
                                              "(7)/(3)"};
   for (std::size_t g = 0; g < expected.size(); ++g) {
     EXPECT_EQ(to_string(r.functions[g], {"x", "y"}), expected[g]);
@@ -211,8 +213,10 @@ TEST(Reconstruct, OnePrimeDeterminesSmallCoefficients) {
   const auto r = from_text({"x/3 + 5/7"}, {"x"}, options);
   EXPECT_EQ(to_string(r.functions[0], {"x"}), "(7*x + 15)/(21)");
   EXPECT_EQ(r.primes, 1u);
-  ASSERT_EQ(r.probes_per_prime.size(), 2u);  // the image, then the check on the next prime
-  EXPECT_LE(r.probes_per_prime[1], options.verify_points);
+  ASSERT_EQ(r.prime_uses.size(), 2u);  // the image, then the check on the next prime
+  EXPECT_EQ(r.prime_uses[0].role, PrimeUse::Role::image);
+  EXPECT_EQ(r.prime_uses[1].role, PrimeUse::Role::check);
+  EXPECT_LE(r.prime_uses[1].probes, options.verify_points);
 }
 
 TEST(Reconstruct, TooFewPrimesIsANegativeAnswer) {
@@ -224,8 +228,105 @@ TEST(Reconstruct, TooFewPrimesIsANegativeAnswer) {
     ADD_FAILURE() << "one prime determined a 37-digit coefficient";
   } catch (const hepex::Error& e) {
     EXPECT_EQ(e.exit_code(), 3);
-    EXPECT_NE(std::string(e.what()).find("--primes"), std::string::npos);
+    EXPECT_NE(std::string(e.what()).find("raise max_primes"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("1 prime did not determine the function"), std::string::npos)
+        << e.what();
   }
+}
+
+// Issue 36, W2/W5: a black box undefined at every point mod one prime (a
+// division by that prime). With random primes the test picks its victims
+// from the seed's own primes: the first (W5: it was reported as "undefined
+// everywhere") and the check prime (W2: the check passed vacuously and the
+// wrong candidate (x)/(1) was accepted). Either way the prime is dropped
+// for the next one and the answer is exact.
+TEST(Reconstruct, APrimeWhereTheBoxIsUndefinedIsDroppedNeverTrusted) {
+  SCOPED_TRACE(hepex::test::seed_trace());
+  const std::uint64_t seed = hepex::test::seed();
+  const auto primes = hepex::field::random_large_primes(4, seed);
+  for (const std::size_t victim : {std::size_t{0}, std::size_t{1}}) {
+    SCOPED_TRACE("undefined mod prime " + std::to_string(victim + 1));
+    // (x^2 + 1)/(x + 3) + 1/victim: the constant 1/victim has no value mod it.
+    HostBlackBox box(1, 1, [&](const hepex::field::Zp64& f, const std::uint64_t* x, std::uint64_t* out) {
+      if (f.modulus() == primes[victim]) return false;
+      const std::uint64_t den = f.add(x[0], 3);
+      if (den == 0) return false;
+      const std::uint64_t v = f.mul(f.add(f.mul(x[0], x[0]), 1), f.inv(den));
+      out[0] = f.add(v, f.inv(f.from_uint(primes[victim])));
+      return true;
+    });
+    ReconstructOptions options;
+    options.seed = seed;
+    const auto r = reconstruct(box, options);
+    // ((x^2 + 1) P + x + 3)/((x + 3) P), coprime integer coefficients.
+    const mpz_class p(std::to_string(primes[victim]));
+    const mpz_class p3 = p + 3, three_p = 3 * p;
+    EXPECT_EQ(to_string(r.functions[0], {"x"}),
+              "(" + p.get_str() + "*x^2 + x + " + p3.get_str() + ")/(" + p.get_str() + "*x + " +
+                  three_p.get_str() + ")")
+        << "got " << to_string(r.functions[0], {"x"});
+    ASSERT_GT(r.prime_uses.size(), victim);
+    EXPECT_EQ(r.prime_uses[victim].prime, primes[victim]);
+    EXPECT_EQ(r.prime_uses[victim].role, PrimeUse::Role::undefined);
+    EXPECT_EQ(r.prime_uses.back().role, PrimeUse::Role::check);
+    EXPECT_NE(r.prime_uses.back().prime, primes[victim]);
+  }
+}
+
+// "Undefined everywhere" only when three primes in a row agree; the failure
+// carries the work done (issue 36: --json reported 0 probes).
+TEST(Reconstruct, UndefinedEverywhereNeedsSeveralPrimes) {
+  SCOPED_TRACE(hepex::test::seed_trace());
+  HostBlackBox box(2, 1, [](const hepex::field::Zp64&, const std::uint64_t*, std::uint64_t*) {
+    return false;
+  });
+  ReconstructOptions options;
+  options.seed = hepex::test::seed();
+  try {
+    reconstruct(box, options);
+    ADD_FAILURE() << "a black box defined nowhere was reconstructed";
+  } catch (const ReconstructionFailure& e) {
+    EXPECT_EQ(e.exit_code(), 3);
+    EXPECT_NE(std::string(e.what()).find("mod each of 3 random primes in a row"), std::string::npos)
+        << e.what();
+    ASSERT_EQ(e.partial().prime_uses.size(), 3u);
+    for (const auto& use : e.partial().prime_uses) EXPECT_EQ(use.role, PrimeUse::Role::undefined);
+    EXPECT_GE(e.partial().probes, 3u * 64u);
+  }
+}
+
+// Issue 36, W3: coefficients divisible by the two primes that were fixed
+// before (2^63 - 25 and the next one below): (P1 P2 x + 1)/(y + 2) came back
+// as (1)/(y + 2). The primes now come from the seed; two seeds use
+// different primes and give the same, exact answer.
+TEST(Reconstruct, RandomPrimesPerSeedSameAnswer) {
+  SCOPED_TRACE(hepex::test::seed_trace());
+  const std::string p1 = "9223372036854775783", p2 = "9223372036854775643";
+  const mpz_class product = mpz_class(p1) * mpz_class(p2);
+  std::vector<std::uint64_t> first_primes;
+  for (const std::uint64_t seed : {hepex::test::seed(), hepex::test::seed() + 1}) {
+    ReconstructOptions options;
+    options.seed = seed;
+    const auto r = reconstruct(
+        *expression_black_box({Expression::parse("(" + p1 + "*" + p2 + "*x + 1)/(y + 2)", {"x", "y"})}, 2),
+        options);
+    EXPECT_EQ(to_string(r.functions[0], {"x", "y"}), "(" + product.get_str() + "*x + 1)/(y + 2)");
+    EXPECT_EQ(r.seed, seed);
+    for (const auto& use : r.prime_uses) {
+      EXPECT_GT(use.prime, std::uint64_t{1} << 62);
+      EXPECT_TRUE(hepex::field::is_prime(use.prime));
+    }
+    first_primes.push_back(r.prime_uses.at(0).prime);
+  }
+  EXPECT_NE(first_primes[0], first_primes[1]);
+}
+
+// Answers with denominator 1 are polynomials (issue 36: "(x + y)/(1)").
+TEST(Reconstruct, PolynomialsPrintWithoutDenominator) {
+  SCOPED_TRACE(hepex::test::seed_trace());
+  const auto r = from_text({"(x^2 - y^2)/(x - y)", "x - x", "5", "(2*x + 2)/2", "x/2"}, {"x", "y"});
+  const std::vector<std::string> expected = {"x + y", "0", "5", "x + 1", "(x)/(2)"};
+  for (std::size_t g = 0; g < expected.size(); ++g) EXPECT_EQ(to_string(r.functions[g], {"x", "y"}), expected[g]);
 }
 
 }  // namespace

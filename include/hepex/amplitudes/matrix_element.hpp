@@ -163,6 +163,9 @@ class MatrixElement {
   std::vector<double> per_helicity(const MomentaView<Memory>& momenta);
 
  private:
+  // The host API's work for `events` events from `momenta` on.
+  EventResults evaluate_batch(const double* momenta, std::size_t events, const EventInputs& inputs);
+
   const ProcessInfo& info_;
   MatrixElementOptions options_;
   std::unique_ptr<detail::Evaluator<DeviceSpace>> evaluator_;

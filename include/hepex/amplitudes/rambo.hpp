@@ -12,6 +12,7 @@
 #include "hepex/amplitudes/momenta.hpp"
 #include "hepex/amplitudes/parameters.hpp"
 #include "hepex/core/error.hpp"
+#include "hepex/core/kokkos_lock.hpp"
 #include "hepex/core/random.hpp"
 
 namespace hepex::amplitudes {
@@ -99,6 +100,7 @@ struct RamboKernel {
 template <class ExecSpace, class MemSpace>
 void rambo(const ExecSpace& space, const MomentaView<MemSpace>& momenta, double sqrt_s,
            std::uint64_t seed, std::uint64_t first_event = 0, double mass = top_mass) {
+  const KokkosLock lock;
   const int particles = static_cast<int>(momenta.extent(1));
   if (particles < 4 || particles - 2 > detail::max_outgoing || momenta.extent(2) != 4) {
     throw Error("rambo: momenta must be (events, 4..7 particles, 4)");

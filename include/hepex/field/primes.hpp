@@ -26,8 +26,20 @@ std::uint64_t prev_prime(std::uint64_t n);
 std::vector<std::uint64_t> large_primes(std::size_t count,
                                         std::uint64_t below = std::uint64_t{1} << 63);
 
+// `count` distinct random primes in [2^62, 2^63) (usable with Zp64), a pure
+// function of `seed`: the i-th is the first prime after a random word of 63
+// bits with the top one set. Reconstruction draws its primes here, so that
+// no fixed input can be built to make them unlucky (issue 36: with fixed
+// primes, coefficients divisible by the first two made a wrong answer pass
+// its check).
+std::vector<std::uint64_t> random_large_primes(std::size_t count, std::uint64_t seed);
+
 // Throws hepex::Error unless p is a prime with 2 <= p < 2^max_bits. `field`
 // names the word type in the message (e.g. "Zp32").
 void check_prime_modulus(std::uint64_t p, int max_bits, const char* field);
+
+// The same for an argument of the caller's: "p = 100 is not a prime
+// (divisible by 2); the next prime is 101" for name "p".
+void check_prime_argument(std::uint64_t p, int max_bits, const std::string& name);
 
 }  // namespace hepex::field

@@ -70,7 +70,10 @@ class Expression {
 
 // Splits "x,y,z" into names; each must be an identifier ([A-Za-z_][A-Za-z0-9_]*)
 // and appear once. hepex::Error otherwise.
-std::vector<std::string> parse_variable_list(const std::string& text);
+// `option` names the list in messages ("--vars" on the command line,
+// "variables" in Python).
+std::vector<std::string> parse_variable_list(const std::string& text,
+                                             const std::string& option = "--vars");
 
 // Several expressions compiled into one program table for one prime: the
 // programs back to back (`offsets` delimit them) and their constants mod p.

@@ -15,9 +15,9 @@ struct NumberLine {
 };
 
 // Every line's numbers; hepex::Error "NAME:LINE: 'x' is not a number" on a
-// field that does not parse whole (std::stod: "nan" and "inf" do), and
-// "... is outside the range of a double" on one that overflows or underflows
-// (1e400, 1e-400).
+// field that does not parse whole ("nan" and "inf" do: the caller's checks
+// name them), and decimal.hpp's message on one beyond the largest double
+// (1e400) or below the smallest (1e-400).
 std::vector<NumberLine> read_number_lines(std::istream& in, const std::string& name);
 
 }  // namespace hepex::io

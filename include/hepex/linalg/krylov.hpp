@@ -7,6 +7,7 @@
 
 #include <vector>
 
+#include "hepex/core/kokkos_lock.hpp"
 #include "hepex/core/random.hpp"
 #include "hepex/linalg/modgemm.hpp"
 
@@ -79,6 +80,7 @@ std::vector<std::vector<Word>> krylov_sequences(
     const field::Zp<Word>& f, const Matrix<Word>& t, const std::vector<Word>& r,
     const Matrix<Word>& e, std::size_t length, Backend backend = Backend::device,
     KrylovProducts products = KrylovProducts::stepwise) {
+  const KokkosLock lock;
   if (t.rows != t.cols || e.rows != t.rows || r.size() != t.rows) {
     throw Error("krylov_sequences: T must be D x D, r of length D and E D x b (got T " +
                 std::to_string(t.rows) + "x" + std::to_string(t.cols) + ", r " +

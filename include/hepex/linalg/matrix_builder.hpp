@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "hepex/core/error.hpp"
+#include "hepex/core/kokkos_lock.hpp"
 #include "hepex/core/matrix.hpp"
 #include "hepex/core/spaces.hpp"
 
@@ -49,6 +50,7 @@ DeviceMatrix<typename F::value_type, typename ExecSpace::memory_space> build_mat
         indices,
     const Kokkos::View<const typename F::value_type*, typename ExecSpace::memory_space>&
         prefactors) {
+  const KokkosLock lock;
   if (prefactors.extent(0) != 0 && prefactors.extent(0) != samples.extent(0)) {
     throw Error("build_matrix: " + std::to_string(prefactors.extent(0)) + " prefactors for " +
                 std::to_string(samples.extent(0)) + " samples");
@@ -79,6 +81,7 @@ std::vector<Matrix<typename F::value_type>> build_matrices(
     const F& field, const Matrix<typename F::value_type>& samples,
     const std::vector<AnsatzSystem<typename F::value_type>>& systems,
     Backend backend = Backend::device) {
+  const KokkosLock lock;
   using T = typename F::value_type;
   auto run = [&](auto space) {
     using Space = decltype(space);

@@ -3,11 +3,14 @@
 // for every prime 2 <= p < 2^63, on the device or the host. The methods and
 // their exact ranges: modgemm_methods.hpp; the kernels: detail/modgemm_*.hpp.
 
+#include <algorithm>
 #include <string>
 #include <type_traits>
 
 #include "hepex/core/error.hpp"
+#include "hepex/core/kokkos_lock.hpp"
 #include "hepex/core/matrix.hpp"
+#include "hepex/core/progress.hpp"
 #include "hepex/core/spaces.hpp"
 #include "hepex/field/zp.hpp"
 #include "hepex/linalg/detail/modgemm_doubles.hpp"
@@ -72,6 +75,34 @@ inline void check_product_shapes(std::size_t m, std::size_t k, std::size_t k2, s
   }
 }
 
+// modgemm_into over blocks of C's rows, each a product of its own, sized to
+// take about a tenth of a second: between them an interruption is seen
+// (core/progress.hpp) and progress reported. The operands must have no row
+// padding.
+template <class ExecSpace, class Word>
+GemmMethod modgemm_by_rows(const ExecSpace& space, const field::Zp<Word>& f,
+                           const ConstDeviceMatrix<Word, typename ExecSpace::memory_space>& a,
+                           const ConstDeviceMatrix<Word, typename ExecSpace::memory_space>& b,
+                           const DeviceMatrix<Word, typename ExecSpace::memory_space>& c,
+                           GemmMethod method, bool accumulate) {
+  using Memory = typename ExecSpace::memory_space;
+  const std::size_t m = a.extent(0), k = a.extent(1), n = b.extent(1);
+  ProgressTask task("gemm", "rows of C", static_cast<double>(m));
+  // First blocks of about 2^26 multiply-adds, doubled while they are fast.
+  std::size_t rows = std::max<std::size_t>(1, (std::size_t{1} << 26) / std::max<std::size_t>(1, k * n));
+  for (std::size_t first = 0; first < m;) {
+    const std::size_t count = std::min(rows, m - first);
+    const double start = progress_clock();
+    method = modgemm_into(space, f, ConstDeviceMatrix<Word, Memory>(a.data() + first * k, count, k),
+                          b, DeviceMatrix<Word, Memory>(c.data() + first * n, count, n), method,
+                          accumulate, static_cast<GemmWorkspace<Memory>*>(nullptr));
+    first += count;
+    task.update(static_cast<double>(first));
+    if (progress_clock() - start < 0.05) rows *= 2;
+  }
+  return method;
+}
+
 }  // namespace detail
 
 // Device API: C = A B (or C += A B) mod p on `space`. A m x k, B k x n, C m x n,
@@ -85,8 +116,15 @@ GemmMethod modgemm(const ExecSpace& space, const field::Zp<Word>& f,
                    const DeviceMatrix<Word, typename ExecSpace::memory_space>& c,
                    GemmMethod method = GemmMethod::automatic, bool accumulate = false,
                    GemmWorkspace<typename ExecSpace::memory_space>* workspace = nullptr) {
+  const KokkosLock lock;
   detail::check_product_shapes(a.extent(0), a.extent(1), b.extent(0), b.extent(1), c.extent(0),
                                c.extent(1));
+  // Watched (Python, the CLI's -v): in blocks of rows, so that a long
+  // product can be interrupted.
+  const bool unpadded = a.span() == a.extent(0) * a.extent(1) && c.span() == c.extent(0) * c.extent(1);
+  if (ProgressWatch::current() != nullptr && workspace == nullptr && unpadded && a.extent(0) > 1) {
+    return detail::modgemm_by_rows(space, f, a, b, c, method, accumulate);
+  }
   return detail::modgemm_into(space, f, a, b, c, method, accumulate, workspace);
 }
 
@@ -100,6 +138,7 @@ GemmMethod modgemm(const ExecSpace& space, const field::Zp<Word>& f,
                    const RowSubset<Word, typename ExecSpace::memory_space>& c,
                    GemmMethod method = GemmMethod::automatic, bool accumulate = false,
                    GemmWorkspace<typename ExecSpace::memory_space>* workspace = nullptr) {
+  const KokkosLock lock;
   const std::size_t columns =
       c.first >= 0 && static_cast<std::size_t>(c.first) <= c.matrix.extent(1)
           ? c.matrix.extent(1) - static_cast<std::size_t>(c.first)
@@ -120,6 +159,7 @@ template <class Word>
 Matrix<Word> modgemm(const field::Zp<Word>& f, const Matrix<Word>& a, const Matrix<Word>& b,
                      GemmMethod method = GemmMethod::automatic, Backend backend = Backend::device,
                      const Matrix<Word>* c0 = nullptr) {
+  const KokkosLock lock;
   auto run = [&](auto space) {
     using Memory = typename decltype(space)::memory_space;
     if constexpr (Kokkos::SpaceAccessibility<Kokkos::HostSpace, Memory>::accessible) {

@@ -6,6 +6,7 @@
 
 #include <cstdint>
 
+#include "hepex/core/kokkos_lock.hpp"
 #include "hepex/core/matrix.hpp"
 #include "hepex/core/random.hpp"
 
@@ -38,6 +39,7 @@ template <class ExecSpace, class F>
 void fill_random(const ExecSpace& space, const F& field,
                  const DeviceMatrix<typename F::value_type, typename ExecSpace::memory_space>& a,
                  std::uint64_t seed) {
+  const KokkosLock lock;
   Kokkos::parallel_for("hepex::fill_random",
                        Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<std::int64_t>>(
                            space, 0, static_cast<std::int64_t>(a.extent(0) * a.extent(1))),

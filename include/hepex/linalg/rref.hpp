@@ -12,9 +12,12 @@
 // tolerance decides what is zero.
 
 #include <algorithm>
+#include <optional>
 
 #include "hepex/core/error.hpp"
+#include "hepex/core/kokkos_lock.hpp"
 #include "hepex/core/matrix.hpp"
+#include "hepex/core/progress.hpp"
 #include "hepex/core/spaces.hpp"
 #include "hepex/linalg/detail/rref_blocked.hpp"
 #include "hepex/linalg/rref_types.hpp"
@@ -54,12 +57,20 @@ template <class ExecSpace, class F>
 RrefResult rref(const ExecSpace& space, const F& field,
                 const DeviceMatrix<typename F::value_type, typename ExecSpace::memory_space>& a,
                 const RrefOptions& options = {}) {
+  const KokkosLock lock;
   const int rows = static_cast<int>(a.extent(0));
   const int cols = static_cast<int>(a.extent(1));
   if (a.extent(0) > 0x7fffffff || a.extent(1) > 0x7fffffff) {
     throw Error("rref: matrices are limited to 2^31 - 1 rows and columns");
   }
   if (rows == 0 || cols == 0) return RrefResult{};
+  // Progress and interruptions (core/progress.hpp): the caller's watch, or
+  // one on options.progress.
+  std::optional<ProgressWatch> watch;
+  if (options.progress != nullptr && ProgressWatch::current() == nullptr) {
+    watch.emplace(stream_progress(*options.progress));
+  }
+  ProgressTask task("rref", "columns", cols);
 
   if constexpr (!F::is_exact) {
     Kokkos::parallel_for("hepex::rref::rescale_rows",
@@ -85,18 +96,19 @@ RrefResult rref(const ExecSpace& space, const F& field,
       detail::BlockedRref<ExecSpace, F> blocked(space, field, leaf, chunk, beside);
       return blocked.reduce(
           a, Kokkos::View<int*, typename ExecSpace::memory_space>("hepex::rref::row_of", rows),
-          block, options.progress);
+          block, &task);
     }
   } else if (block > 0) {
     throw Error("rref: the blocked algorithm needs Z/p or Real64; use block_columns <= 0");
   }
-  return detail::rref_unblocked(space, field, a, options.progress);
+  return detail::rref_unblocked(space, field, a, &task);
 }
 
 // Host convenience: reduces a host matrix in place on the chosen backend.
 template <class F>
 RrefResult rref(const F& field, Matrix<typename F::value_type>& a,
                 Backend backend = Backend::device, const RrefOptions& options = {}) {
+  const KokkosLock lock;
   auto run = [&](auto space) {
     using Space = decltype(space);
     auto d = to_device<typename Space::memory_space>(a, "hepex::rref::matrix");

@@ -8,9 +8,9 @@
 namespace hepex::linalg {
 
 struct RrefOptions {
-  // Progress on this stream (column, share of the work, rate, ETA); costs one
-  // device fence per report (about every 2% of the columns, or once per
-  // panel in the blocked algorithm), none when null.
+  // Progress on this stream (column, share of the work, rate, ETA) every two
+  // seconds, when the calling thread has no ProgressWatch of its own
+  // (core/progress.hpp); a report costs one device fence.
   std::ostream* progress = nullptr;
   // The blocked algorithm's panel width: 0 chooses by size and backend
   // (automatic_blocking in rref.hpp; unblocked for small matrices and for

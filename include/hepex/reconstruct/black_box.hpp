@@ -23,6 +23,7 @@
 
 #include "hepex/core/error.hpp"
 #include "hepex/core/kokkos_compat.hpp"
+#include "hepex/core/kokkos_lock.hpp"
 #include "hepex/core/spaces.hpp"
 #include "hepex/core/vector_view.hpp"
 #include "hepex/field/zp.hpp"
@@ -72,6 +73,7 @@ class DeviceBlackBox : public BlackBox {
   void evaluate(const field::Zp64& f, std::size_t count, const std::vector<std::uint64_t>& points,
                 std::vector<std::uint64_t>& values, std::vector<std::uint8_t>& ok) const override {
     using Memory = typename ExecSpace::memory_space;
+  const KokkosLock lock;
     // A point of zero variables still has a row: pad to one column.
     std::vector<std::uint64_t> padded =
         variables_ == 0 ? std::vector<std::uint64_t>(count) : points;

@@ -36,7 +36,14 @@ struct ZippelOptions {
   // after (degree left + 1) values at most.
   std::vector<std::size_t> degree_bounds;
   std::ostream* progress = nullptr;
+  // How the caller names max_degree in messages ("--max-degree", "max_degree").
+  std::string max_degree_name = "max_degree";
 };
+
+// The message of a degree beyond the limit: names the option, and the other
+// way to get there (values that are not those of one rational function).
+std::string degree_limit_message(const std::string& what, std::size_t limit,
+                                 const std::string& option);
 
 // Random choices met a measure-zero event (coinciding Vandermonde nodes, a
 // skeleton contradicted by its check probe, probes failing again and again):
@@ -44,6 +51,21 @@ struct ZippelOptions {
 class UnluckyChoice : public std::runtime_error {
  public:
   using std::runtime_error::runtime_error;
+};
+
+// The black box was undefined at every point tried mod this prime (a
+// division by zero everywhere, or a prime that divides a denominator of its
+// constants): the caller moves on to another prime.
+class BoxUndefined : public std::runtime_error {
+ public:
+  BoxUndefined(std::size_t points, std::uint64_t prime)
+      : std::runtime_error("the black box is undefined at all " + std::to_string(points) +
+                           " random points tried mod " + std::to_string(prime)),
+        points_(points) {}
+  std::size_t points() const { return points_; }
+
+ private:
+  std::size_t points_;
 };
 
 // Counter-based random nonzero field elements.

@@ -85,10 +85,10 @@ class BlockedRref {
   // columns, or the unblocked kernel when block <= leaf or a is at most
   // `block` wide. On return row_of(r) (extent rows) is the input row that
   // became pivot row r, for r < rank.
-  RrefResult reduce(const Mat& a, const Ints& row_of, int block, std::ostream* progress) {
+  RrefResult reduce(const Mat& a, const Ints& row_of, int block, ProgressTask* task) {
     const int n = static_cast<int>(a.extent(1));
-    if (unblocked(block, n)) return rref_unblocked(space_, f_, a, progress, row_of);
-    return blocked(a, row_of, block, progress, 0, n, -1);
+    if (unblocked(block, n)) return rref_unblocked(space_, f_, a, task, row_of);
+    return blocked(a, row_of, block, task, 0, n, -1);
   }
 
   // Whether reduce takes the unblocked kernel for this width and block.
@@ -100,7 +100,7 @@ class BlockedRref {
   // used), as in the unblocked kernel (rref_kernels.hpp), so that a zero
   // block there ends holding M^-1. Public, like the next functions: nvcc
   // refuses device lambdas in private member functions.
-  RrefResult blocked(const Mat& a, const Ints& row_of, int block, std::ostream* progress, int depth,
+  RrefResult blocked(const Mat& a, const Ints& row_of, int block, ProgressTask* task, int depth,
                      int pivot_columns, int marker_column) {
     const int m = static_cast<int>(a.extent(0)), n = static_cast<int>(a.extent(1));
     const F f = f_;
@@ -110,7 +110,6 @@ class BlockedRref {
     RrefResult result;
     result.blocked = true;
     std::vector<Panel> panels;
-    Kokkos::Timer timer;
     int count = list_free_rows(pivot_of_row, free_rows);
     for (int c = 0; c < pivot_columns && count > 0; c += block) {
       const int w = std::min(block, pivot_columns - c), rank = static_cast<int>(result.rank);
@@ -200,9 +199,13 @@ class BlockedRref {
         for (int t = 0; t < k; ++t) result.pivots.push_back(c + panel.pivots[t]);
         result.rank += static_cast<std::size_t>(k);
       }
-      if (progress != nullptr) {
-        *progress << "rref (blocked): column " << c + w << " of " << n << ", rank " << result.rank
-                  << ", elapsed " << timer.seconds() << " s\n";
+      // A panel done: an interruption is seen here, and a report when due.
+      if (task == nullptr) {
+        interruption_point();
+      } else if (task->report_due()) {
+        space_.fence();
+        const double left = double(n - (c + w)) / n;
+        task->update(c + w, 1 - left * left);
       }
     }
     Kokkos::parallel_for(
@@ -367,6 +370,7 @@ class BlockedRref {
       const RowSubset<T, Memory> x{a, Kokkos::subview(free_rows, Kokkos::make_pair(0, count)),
                                    from};
       block_product(space_, f_, ConstMat(factors), ConstMat(r_part), x, true, workspace_);
+      interruption_point();
     }
     workspace_.keep_left_operand(false);
     for_each_entry(

@@ -4,9 +4,8 @@
 // reads nothing back until the end. Floating-point rows must already be
 // rescaled (rref.hpp does it once).
 
-#include <iomanip>
-
 #include "hepex/core/matrix.hpp"
+#include "hepex/core/progress.hpp"
 #include "hepex/linalg/detail/for_each_entry.hpp"
 #include "hepex/linalg/detail/rref_kernels.hpp"
 #include "hepex/linalg/rref_types.hpp"
@@ -32,7 +31,7 @@ template <class ExecSpace, class F>
 InPlaceReduction<typename ExecSpace::memory_space> reduce_in_place(
     const ExecSpace& space, const F& field,
     const DeviceMatrix<typename F::value_type, typename ExecSpace::memory_space>& a,
-    std::ostream* progress, int pivot_columns = -1, int marker_column = -1) {
+    ProgressTask* task, int pivot_columns = -1, int marker_column = -1) {
   using Kernels = RrefKernels<F, ExecSpace>;
   const int rows = static_cast<int>(a.extent(0));
   const int cols = static_cast<int>(a.extent(1));
@@ -54,8 +53,6 @@ InPlaceReduction<typename ExecSpace::memory_space> reduce_in_place(
   k.next = 0;
   Kokkos::parallel_for("hepex::rref::select",
                        Kokkos::TeamPolicy<ExecSpace, FinishAndSelect>(space, 1, Kokkos::AUTO), k);
-  Kokkos::Timer timer;
-  int reported = 0;
   for (int column = 0; column < k.pivot_columns; column += 2) {
     k.column = column;
     Kokkos::parallel_for("hepex::rref::eliminate", eliminate, k);
@@ -65,18 +62,17 @@ InPlaceReduction<typename ExecSpace::memory_space> reduce_in_place(
         "hepex::rref::finish_and_select",
         Kokkos::TeamPolicy<ExecSpace, FinishAndSelect>(space, 1 + finishing_teams, Kokkos::AUTO),
         k);
-    if (progress != nullptr && (column + 2) * 50 / cols > reported) {
-      reported = (column + 2) * 50 / cols;
+    // Between passes: an interruption is seen here, and a report (after
+    // waiting for the device) when one is due.
+    if (task == nullptr) {
+      interruption_point();
+    } else if (task->report_due()) {
       space.fence();
-      const double s = timer.seconds();
       const int done = std::min(column + 2, cols);
       // Step k touches columns k..n of every row: the work done after c of n
       // columns is the fraction 1 - ((n - c) / n)^2 of the whole.
-      const double left = double(cols - done) / cols, fraction = 1 - left * left;
-      *progress << "rref: column " << done << " of " << cols << " (" << std::fixed
-                << std::setprecision(1) << 100 * fraction << "% of the work), " << done / s
-                << " columns/s, elapsed " << s << " s, ETA " << s * (1 - fraction) / fraction
-                << " s\n";
+      const double left = double(cols - done) / cols;
+      task->update(done, 1 - left * left);
     }
   }
   InPlaceReduction<typename ExecSpace::memory_space> reduction;
@@ -95,10 +91,10 @@ template <class ExecSpace, class F>
 RrefResult rref_unblocked(
     const ExecSpace& space, const F& field,
     const DeviceMatrix<typename F::value_type, typename ExecSpace::memory_space>& a,
-    std::ostream* progress,
+    ProgressTask* task,
     const Kokkos::View<int*, typename ExecSpace::memory_space>& row_of = {}) {
   using T = typename F::value_type;
-  const auto reduction = reduce_in_place(space, field, a, progress);
+  const auto reduction = reduce_in_place(space, field, a, task);
   const auto row_of_pivot = reduction.row_of_pivot;
   const int rank = static_cast<int>(reduction.result.rank);
   if (row_of.extent(0) != 0) {
