@@ -35,6 +35,7 @@
 #include "hepex/core/progress.hpp"
 #include "hepex/core/kokkos_compat.hpp"
 #include "hepex/core/runtime.hpp"
+#include "progress_lines.hpp"
 #include "table.hpp"
 
 namespace hepex::cli {
@@ -60,6 +61,7 @@ struct MeBenchOptions {
   int team_size = 0;
   int events_per_team = 0;
   std::string json_path;
+  bool verbose = false;
 };
 
 std::vector<std::size_t> default_batches() {
@@ -409,7 +411,12 @@ void add_bench_me_command(CLI::App& bench) {
                  "events per team (0: the measured default)")
       ->check(CLI::Range(0, 1 << 20));
   me->add_option("--json", o->json_path, "write the results to FILE (default: none)");
-  me->callback([o] { run_bench_me(*o); });
+  me->add_flag("-v,--verbose", o->verbose,
+                 "progress on stderr every 2 s: sweeps done, ETA (default: a line every 30 s)");
+  me->callback([o] {
+    const auto watch = verbose_progress(o->verbose, 0);
+    run_bench_me(*o);
+  });
 }
 
 }  // namespace hepex::cli

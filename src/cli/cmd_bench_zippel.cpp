@@ -23,6 +23,7 @@
 #include "hepex/reconstruct/detail/vandermonde.hpp"
 #include "multiply_rate.hpp"
 #include "number_options.hpp"
+#include "progress_lines.hpp"
 #include "table.hpp"
 
 namespace hepex::cli {
@@ -37,6 +38,7 @@ struct ZippelBenchOptions {
   std::string prime;
   std::uint64_t seed = 1;
   std::string json_path;
+  bool verbose = false;
   std::string method = "auto";
 };
 
@@ -205,7 +207,12 @@ void add_bench_zippel_command(CLI::App& bench) {
   zippel->add_option("--method", o->method,
                      "auto (by size), quadratic (O(T^2) per solve) or fast (O(T log^2 T))")
       ->check(CLI::IsMember({"auto", "quadratic", "fast"}));
-  zippel->callback([o] { run_bench_zippel(*o); });
+  zippel->add_flag("-v,--verbose", o->verbose,
+                 "progress on stderr every 2 s: sizes done, ETA (default: a line every 30 s)");
+  zippel->callback([o] {
+    const auto watch = verbose_progress(o->verbose, 0);
+    run_bench_zippel(*o);
+  });
 }
 
 }  // namespace hepex::cli
