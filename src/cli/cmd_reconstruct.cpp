@@ -11,6 +11,7 @@
 #include "commands.hpp"
 #include "hepex/core/error.hpp"
 #include "hepex/io/expression.hpp"
+#include "hepex/io/expression_file.hpp"
 #include "hepex/reconstruct/rational.hpp"
 #include "job_options.hpp"
 #include "mpi_session.hpp"
@@ -36,36 +37,35 @@ struct ReconstructOptions {
   JobCliOptions jobs;
 };
 
-// The input expressions' texts: --function, or one per line of --file.
-std::vector<std::string> input_lines(const ReconstructOptions& o,
-                                     const distributed::Communicator& comm) {
-  if (!o.function.empty()) return {o.function};
-  std::istringstream in(read_on_rank0(o.file, comm));
-  std::vector<std::string> lines;
-  for (std::string line; std::getline(in, line);) {
-    if (!line.empty() && line.back() == '\r') line.pop_back();
-    lines.push_back(line);
-  }
-  if (lines.empty()) throw Error((o.file == "-" ? "<stdin>" : o.file) + ": no expressions (one per line)");
-  return lines;
+// The input expressions: --function, or those of --file (io/expression_file.hpp:
+// one a line, or over several lines while a parenthesis is open; a trailing
+// ';' dropped), each with the line it starts on.
+std::vector<io::ExpressionText> input_expressions(const ReconstructOptions& o,
+                                                  const distributed::Communicator& comm) {
+  if (!o.function.empty()) return {{o.function, 0}};
+  const std::string name = o.file == "-" ? "<stdin>" : o.file;
+  auto expressions = io::split_expressions(read_on_rank0(o.file, comm), name);
+  if (expressions.empty()) throw Error(name + ": no expressions (one per line)");
+  return expressions;
 }
 
-// "--function" or "FILE:LINE" for input j.
-std::string input_name(const ReconstructOptions& o, std::size_t j) {
+// "--function" or "FILE:LINE" (the line where input j starts).
+std::string input_name(const ReconstructOptions& o, const std::vector<io::ExpressionText>& inputs,
+                       std::size_t j) {
   if (o.file.empty()) return "--function";
-  return (o.file == "-" ? std::string("<stdin>") : o.file) + ":" + std::to_string(j + 1);
+  return (o.file == "-" ? std::string("<stdin>") : o.file) + ":" + std::to_string(inputs[j].line);
 }
 
 // Parses every input before any evaluation; errors name the input and column.
 std::vector<io::Expression> parse_expressions(const ReconstructOptions& o,
-                                              const std::vector<std::string>& lines,
+                                              const std::vector<io::ExpressionText>& inputs,
                                               const std::vector<std::string>& names) {
   std::vector<io::Expression> expressions;
-  for (std::size_t i = 0; i < lines.size(); ++i) {
+  for (std::size_t i = 0; i < inputs.size(); ++i) {
     try {
-      expressions.push_back(io::Expression::parse(lines[i], names));
+      expressions.push_back(io::Expression::parse(inputs[i].text, names));
     } catch (const Error& e) {
-      throw Error(input_name(o, i) + ": " + e.what());
+      throw Error(input_name(o, inputs, i) + ": " + e.what());
     }
   }
   return expressions;
@@ -129,8 +129,8 @@ void run_reconstruct(const ReconstructOptions& o) {
   }
   const auto& comm = communicator();
   const auto names = io::parse_variable_list(o.vars);
-  const auto lines = input_lines(o, comm);
-  const auto expressions = parse_expressions(o, lines, names);
+  const auto inputs = input_expressions(o, comm);
+  const auto expressions = parse_expressions(o, inputs, names);
   auto outputs = open_outputs(o.out_path, o.json_path, comm);
   reconstruct::ReconstructOptions options;
   options.max_primes = o.primes;
@@ -147,7 +147,7 @@ void run_reconstruct(const ReconstructOptions& o) {
   // Neither --primes nor --seed: a finished job's answer depends on neither,
   // so a rerun with more primes (or another seed) keeps the finished jobs.
   identity << "reconstruct\n" << o.vars << '\n' << o.max_degree << '\n';
-  for (const auto& line : lines) identity << line << '\n';
+  for (const auto& input : inputs) identity << input.text << '\n';
 
   // Each expression is reconstructed on its own, so that its probes, primes
   // and times are its own. A job's result is
@@ -165,7 +165,7 @@ void run_reconstruct(const ReconstructOptions& o) {
       } catch (const reconstruct::ReconstructionFailure& e) {
         result << "failed " << o.primes << ' ' << encode_work(e.partial()) << '\n' << e.what();
       } catch (const Error& e) {
-        throw Error(input_name(o, j) + ": " + e.what(), e.kind());
+        throw Error(input_name(o, inputs, j) + ": " + e.what(), e.kind());
       }
       out.push_back(result.take());
     }
@@ -202,7 +202,7 @@ void run_reconstruct(const ReconstructOptions& o) {
     const Work w = decode_work(head);
     primes = std::max(primes, w.primes);
     probes += w.probes;
-    nlohmann::json entry = {{"input", input_name(o, j)},
+    nlohmann::json entry = {{"input", input_name(o, inputs, j)},
                             {"seed", w.seed},
                             {"primes", w.primes},
                             {"prime_list", w.prime_list},
@@ -212,7 +212,7 @@ void run_reconstruct(const ReconstructOptions& o) {
                             {"algebra_seconds", w.seconds - w.box_seconds}};
     if (status != "ok") {
       // A line that is no answer, and cannot be taken for one.
-      const std::string why = input_name(o, j) + ": " + std::string(body);
+      const std::string why = input_name(o, inputs, j) + ": " + std::string(body);
       outputs.out.write("# not reconstructed: " + why + "\n");
       std::cerr << "hepex: " << why << '\n';
       entry["error"] = std::string(body);
@@ -249,7 +249,8 @@ void add_reconstruct_command(CLI::App& app) {
       ->required();
   cmd->add_option("--function", o->function, "one expression (no default: give this or --file)");
   cmd->add_option("--file", o->file,
-                  "one expression per line ('-' for stdin), one job each (no default: give this "
+                  "one expression per line, or over several lines while a parenthesis is open; a "
+                  "trailing ';' is dropped ('-' for stdin); one job each (no default: give this "
                   "or --function)");
   cmd->add_option("--primes", o->primes, "primes to try at most (exit 3 beyond)")
       ->check(whole_number(1, 10000));

@@ -3,7 +3,6 @@
 #include <algorithm>
 
 #include "hepex/core/progress.hpp"
-#include "hepex/reconstruct/detail/univariate.hpp"
 
 namespace hepex::reconstruct::detail {
 
@@ -12,9 +11,10 @@ namespace {
 // Rounds of new t values per point before the point is given up.
 constexpr std::size_t max_t_rounds = 16;
 
-// Solves the U x U system a x = b mod p in place (row-major): forward
-// elimination with Shoup products by the pivot row (fixed for all rows below
-// it), then back substitution. False when singular.
+}  // namespace
+
+// Forward elimination with Shoup products by the pivot row (fixed for all
+// rows below it), then back substitution.
 bool solve_dense(const field::Zp64& f, std::size_t U, std::vector<std::uint64_t>& a,
                  std::vector<std::uint64_t>& b) {
   std::vector<std::uint64_t> shoup(U);
@@ -48,81 +48,60 @@ bool solve_dense(const field::Zp64& f, std::size_t U, std::vector<std::uint64_t>
   return true;
 }
 
-// The homogeneous part of degree r with dehomogenised polynomial p (z the
-// variables x_1..) at x = (x_0, x_1, ..).
-std::uint64_t homogeneous_value(const field::Zp64& f, const PolynomialModP& p, std::size_t r,
-                                std::uint64_t x0, const std::uint64_t* x) {
-  std::uint64_t sum = 0;
-  for (std::size_t t = 0; t < p.terms(); ++t) {
-    const std::uint32_t* e = p.exponent(t);
-    std::uint64_t m = p.coefficients[t];
-    std::size_t degree = 0;
-    for (std::size_t l = 0; l < p.variables; ++l) {
-      if (e[l] == 0) continue;
-      m = f.mul(m, f.pow(x[l], e[l]));
-      degree += e[l];
-    }
-    sum = f.add(sum, f.mul(m, f.pow(x0, r - std::min(r, degree))));
-  }
-  return sum;
-}
-
-}  // namespace
-
 LineTarget::LineTarget(const BlackBox& box, const field::Zp64& f, RandomElements& random,
-                       std::vector<std::uint64_t> shift, LineDegrees degrees)
+                       std::vector<std::uint64_t> shift, std::vector<LineShape> shapes)
     : box_(box),
-      f_(f),
       random_(random),
       shift_(std::move(shift)),
-      shifted_(std::any_of(shift_.begin(), shift_.end(), [](std::uint64_t s) { return s != 0; })),
-      degrees_(std::move(degrees)),
+      shapes_(std::move(shapes)),
       n_(box.variables()) {
+  (void)f;
   const std::size_t F = box.functions();
   index_.resize(F);
   for (std::size_t g = 0; g < F; ++g) {
+    const LineShape& shape = shapes_[g];
     index_[g].resize(2);
     for (int den = 0; den < 2; ++den) {
-      const std::size_t top = den ? degrees_.den[g] : degrees_.num[g];
-      index_[g][den].resize(top + 1);
+      const std::size_t top = den ? shape.den_degree : shape.num_degree;
+      index_[g][den].assign(top + 1, -1);
       for (std::size_t r = 0; r <= top; ++r) {
-        if (den && r == 0 && !shifted_) continue;  // D(0) = 1 by the normalisation
-        index_[g][den][r] = parts_.size();
+        const bool normalising = shape.normalised && r == 0 && (den != 0) != shape.num_side;
+        if (normalising || shape.zero(den != 0, r)) continue;
+        index_[g][den][r] = static_cast<long>(parts_.size());
         parts_.push_back({g, den != 0, r});
       }
     }
   }
-  known_.resize(parts_.size());
 }
 
 LineTarget::Slots LineTarget::slots(std::size_t g, const KnownValues& known,
                                     std::size_t point) const {
-  // Shifted, every coefficient in t mixes several parts: all are unknown.
-  const auto is_known = [&](std::size_t q) {
-    return !shifted_ && known.mask[point * parts_.size() + q] != 0;
-  };
-  const auto value = [&](std::size_t q) { return known.values[point * parts_.size() + q]; };
+  const LineShape& shape = shapes_[g];
   Slots s;
-  s.num.assign(degrees_.num[g] + 1, 0);
-  s.den.assign(degrees_.den[g] + 1, 0);
-  s.den[0] = 1;  // d(0) = 1 along every line
-  for (std::size_t r = 0; r < s.num.size(); ++r) {
-    const std::size_t q = *index_[g][0][r];
-    if (is_known(q)) s.num[r] = value(q);
-    else s.unknown_num.push_back(r);
-  }
-  for (std::size_t r = 1; r < s.den.size(); ++r) {
-    const std::size_t q = *index_[g][1][r];
-    if (is_known(q)) s.den[r] = value(q);
-    else s.unknown_den.push_back(r);
+  s.num.assign(shape.num_degree + 1, 0);
+  s.den.assign(shape.den_degree + 1, 0);
+  if (shape.normalised) (shape.num_side ? s.num : s.den)[0] = 1;  // along every line
+  for (int den = 0; den < 2; ++den) {
+    auto& values = den ? s.den : s.num;
+    auto& unknown = den ? s.unknown_den : s.unknown_num;
+    for (std::size_t r = 0; r < values.size(); ++r) {
+      const long q = index_[g][den][r];
+      if (q < 0) continue;  // the normalising 1, or a zero coefficient
+      const std::size_t at = point * parts_.size() + static_cast<std::size_t>(q);
+      if (known.mask[at] != 0) {
+        values[r] = known.values[at];
+      } else {
+        unknown.push_back(r);
+      }
+    }
   }
   return s;
 }
 
 bool LineTarget::fit(const field::Zp64& f, Slots& s, const std::uint64_t* t,
                      const std::uint64_t* y, std::size_t stride) const {
-  // sum_{unknown r} N_r t^r - y sum_{unknown r} D_r t^r
-  //   = y (1 + sum_{known r} D_r t^r) - sum_{known r} N_r t^r.
+  // sum_{unknown r} nu_r t^r - y sum_{unknown r} delta_r t^r
+  //   = y sum_{known r} delta_r t^r - sum_{known r} nu_r t^r.
   const std::size_t U = s.unknowns();
   std::vector<std::uint64_t> a(U * U), b(U);
   std::vector<std::uint64_t> power(std::max(s.num.size(), s.den.size()), 1);
@@ -196,60 +175,15 @@ void LineTarget::evaluate(const field::Zp64& f, std::size_t count,
         ok[i] = 0;
         break;
       }
-      for (std::size_t r = 0; r < s.num.size(); ++r) values[i * P + *index_[g][0][r]] = s.num[r];
-      for (std::size_t r = 0; r < s.den.size(); ++r)
-        if (index_[g][1][r]) values[i * P + *index_[g][1][r]] = s.den[r];
-    }
-  }
-}
-
-bool LineTarget::ready(std::size_t q) const {
-  if (!shifted_) return true;
-  const Part& p = parts_[q];
-  const auto& chain = index_[p.g][p.den];
-  for (std::size_t r = p.r + 1; r < chain.size(); ++r)
-    if (!known_[*chain[r]]) return false;
-  return true;
-}
-
-void LineTarget::finished(std::size_t q, const PolynomialModP& p) { known_[q] = p; }
-
-std::uint64_t LineTarget::adjust(std::size_t q, const std::uint64_t* z, std::uint64_t raw) {
-  if (!shifted_) return raw;
-  const Part& p = parts_[q];
-  return f_.sub(raw, known_along_line(p.g, p.den, p.r, z));
-}
-
-std::uint64_t LineTarget::known_along_line(std::size_t g, bool den, std::size_t r,
-                                           const std::uint64_t* z) {
-  const auto& chain = index_[g][den];
-  std::size_t known = 0;
-  for (const auto& q : chain) known += q && known_[*q] ? 1 : 0;
-  if (known == 0) return 0;
-  const std::size_t m = n_ - 1;
-  std::vector<std::uint64_t> key(z, z + m);
-  key.push_back(g);
-  key.push_back(den ? 1 : 0);
-  auto& memo = along_[key];
-  if (memo.first != known || memo.second.empty()) {
-    // K(t (1, z) + s) at t = 1..D+1, interpolated.
-    const std::size_t D = chain.size() - 1;
-    NewtonBatch newton(f_, 1);
-    std::vector<std::uint64_t> x(m);
-    for (std::uint64_t t = 1; t <= D + 1; ++t) {
-      const std::uint64_t x0 = f_.add(t, shift_[0]);
-      for (std::size_t l = 0; l < m; ++l) x[l] = f_.fma(t, z[l], shift_[l + 1]);
-      std::uint64_t sum = 0;
-      for (std::size_t degree = 0; degree <= D; ++degree) {
-        const auto& q = chain[degree];
-        if (q && known_[*q]) sum = f_.add(sum, homogeneous_value(f_, *known_[*q], degree, x0, x.data()));
+      for (int den = 0; den < 2; ++den) {
+        const auto& v = den ? s.den : s.num;
+        for (std::size_t r = 0; r < v.size(); ++r) {
+          const long q = index_[g][den][r];
+          if (q >= 0) values[i * P + static_cast<std::size_t>(q)] = v[r];
+        }
       }
-      newton.add(t, &sum);
     }
-    memo = {known, newton.monomial(0)};
-    memo.second.resize(D + 1, 0);
   }
-  return memo.second[r];
 }
 
 }  // namespace hepex::reconstruct::detail

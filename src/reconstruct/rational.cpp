@@ -1,5 +1,6 @@
 #include "hepex/reconstruct/rational.hpp"
 
+#include <algorithm>
 #include <chrono>
 #include <optional>
 
@@ -10,6 +11,7 @@
 #include "hepex/field/crt.hpp"
 #include "hepex/field/primes.hpp"
 #include "hepex/reconstruct/balanced_zippel.hpp"
+#include "hepex/reconstruct/detail/factor_scan.hpp"
 #include "hepex/reconstruct/known_support.hpp"
 
 namespace hepex::reconstruct {
@@ -99,6 +101,12 @@ Verdict check_at_random_points(const BlackBox& box, const field::Zp64& f, std::s
 struct Lift {
   RationalModP support;  // coefficients of the first image
   std::optional<field::CrtLift> crt;
+  // Per coefficient, its rational once accepted: Wang's reconstruction from
+  // the primes so far, far below the bound (|a| b 2^32 <= M), which a random
+  // residue gives with probability about 2^-27. A later prime then solves
+  // only for the others (known_support.hpp); its image is checked at random
+  // points, and the answer on a further prime, as every image is.
+  std::vector<std::optional<mpq_class>> accepted;
 
   // Adds one prime's image; an image with fewer monomials than the reference
   // comes from an unlucky prime and is ignored, one with more replaces it.
@@ -109,13 +117,55 @@ struct Lift {
         std::vector<std::uint64_t> c(r.num.coefficients);
         c.insert(c.end(), r.den.coefficients.begin(), r.den.coefficients.end());
         crt->add(p, c);
+        accept();
         return;
       }
       if (terms <= support.num.terms() + support.den.terms()) return;
     }
     support = r;
     crt.emplace(terms);
+    accepted.assign(terms, std::nullopt);
     add(p, r);
+  }
+
+  void accept() {
+    for (std::size_t i = 0; i < crt->size(); ++i) {
+      if (accepted[i]) continue;
+      const auto value = field::rational_reconstruct(crt->residue(i), crt->modulus());
+      if (!value) continue;
+      mpz_class height = abs(value->get_num()) * value->get_den();
+      height <<= 32;
+      if (height <= crt->modulus()) accepted[i] = *value;
+    }
+  }
+
+  // The accepted coefficients mod p (in the support's order, numerator then
+  // denominator): false where none is accepted or p divides its denominator.
+  void known_mod(std::uint64_t p, std::vector<std::uint8_t>& num, std::vector<std::uint8_t>& den,
+                 std::vector<std::uint64_t>& num_value, std::vector<std::uint64_t>& den_value) const {
+    const std::size_t k = support.num.terms();
+    num.assign(k, 0);
+    den.assign(support.den.terms(), 0);
+    num_value.assign(k, 0);
+    den_value.assign(support.den.terms(), 0);
+    const mpz_class pz(std::to_string(p));
+    for (std::size_t i = 0; i < accepted.size(); ++i) {
+      if (!accepted[i]) continue;
+      mpz_class d = accepted[i]->get_den() % pz;
+      if (d == 0) continue;
+      mpz_class a = accepted[i]->get_num() % pz;
+      if (a < 0) a += pz;
+      mpz_invert(d.get_mpz_t(), d.get_mpz_t(), pz.get_mpz_t());
+      mpz_class v = a * d % pz;
+      const std::uint64_t value = std::stoull(v.get_str());
+      if (i < k) {
+        num[i] = 1;
+        num_value[i] = value;
+      } else {
+        den[i - k] = 1;
+        den_value[i - k] = value;
+      }
+    }
   }
 
   // The rationals that the primes so far give, if every coefficient has one
@@ -178,7 +228,7 @@ class Reconstructor {
                                             options_.seed);
       }
       const field::Zp64 f(primes[drawn++]);
-      box_.start_prime(drawn, support_ && support_reusable(*support_) ? terms() + 2 * options_.verify_points : 0);
+      box_.start_prime(drawn, support_ ? terms() + 2 * options_.verify_points : 0);
       const std::size_t before = box_.probes();
       PrimeUse use{f.modulus(), PrimeUse::Role::image, 0};
       auto dropped = [&](PrimeUse::Role role) {
@@ -206,6 +256,7 @@ class Reconstructor {
       }
       std::optional<std::vector<RationalModP>> images;
       try {
+        if (result_.primes == 0 && !factored_) scan_factors(f);
         images = image(f, drawn - 1);
       } catch (const BoxUndefined& e) {
         dropped(PrimeUse::Role::undefined);
@@ -233,22 +284,31 @@ class Reconstructor {
     for (std::size_t attempt = 0; attempt < options_.retries; ++attempt) {
       try {
         std::vector<RationalModP> r;
-        if (support_ && support_reusable(*support_)) {
-          r = from_support(box_, f, random_.next(f), *support_);
+        LinePlan plan;
+        const bool reuse = support_.has_value();
+        std::optional<std::vector<RationalModP>> knowing;
+        if (reuse && attempt == 0) knowing = image_knowing(f);
+        if (knowing) {
+          r = std::move(*knowing);
+        } else if (reuse) {
+          r = from_support(box(), f, random_.next(f), *support_, plan_ ? &*plan_ : nullptr);
         } else {
-          r = balanced_zippel(box_, f, random_.next(f), zippel_options_);
+          r = balanced_zippel(box(), f, random_.next(f), zippel_options_, &plan);
           for (auto& g : r)
             if (!normalise(g, f)) throw UnluckyChoice("zero denominator");
         }
         const Verdict v = check_at_random_points(
-            box_, f, options_.verify_points, random_,
+            box(), f, options_.verify_points, random_,
             [&](std::size_t g, const std::uint64_t* x) -> std::optional<std::uint64_t> {
               const std::uint64_t den = evaluate(r[g].den, f, x);
               if (den == 0) return std::nullopt;
               return f.mul(evaluate(r[g].num, f, x), f.inv(den));
             });
         if (v == Verdict::agrees) {
-          if (!support_) support_ = r;
+          if (!reuse) {
+            support_ = r;
+            if (!plan.shapes.empty()) plan_ = std::move(plan);
+          }
           return r;
         }
         if (options_.progress)
@@ -258,9 +318,70 @@ class Reconstructor {
         if (options_.progress)
           *options_.progress << "reconstruct: prime " << f.modulus() << ": " << e.what() << "\n";
       }
-      if (support_ && i > 0) support_.reset();  // a later prime: try the whole method
+      if (support_ && i > 0) {  // a later prime: try the whole method
+        support_.reset();
+        plan_.reset();
+      }
     }
     return std::nullopt;
+  }
+
+  // The image mod f from the lifts' supports when coefficients are accepted
+  // already (Lift::accepted): only the others are solved for.
+  std::optional<std::vector<RationalModP>> image_knowing(const field::Zp64& f) {
+    KnownCoefficients known;
+    std::vector<RationalModP> supports;
+    std::size_t accepted = 0;
+    for (const auto& l : lifts_) {
+      if (!l.crt) return std::nullopt;
+      for (const auto& a : l.accepted) accepted += a ? 1 : 0;
+      supports.push_back(l.support);
+      known.num.emplace_back();
+      known.den.emplace_back();
+      known.num_value.emplace_back();
+      known.den_value.emplace_back();
+      l.known_mod(f.modulus(), known.num.back(), known.den.back(), known.num_value.back(),
+                  known.den_value.back());
+    }
+    if (accepted == 0) return std::nullopt;
+    return from_support_knowing(box(), f, random_.next(f), supports, known);
+  }
+
+  // The black box the algorithms see: the user's (counted), with the
+  // factor scan's factors divided out.
+  const BlackBox& box() const {
+    if (factored_) return *factored_;
+    return box_;
+  }
+
+  // The factor scan (detail/factor_scan.hpp) with the first prime: on the
+  // variables whose hyperplane makes a denominator vanish (automatic), every
+  // variable, or none.
+  void scan_factors(const field::Zp64& f) {
+    using Scan = ReconstructOptions::FactorScan;
+    const std::size_t n = box_.variables();
+    std::vector<std::size_t> variables;
+    if (options_.factor_scan == Scan::on) {
+      for (std::size_t i = 0; i < n; ++i) variables.push_back(i);
+    } else if (options_.factor_scan == Scan::automatic && n > 0) {
+      std::vector<std::uint64_t> origin(n, 0), out;
+      std::vector<std::uint8_t> ok;
+      box_.evaluate(f, 1, origin, out, ok);
+      if (ok[0] == 0) variables = detail::vanishing_hyperplanes(box_, f, random_);
+    }
+    auto factors = variables.empty()
+                       ? std::vector<detail::FunctionFactors>(box_.functions())
+                       : detail::scan_factors(box_, f, random_, zippel_options_, variables);
+    const bool divided = std::any_of(factors.begin(), factors.end(),
+                                     [](const detail::FunctionFactors& g) { return !g.empty(); });
+    factored_.emplace(box_, std::move(factors));
+    if (divided) zippel_options_.probes_on_hyperplanes = false;
+    if (options_.progress != nullptr) {
+      std::size_t found = 0;
+      for (const auto& g : factored_->factors()) found += g.num.size() + g.den.size();
+      *options_.progress << "reconstruct: factor scan over " << variables.size()
+                         << " variables: " << found << " univariate factors\n";
+    }
   }
 
   Verdict confirmed(const field::Zp64& f) {
@@ -271,7 +392,7 @@ class Reconstructor {
       candidates_.push_back(std::move(*c));
     }
     return check_at_random_points(
-        box_, f, options_.verify_points, random_,
+        box(), f, options_.verify_points, random_,
         [&](std::size_t g, const std::uint64_t* x) { return evaluate(candidates_[g], f, x); });
   }
 
@@ -301,7 +422,9 @@ class Reconstructor {
   }
 
   Reconstruction finish() {
-    for (auto& c : candidates_) {
+    for (std::size_t g = 0; g < candidates_.size(); ++g) {
+      auto& c = candidates_[g];
+      if (factored_) detail::multiply_back(c, factored_->factors()[g]);
       make_primitive(c);
       result_.functions.push_back(std::move(c));
     }
@@ -352,11 +475,13 @@ class Reconstructor {
 
   const Clock::time_point start_ = Clock::now();
   CountingBox box_;
+  std::optional<detail::FactoredBox> factored_;
   const ReconstructOptions& options_;
   ZippelOptions zippel_options_;
   RandomElements random_;
   std::vector<Lift> lifts_;
-  std::optional<std::vector<RationalModP>> support_;
+  std::optional<std::vector<RationalModP>> support_;  // the first image's monomials
+  std::optional<LinePlan> plan_;                      // and its lines (rational functions)
   std::vector<RationalFunction> candidates_;
   Reconstruction result_;
 };

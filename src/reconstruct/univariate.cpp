@@ -94,4 +94,86 @@ void Thiele::to_rational(std::vector<std::uint64_t>& num, std::vector<std::uint6
   trim(den);
 }
 
+namespace {
+
+std::uint64_t horner(const field::Zp64& f, const std::vector<std::uint64_t>& p, std::uint64_t x) {
+  std::uint64_t v = 0;
+  for (std::size_t k = p.size(); k-- > 0;) v = f.fma(v, x, p[k]);
+  return v;
+}
+
+// a -= c * x^shift * b
+void subtract_scaled(const field::Zp64& f, std::vector<std::uint64_t>& a,
+                     const std::vector<std::uint64_t>& b, std::uint64_t c, std::size_t shift) {
+  if (a.size() < b.size() + shift) a.resize(b.size() + shift, 0);
+  for (std::size_t k = 0; k < b.size(); ++k) a[k + shift] = f.sub(a[k + shift], f.mul(c, b[k]));
+}
+
+}  // namespace
+
+RationalFit::Added RationalFit::add(std::uint64_t x, std::uint64_t y) {
+  const bool predicted = !den_.empty() && [&] {
+    const std::uint64_t d = horner(f_, den_, x);
+    return d != 0 && f_.mul(horner(f_, num_, x), f_.inv(d)) == y;
+  }();
+  newton_.add(x, &y);
+  nodes_.push_back(x);
+  if (product_.empty()) product_.assign(1, 1);
+  multiply_linear(f_, product_, x);
+  if (predicted) return Added::predicted;
+  if (++since_ >= std::max<std::size_t>(1, size() / 32)) reconstruct();
+  return Added::extended;
+}
+
+void RationalFit::reconstruct() {
+  since_ = 0;
+  num_.clear();
+  den_.clear();
+  // r0 = prod (t - t_i), r1 = P; t0 = 0, t1 = 1, with r_j = t_j P mod r0.
+  std::vector<std::uint64_t> r0 = product_, r1 = newton_.monomial(0), t0, t1{1};
+  trim(r1);
+  if (r1.empty()) {  // zero at every point so far
+    num_.assign(1, 0);
+    den_.assign(1, 1);
+    return;
+  }
+  std::size_t best_gap = 0;
+  while (!r1.empty()) {
+    const std::size_t gap = r0.size() - r1.size();  // deg r0 - deg r1: the next quotient's degree
+    if (gap + 1 > best_gap) {
+      best_gap = gap + 1;
+      num_ = r1;
+      den_ = t1;
+    }
+    // r0 = q r1 + r; t = t0 - q t1.
+    std::vector<std::uint64_t> r = r0, t = t0;
+    const std::uint64_t lead = f_.inv(r1.back());
+    while (r.size() >= r1.size() && !r.empty()) {
+      const std::uint64_t c = f_.mul(r.back(), lead);
+      const std::size_t shift = r.size() - r1.size();
+      subtract_scaled(f_, r, r1, c, shift);
+      subtract_scaled(f_, t, t1, c, shift);
+      r.pop_back();
+      trim(r);
+    }
+    trim(t);
+    r0 = std::move(r1);
+    r1 = std::move(r);
+    t0 = std::move(t1);
+    t1 = std::move(t);
+  }
+  trim(den_);
+  if (den_.empty()) {
+    num_.clear();
+    return;
+  }
+}
+
+void RationalFit::to_rational(std::vector<std::uint64_t>& num, std::vector<std::uint64_t>& den) const {
+  num = num_.empty() ? std::vector<std::uint64_t>{0} : num_;
+  den = den_.empty() ? std::vector<std::uint64_t>{1} : den_;
+  trim(num);
+  if (num.empty()) num.assign(1, 0);
+}
+
 }  // namespace hepex::reconstruct::detail

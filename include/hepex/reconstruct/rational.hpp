@@ -38,6 +38,11 @@ struct ReconstructOptions {
   std::size_t verify_points = 2;     // random probes per check
   std::size_t retries = 4;           // attempts per prime
   std::ostream* progress = nullptr;  // --verbose
+  // The factor scan (detail/factor_scan.hpp): on the variables whose
+  // hyperplane x_i = 0 is outside the black box's domain (automatic), on
+  // every variable, or off.
+  enum class FactorScan { automatic, on, off };
+  FactorScan factor_scan = FactorScan::automatic;
   // How the caller names the two limits in messages: the CLI's options
   // ("--primes", "--max-degree") or Python's arguments ("primes", "max_degree").
   std::string max_primes_name = "max_primes";

@@ -38,6 +38,10 @@ struct ZippelOptions {
   std::ostream* progress = nullptr;
   // How the caller names max_degree in messages ("--max-degree", "max_degree").
   std::string max_degree_name = "max_degree";
+  // False when the black box cannot be evaluated where a coordinate is zero
+  // (factors divided out of it vanish there: detail/factor_scan.hpp), so that
+  // choosing the shift tests lines, not points with zero coordinates.
+  bool probes_on_hyperplanes = true;
 };
 
 // The message of a degree beyond the limit: names the option, and the other

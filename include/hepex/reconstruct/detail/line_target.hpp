@@ -1,26 +1,25 @@
 #pragma once
-// The homogeneous parts of rational functions as functions of a probe target
-// (sparse_interpolation.hpp), for balanced Zippel (balanced_zippel.hpp).
+// The coefficients in t of rational functions along lines, as functions of a
+// probe target (sparse_interpolation.hpp), for balanced Zippel
+// (balanced_zippel.hpp) and the later primes (known_support.hpp).
 //
-// Along the line x = t (1, z) + s, f = N/D is n(t)/d(t) with d(0) = D(s),
-// constant in z. Normalised to d(0) = 1, the coefficient of t^r in n (d) is,
-// for s = 0, the degree-r part N_r (D_r) dehomogenised by x_0 = 1 and divided
-// by D(0): a polynomial in z of degree <= r. So one fit along t at a point z
-// gives every part's value at z (FireFly, Klappert-Lange CPC 247 (2020)
-// 106951, §3.2). The fit solves only for the parts not known at z (the
-// engine's known values: parts that have passed the probe), and needs one t
-// per unknown part (the degrees in t are known from a first line).
+// Along the line x = t (1, z) + s, f = N/D is n(t)/d(t) with
+//   n(t) = N(t v + s) = sum_r nu_r(z) t^r,  d(t) = sum_r delta_r(z) t^r,
+// v = (1, z). nu_r(z) = H_r(1, z) for H_r the degree-r part of N(x + s), a
+// polynomial in z of degree <= r; nu_0 = N(s) and delta_0 = D(s) do not
+// depend on z. Each line is normalised by one of them (the function's side:
+// D(s) = 1, or N(s) = 1 when D(s) = 0), so every nu_r and delta_r is a
+// polynomial in z, and one fit along t at a point z gives every coefficient's
+// value there (FireFly, Klappert-Lange CPC 247 (2020) 106951, §3.2). The fit
+// solves only for the coefficients not known at z (the engine's known values:
+// coefficients that have passed the probe), one t per unknown.
 //
-// With a shift s != 0 (needed when D(0) = 0), the coefficient of t^r is the
-// degree-r part of N(x + s): N_r plus terms of the higher parts of N. Parts
-// are then found from the top degree down, each once the higher ones are
-// known (ready()), their contributions along the line subtracted (adjust()),
-// and every fit solves for all coefficients in t.
+// The shift s is zero except on a few variables (shift.hpp chooses them):
+// then H_r has the monomials of N's parts with those variables' exponents
+// lowered, barely more than N. shift.hpp undoes it mod p at the end.
 
 #include <cstddef>
 #include <cstdint>
-#include <map>
-#include <optional>
 #include <vector>
 
 #include "hepex/reconstruct/black_box.hpp"
@@ -29,13 +28,24 @@
 
 namespace hepex::reconstruct::detail {
 
-// Degrees in t of function g's numerator and denominator.
-struct LineDegrees {
-  std::vector<std::size_t> num, den;
+// What lines through the same shift show of one function.
+struct LineShape {
+  std::size_t num_degree = 0, den_degree = 0;  // the top powers of t
+  bool num_side = false;  // normalised by nu_0 = N(s) = 1, else delta_0 = D(s) = 1
+  // False: no coefficient is fixed to 1 (the caller knows some in every fit,
+  // which normalises it; known_support.hpp's known coefficients).
+  bool normalised = true;
+  // Per side, per power r: the coefficient of t^r is zero on every line
+  // (seen zero on a random one; empty vector: none known to be).
+  std::vector<std::uint8_t> num_zero, den_zero;
+  bool zero(bool den, std::size_t r) const {
+    const auto& z = den ? den_zero : num_zero;
+    return r < z.size() && z[r] != 0;
+  }
 };
 
-// One homogeneous part: function g's numerator (den = false) or denominator
-// part of degree r.
+// One coefficient: function g's numerator (den = false) or denominator
+// coefficient of t^r.
 struct Part {
   std::size_t g;
   bool den;
@@ -44,25 +54,25 @@ struct Part {
 
 class LineTarget : public ProbeTarget {
  public:
-  LineTarget(const BlackBox& box, const field::Zp64& f, RandomElements& random, std::vector<std::uint64_t> shift,
-             LineDegrees degrees);
+  // shift: per variable (zeros where not shifted); shapes: per function.
+  LineTarget(const BlackBox& box, const field::Zp64& f, RandomElements& random,
+             std::vector<std::uint64_t> shift, std::vector<LineShape> shapes);
 
+  // Every coefficient but the normalising one and those known to be zero.
   const std::vector<Part>& parts() const { return parts_; }
-  bool shifted() const { return shifted_; }
+  const std::vector<LineShape>& shapes() const { return shapes_; }
+  const std::vector<std::uint64_t>& shift() const { return shift_; }
 
   std::size_t variables() const override { return n_ - 1; }
   std::size_t functions() const override { return parts_.size(); }
   void evaluate(const field::Zp64& f, std::size_t count, const std::vector<std::uint64_t>& z,
                 const KnownValues& known, std::vector<std::uint64_t>& values,
                 std::vector<std::uint8_t>& ok) override;
-  bool uses_known_values() const override { return !shifted_; }
-  std::uint64_t adjust(std::size_t q, const std::uint64_t* z, std::uint64_t raw) override;
-  bool ready(std::size_t q) const override;
-  void finished(std::size_t q, const PolynomialModP& p) override;
+  bool uses_known_values() const override { return true; }
 
  private:
-  // The slots of function g's fit at one point: the degrees r of the
-  // unknown parts, and every part's value where known (0 elsewhere).
+  // The slots of function g's fit at one point: the powers of the unknown
+  // coefficients, and every coefficient's value where known (0 elsewhere).
   struct Slots {
     std::vector<std::size_t> unknown_num, unknown_den;
     std::vector<std::uint64_t> num, den;
@@ -72,25 +82,20 @@ class LineTarget : public ProbeTarget {
   // Solves the fit from (t, y) pairs into s.num and s.den; false when singular.
   bool fit(const field::Zp64& f, Slots& s, const std::uint64_t* t, const std::uint64_t* y,
            std::size_t stride) const;
-  // [t^r] of the known parts of (g, den) of degree > r at t (1, z) + s.
-  std::uint64_t known_along_line(std::size_t g, bool den, std::size_t r,
-                                 const std::uint64_t* z);
 
   const BlackBox& box_;
-  field::Zp64 f_;
   RandomElements& random_;
   std::vector<std::uint64_t> shift_;
-  bool shifted_;
-  LineDegrees degrees_;
+  std::vector<LineShape> shapes_;
   std::size_t n_;
   std::vector<Part> parts_;
-  // index_[g][den] [r]: the part's index, or none for den r = 0 unshifted.
-  std::vector<std::vector<std::vector<std::optional<std::size_t>>>> index_;
-  // The finished parts (shifted: what ready() and adjust() need).
-  std::vector<std::optional<PolynomialModP>> known_;
-  // Shifted: per (z, g, den) the known parts' polynomial in t and how many
-  // parts it holds.
-  std::map<std::vector<std::uint64_t>, std::pair<std::size_t, std::vector<std::uint64_t>>> along_;
+  // index_[g][den][r]: the part's index, or -1 for a known coefficient.
+  std::vector<std::vector<std::vector<long>>> index_;
 };
+
+// Solves the U x U system a x = b mod p in place (row-major); false when
+// singular.
+bool solve_dense(const field::Zp64& f, std::size_t U, std::vector<std::uint64_t>& a,
+                 std::vector<std::uint64_t>& b);
 
 }  // namespace hepex::reconstruct::detail

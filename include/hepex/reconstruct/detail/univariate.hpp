@@ -62,4 +62,33 @@ class Thiele {
   std::vector<std::uint64_t> nodes_, coefficients_;
 };
 
+// Univariate rational reconstruction in about N + D + 3 points for degrees
+// (N, D), where Thiele needs 2 max(N, D) + 2 (a line of degrees (300, 15):
+// 318 points instead of 601). A Newton interpolant P through the points, then
+// the extended Euclidean algorithm on (prod (t - t_i), P): each remainder r_j
+// is t_j P mod the product, and the answer is the pair after the quotient of
+// largest degree (Monagan's maximal quotient rational reconstruction, ISSAC
+// 2004, for polynomials). It is recomputed when the current one fails to
+// predict a new point, at most every size/32 points (so that the work stays
+// below ~32 k^2 for k points); a candidate that predicts the next point is
+// the answer.
+class RationalFit {
+ public:
+  enum class Added { extended, predicted };
+  explicit RationalFit(const field::Zp64& f) : f_(f), newton_(f, 1) {}
+  Added add(std::uint64_t x, std::uint64_t y);
+  std::size_t size() const { return newton_.points(); }
+  // The last candidate as num/den (lowest degree first, no trailing zeros;
+  // num {0} for zero).
+  void to_rational(std::vector<std::uint64_t>& num, std::vector<std::uint64_t>& den) const;
+
+ private:
+  void reconstruct();
+  field::Zp64 f_;
+  NewtonBatch newton_;
+  std::vector<std::uint64_t> nodes_, product_;  // prod (t - t_i), lowest first
+  std::vector<std::uint64_t> num_, den_;        // the candidate (empty: none)
+  std::size_t since_ = 0;                       // points since the last reconstruction
+};
+
 }  // namespace hepex::reconstruct::detail

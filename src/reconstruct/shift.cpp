@@ -1,0 +1,277 @@
+#include "hepex/reconstruct/detail/shift.hpp"
+
+#include <algorithm>
+#include <numeric>
+#include <unordered_map>
+
+#include "hepex/core/error.hpp"
+#include "hepex/reconstruct/detail/univariate.hpp"
+
+namespace hepex::reconstruct::detail {
+
+namespace {
+
+// Rounds of t values on a line before the choices are declared unlucky.
+constexpr std::size_t max_line_rounds = 64;
+// Rounds without a single point where the black box is defined before the
+// function is declared undefined there (8 random points a round).
+constexpr std::size_t undefined_after_rounds = 8;
+// Working single-variable shifts of the numerator kind tried before the
+// sparsest of them is taken.
+constexpr std::size_t numerator_candidates = 3;
+
+struct ExponentHash {
+  std::size_t operator()(const std::vector<std::uint32_t>& e) const {
+    std::size_t h = 0x9e3779b97f4a7c15ull;
+    for (const std::uint32_t x : e) h = (h ^ x) * 0x100000001b3ull;
+    return h;
+  }
+};
+using TermMap = std::unordered_map<std::vector<std::uint32_t>, std::uint64_t, ExponentHash>;
+
+// Nonzero coefficients of a fitted line (its density: a shift that adds
+// terms adds powers of t).
+std::size_t nonzero(const std::vector<LineFit>& fits) {
+  std::size_t count = 0;
+  for (const auto& fit : fits) {
+    count += static_cast<std::size_t>(std::count_if(fit.num.begin(), fit.num.end(), [](auto c) { return c != 0; }));
+    count += static_cast<std::size_t>(std::count_if(fit.den.begin(), fit.den.end(), [](auto c) { return c != 0; }));
+  }
+  return count;
+}
+
+}  // namespace
+
+std::vector<LineFit> fit_along(const BlackBox& box, const field::Zp64& f, RandomElements& random,
+                               const std::vector<std::uint64_t>& base,
+                               const std::vector<std::uint64_t>& direction,
+                               const ZippelOptions& options) {
+  const std::size_t n = box.variables(), F = box.functions();
+  const std::size_t max_degree = options.max_degree;
+  std::vector<RationalFit> fit(F, RationalFit(f));
+  std::vector<std::uint8_t> done(F, 0);
+  const std::size_t limit = 2 * max_degree + 3, per_round = 8;
+  std::size_t defined = 0;
+  for (std::size_t round = 0; std::count(done.begin(), done.end(), 0) > 0; ++round) {
+    if (round == undefined_after_rounds && defined == 0) throw BoxUndefined(round * per_round, f.modulus());
+    if (round > max_line_rounds + limit / per_round)
+      throw UnluckyChoice("balanced zippel: the black box keeps failing on a line");
+    std::vector<std::uint64_t> ts, points;
+    for (std::size_t r = 0; r < per_round; ++r) {
+      ts.push_back(random.next(f));
+      for (std::size_t l = 0; l < n; ++l) points.push_back(f.fma(ts.back(), direction[l], base[l]));
+    }
+    std::vector<std::uint64_t> out;
+    std::vector<std::uint8_t> ok;
+    box.evaluate(f, per_round, points, out, ok);
+    for (std::size_t r = 0; r < per_round; ++r) {
+      if (ok[r] == 0) continue;
+      ++defined;
+      for (std::size_t g = 0; g < F; ++g) {
+        if (done[g] != 0) continue;
+        if (fit[g].add(ts[r], out[r * F + g]) == RationalFit::Added::predicted) done[g] = 1;
+        if (!done[g] && fit[g].size() >= limit) {
+          throw Error(degree_limit_message("the total degree", max_degree, options.max_degree_name),
+                      ErrorKind::negative_answer);
+        }
+      }
+    }
+  }
+  std::vector<LineFit> fits(F);
+  for (std::size_t g = 0; g < F; ++g) fit[g].to_rational(fits[g].num, fits[g].den);
+  return fits;
+}
+
+std::vector<LineFit> fit_line(const BlackBox& box, const field::Zp64& f, RandomElements& random,
+                              const std::vector<std::uint64_t>& shift, const ZippelOptions& options) {
+  std::vector<std::uint64_t> direction(box.variables());
+  direction[0] = 1;
+  for (std::size_t l = 1; l < direction.size(); ++l) direction[l] = random.next(f);
+  return fit_along(box, f, random, shift, direction, options);
+}
+
+bool shape_of(const LineFit& fit, LineShape& shape) {
+  const bool den_side = !fit.den.empty() && fit.den[0] != 0;
+  if (!den_side && (fit.num.empty() || fit.num[0] == 0)) return false;
+  shape.num_side = !den_side;
+  shape.num_degree = fit.num.size() - 1;
+  shape.den_degree = fit.den.size() - 1;
+  shape.num_zero.assign(fit.num.size(), 0);
+  shape.den_zero.assign(fit.den.size(), 0);
+  for (std::size_t r = 0; r < fit.num.size(); ++r) shape.num_zero[r] = fit.num[r] == 0 ? 1 : 0;
+  for (std::size_t r = 0; r < fit.den.size(); ++r) shape.den_zero[r] = fit.den[r] == 0 ? 1 : 0;
+  return true;
+}
+
+ShiftChoice choose_shift(const BlackBox& box, const field::Zp64& f, RandomElements& random,
+                         const ZippelOptions& options) {
+  const std::size_t n = box.variables(), F = box.functions();
+  ShiftChoice choice;
+  const auto with_shape = [&](std::vector<std::uint64_t> shift) -> bool {
+    const auto fits = fit_line(box, f, random, shift, options);
+    std::vector<LineShape> shapes(F);
+    for (std::size_t g = 0; g < F; ++g)
+      if (!shape_of(fits[g], shapes[g])) return false;
+    choice = {std::move(shift), std::move(shapes)};
+    return true;
+  };
+  // 1. The origin, and single variables shifted: one batch of n + 1 probes;
+  // a point where the black box is defined has D(s) != 0 for every function
+  // (not for a black box that cannot be probed on the coordinate hyperplanes:
+  // step 2 tests the origin's line too).
+  if (options.probes_on_hyperplanes) {
+    std::vector<std::uint64_t> points((n + 1) * n, 0), out;
+    std::vector<std::uint8_t> ok;
+    std::vector<std::uint64_t> values(n);
+    for (std::size_t i = 0; i < n; ++i) points[(i + 1) * n + i] = values[i] = random.next(f);
+    box.evaluate(f, n + 1, points, out, ok);
+    if (ok[0] != 0 && with_shape(std::vector<std::uint64_t>(n, 0))) return choice;
+    for (std::size_t i = n; i-- > 0;) {  // the last variable first, as FireFly
+      if (ok[i + 1] == 0) continue;
+      std::vector<std::uint64_t> shift(n, 0);
+      shift[i] = values[i];
+      if (with_shape(std::move(shift))) return choice;
+      break;  // D(s) != 0, yet no constant on the line: unlucky, try the others below
+    }
+  }
+  // 2. The degrees of a line shifted in every variable; a line through a
+  // shift that keeps them has N(s) or D(s) nonzero (no power of t cancels).
+  // The origin's line (probes_on_hyperplanes false), then single variables;
+  // of the first few that work, the one with the fewest nonzero coefficients
+  // along its line.
+  std::vector<std::uint64_t> all(n);
+  for (auto& s : all) s = random.next(f);
+  const auto reference = fit_line(box, f, random, all, options);
+  std::size_t found = 0, sparsest = 0;
+  ShiftChoice best;
+  for (std::size_t c = n + (options.probes_on_hyperplanes ? 0 : 1); c-- > 0 && found < numerator_candidates;) {
+    std::vector<std::uint64_t> shift(n, 0);
+    if (c < n) shift[c] = random.next(f);  // c == n: the origin
+    const auto fits = fit_line(box, f, random, shift, options);
+    std::vector<LineShape> shapes(F);
+    bool works = true;
+    for (std::size_t g = 0; g < F && works; ++g) {
+      works = fits[g].num.size() == reference[g].num.size() &&
+              fits[g].den.size() == reference[g].den.size() && shape_of(fits[g], shapes[g]);
+    }
+    if (!works) continue;
+    if (c == n) return {std::move(shift), std::move(shapes)};  // no shift at all
+    const std::size_t density = nonzero(fits);
+    if (found++ == 0 || density < sparsest) {
+      sparsest = density;
+      best = {std::move(shift), std::move(shapes)};
+    }
+  }
+  if (found > 0) return best;
+  // 3. Every variable.
+  std::vector<LineShape> shapes(F);
+  for (std::size_t g = 0; g < F; ++g)
+    if (!shape_of(reference[g], shapes[g]))
+      throw UnluckyChoice("balanced zippel: a shift in every variable leaves no constant");
+  return {std::move(all), std::move(shapes)};
+}
+
+PolynomialModP unshift(const field::Zp64& f, const std::vector<PolynomialModP>& nu,
+                       const std::vector<std::uint64_t>& shift) {
+  const std::size_t n = shift.size();
+  PolynomialModP out{n, {}, {}};
+  if (nu.empty()) return out;
+  std::vector<std::size_t> shifted;
+  for (std::size_t i = 0; i < n; ++i)
+    if (shift[i] != 0) shifted.push_back(i);
+  // Binomials mod p up to the top degree.
+  const std::size_t top = nu.size() - 1;
+  std::vector<std::vector<std::uint64_t>> binomial(top + 1);
+  for (std::size_t e = 0; e <= top; ++e) {
+    binomial[e].assign(e + 1, 1);
+    for (std::size_t k = 1; k < e; ++k) binomial[e][k] = f.add(binomial[e - 1][k - 1], binomial[e - 1][k]);
+  }
+  // Powers of the shift values.
+  std::vector<std::vector<std::uint64_t>> power(n);
+  for (const std::size_t i : shifted) {
+    power[i].assign(top + 1, 1);
+    for (std::size_t k = 1; k <= top; ++k) power[i][k] = f.mul(power[i][k - 1], shift[i]);
+  }
+  // images[r]: what the higher parts of N contribute to the degree-r part of
+  // N(x + s), homogeneous in x_0..x_{n-1}.
+  std::vector<TermMap> images(top + 1);
+  std::vector<std::uint32_t> e(n);
+  for (std::size_t r = top + 1; r-- > 0;) {
+    // H_r from nu_r: x_0's exponent makes it homogeneous of degree r.
+    TermMap part = std::move(images[r]);
+    const PolynomialModP& p = nu[r];
+    for (std::size_t t = 0; t < p.terms(); ++t) {
+      const std::uint32_t* z = p.exponent(t);
+      const std::size_t degree = std::accumulate(z, z + p.variables, std::size_t{0});
+      if (degree > r) throw UnluckyChoice("balanced zippel: a coefficient exceeds its degree");
+      e[0] = static_cast<std::uint32_t>(r - degree);
+      std::copy(z, z + p.variables, e.begin() + 1);
+      // P_r = H_r - images[r]: images were stored negated, so add.
+      auto& c = part[e];
+      c = f.add(c, p.coefficients[t]);
+    }
+    for (auto& [exponent, c] : part) {
+      if (c == 0) continue;
+      out.add_term(exponent.data(), c);
+      if (shifted.empty()) continue;
+      // The lower-degree terms of c x^e at x + s: prod over the shifted i of
+      // sum_k C(e_i, k) x_i^k s_i^(e_i - k), all but the top term, stored
+      // negated in images[] (they are subtracted from the lower H's).
+      std::vector<std::uint32_t> lowered = exponent;
+      const auto expand = [&](auto&& self, std::size_t which, std::uint64_t weight,
+                              std::size_t dropped) -> void {
+        if (which == shifted.size()) {
+          if (dropped == 0) return;
+          auto& target = images[r - dropped][lowered];
+          target = f.sub(target, weight);
+          return;
+        }
+        const std::size_t i = shifted[which];
+        const std::uint32_t ei = exponent[i];
+        for (std::uint32_t k = 0; k <= ei; ++k) {
+          lowered[i] = k;
+          const std::uint64_t w = f.mul(weight, f.mul(binomial[ei][k], power[i][ei - k]));
+          self(self, which + 1, w, dropped + (ei - k));
+        }
+        lowered[i] = ei;
+      };
+      expand(expand, 0, c, 0);
+    }
+  }
+  out.sort();
+  return out;
+}
+
+namespace {
+
+// Function g's nu_r (or delta_r) for r = 0..top from the interpolated
+// coefficients: the normalising one 1, those known to be zero empty.
+std::vector<PolynomialModP> coefficients_of(const LineTarget& target,
+                                            const std::vector<PolynomialModP>& parts,
+                                            std::size_t g, bool den, std::size_t m) {
+  const LineShape& shape = target.shapes()[g];
+  std::vector<PolynomialModP> nu((den ? shape.den_degree : shape.num_degree) + 1,
+                                 PolynomialModP{m, {}, {}});
+  if (den != shape.num_side) nu[0].add_term(std::vector<std::uint32_t>(m, 0).data(), 1);
+  for (std::size_t q = 0; q < parts.size(); ++q) {
+    const Part& p = target.parts()[q];
+    if (p.g == g && p.den == den) nu[p.r] = parts[q];
+  }
+  return nu;
+}
+
+}  // namespace
+
+std::vector<RationalModP> rationals_along_lines(const LineTarget& target,
+                                                const std::vector<PolynomialModP>& parts,
+                                                const field::Zp64& f) {
+  const std::size_t F = target.shapes().size(), n = target.shift().size();
+  std::vector<RationalModP> result(F);
+  for (std::size_t g = 0; g < F; ++g) {
+    result[g].num = unshift(f, coefficients_of(target, parts, g, false, n - 1), target.shift());
+    result[g].den = unshift(f, coefficients_of(target, parts, g, true, n - 1), target.shift());
+  }
+  return result;
+}
+
+}  // namespace hepex::reconstruct::detail
