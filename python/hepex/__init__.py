@@ -385,8 +385,8 @@ def _seed(seed):
     return _whole(seed, "seed")
 
 
-def reconstruct(f, variables, *, primes=40, seed=None, max_degree=200, form="str", stats=False,
-                progress=None):
+def reconstruct(f, variables, *, primes=40, seed=None, max_degree=1000, form="str", stats=False,
+                together=False, factor_scan="auto", progress=None):
     """Rational functions over Q from a black box, by balanced Zippel mod
     random 63-bit primes and rational reconstruction (as ``hepex reconstruct``).
 
@@ -405,7 +405,12 @@ def reconstruct(f, variables, *, primes=40, seed=None, max_degree=200, form="str
     "(NUM)/(DEN)" that sympy parses, or a list of them (a list of inputs, or
     k > 1 functions); ``form="sympy"`` returns sympy expressions instead.
     With ``stats=True`` each answer comes as a ``Reconstruction`` with the
-    seed, the primes used, the probes and the times.
+    seed, the primes used, the probes and the times. ``together=True``
+    reconstructs a list of expressions as one black box, every probe serving
+    every function (as the coefficients of one IBP system): one
+    ``Reconstruction`` whose result is the list. ``factor_scan``: "auto"
+    (univariate factors divided out first in the variables whose hyperplane
+    x = 0 makes a denominator vanish), "on" (every variable) or "off".
 
     ``progress``: a callable given a ``hepex.Progress`` (probes, rate) about
     every two seconds; Ctrl-C ends the call within a second.
@@ -418,6 +423,7 @@ def reconstruct(f, variables, *, primes=40, seed=None, max_degree=200, form="str
     primes = _whole(primes, "primes", 1, 10000)
     max_degree = _whole(max_degree, "max_degree", 1, 100000)
     seed = _seed(seed)
+    factor_scan = _text(factor_scan, "factor_scan", ("auto", "on", "off"))
     callback = _progress(progress)
     several = not isinstance(f, str) and not callable(f)
     if isinstance(f, str) or several:
@@ -432,12 +438,19 @@ def reconstruct(f, variables, *, primes=40, seed=None, max_degree=200, form="str
         else:
             texts = [f]
         _hepex.check_expressions(texts, names)  # every one before any work
-        runs = [_hepex.reconstruct_expression(t, names, primes, seed, max_degree, callback)
-                for t in texts]
-        results = [_finished(r, form, names, False) for r in runs]
+        if together and several:
+            run = _hepex.reconstruct_expressions(texts, names, primes, seed, max_degree,
+                                                 factor_scan, callback)
+            results = [_finished(run, form, names, True)]
+            several = False
+        else:
+            runs = [_hepex.reconstruct_expressions([t], names, primes, seed, max_degree,
+                                                   factor_scan, callback) for t in texts]
+            results = [_finished(r, form, names, False) for r in runs]
     else:
         functions = _count_functions(f, len(names))
-        run = _hepex.reconstruct_callable(f, names, functions, primes, seed, max_degree, callback)
+        run = _hepex.reconstruct_callable(f, names, functions, primes, seed, max_degree,
+                                          factor_scan, callback)
         results = [_finished(run, form, names, functions > 1)]
         several = False
     if not stats:

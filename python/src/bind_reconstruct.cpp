@@ -110,7 +110,7 @@ py::tuple run(const reconstruct::BlackBox& box, const reconstruct::ReconstructOp
 }
 
 reconstruct::ReconstructOptions options_of(std::size_t primes, std::uint64_t seed,
-                                           std::size_t max_degree) {
+                                           std::size_t max_degree, const std::string& factor_scan) {
   if (primes < 1) throw Error("primes = 0: at least one prime is needed");
   if (max_degree < 1) throw Error("max_degree = 0 must be at least 1");
   reconstruct::ReconstructOptions options;
@@ -119,6 +119,16 @@ reconstruct::ReconstructOptions options_of(std::size_t primes, std::uint64_t see
   options.max_degree = max_degree;
   options.max_primes_name = "primes";
   options.max_degree_name = "max_degree";
+  using Scan = reconstruct::ReconstructOptions::FactorScan;
+  if (factor_scan == "auto") {
+    options.factor_scan = Scan::automatic;
+  } else if (factor_scan == "on") {
+    options.factor_scan = Scan::on;
+  } else if (factor_scan == "off") {
+    options.factor_scan = Scan::off;
+  } else {
+    throw Error("factor_scan = '" + factor_scan + "' is not one of auto, on, off");
+  }
   return options;
 }
 
@@ -135,13 +145,15 @@ std::vector<io::Expression> parse_all(const std::vector<std::string>& texts,
   return expressions;
 }
 
-// One expression (every one is parsed first, by parse_all).
-py::tuple reconstruct_expression(const std::string& text, const std::vector<std::string>& names,
-                                 std::size_t primes, std::uint64_t seed, std::size_t max_degree,
-                                 const py::object& progress) {
-  auto expression = parse_all({text}, names);
-  const auto box = reconstruct::expression_black_box(std::move(expression), names.size());
-  return run(*box, options_of(primes, seed, max_degree), names, progress);
+// Expressions as one black box (each on its own: one at a time; every one
+// is parsed first, by parse_all).
+py::tuple reconstruct_expressions(const std::vector<std::string>& texts,
+                                  const std::vector<std::string>& names, std::size_t primes,
+                                  std::uint64_t seed, std::size_t max_degree,
+                                  const std::string& factor_scan, const py::object& progress) {
+  auto expressions = parse_all(texts, names);
+  const auto box = reconstruct::expression_black_box(std::move(expressions), names.size());
+  return run(*box, options_of(primes, seed, max_degree, factor_scan), names, progress);
 }
 
 void check_expressions(const std::vector<std::string>& texts, const std::vector<std::string>& names) {
@@ -150,9 +162,10 @@ void check_expressions(const std::vector<std::string>& texts, const std::vector<
 
 py::tuple reconstruct_callable(const py::object& f, const std::vector<std::string>& names,
                                std::size_t functions, std::size_t primes, std::uint64_t seed,
-                               std::size_t max_degree, const py::object& progress) {
+                               std::size_t max_degree, const std::string& factor_scan,
+                               const py::object& progress) {
   const PythonBlackBox box(f, names.size(), functions);
-  return run(box, options_of(primes, seed, max_degree), names, progress);
+  return run(box, options_of(primes, seed, max_degree, factor_scan), names, progress);
 }
 
 std::vector<std::string> variable_list(const std::string& text) {
@@ -163,12 +176,12 @@ std::vector<std::string> variable_list(const std::string& text) {
 
 void bind_reconstruct(py::module_& m) {
   m.def("check_expressions", &check_expressions, py::arg("expressions"), py::arg("variables"));
-  m.def("reconstruct_expression", &reconstruct_expression, py::arg("expression"),
+  m.def("reconstruct_expressions", &reconstruct_expressions, py::arg("expressions"),
         py::arg("variables"), py::arg("primes"), py::arg("seed"), py::arg("max_degree"),
-        py::arg("progress"));
+        py::arg("factor_scan"), py::arg("progress"));
   m.def("reconstruct_callable", &reconstruct_callable, py::arg("f"), py::arg("variables"),
         py::arg("functions"), py::arg("primes"), py::arg("seed"), py::arg("max_degree"),
-        py::arg("progress"));
+        py::arg("factor_scan"), py::arg("progress"));
   m.def("parse_variable_list", &variable_list, py::arg("text"));
 }
 

@@ -29,10 +29,12 @@ struct ReconstructOptions {
   std::string file;
   std::size_t primes = 40;
   std::string seed;  // empty: a random one, reported in --json
-  std::size_t max_degree = 200;
+  std::size_t max_degree = 1000;
   std::string out_path;
   std::string json_path;
   bool verbose = false;
+  bool together = false;              // one black box of every expression
+  std::string factor_scan = "auto";   // auto, on, off
   std::string backend = has_accelerator ? "device" : "host";  // checked by the option
   JobCliOptions jobs;
 };
@@ -138,6 +140,8 @@ void run_reconstruct(const ReconstructOptions& o) {
   options.max_degree = o.max_degree;
   options.max_primes_name = "--primes";
   options.max_degree_name = "--max-degree";
+  using Scan = reconstruct::ReconstructOptions::FactorScan;
+  options.factor_scan = o.factor_scan == "on" ? Scan::on : o.factor_scan == "off" ? Scan::off : Scan::automatic;
   const auto watch = verbose_progress(o.verbose, comm.rank());
   if (o.verbose && comm.rank() == 0) {
     options.progress = &std::cerr;
@@ -146,22 +150,27 @@ void run_reconstruct(const ReconstructOptions& o) {
   std::ostringstream identity;
   // Neither --primes nor --seed: a finished job's answer depends on neither,
   // so a rerun with more primes (or another seed) keeps the finished jobs.
-  identity << "reconstruct\n" << o.vars << '\n' << o.max_degree << '\n';
+  identity << "reconstruct\n" << o.vars << '\n' << o.max_degree << (o.together ? " together" : "")
+           << '\n';
   for (const auto& input : inputs) identity << input.text << '\n';
 
   // Each expression is reconstructed on its own, so that its probes, primes
-  // and times are its own. A job's result is
-  //   "ok WORK\nANSWER", or
+  // and times are its own; with --together all of them are one job, one
+  // black box whose probes every function shares (as the coefficients of one
+  // IBP system). A job's result is
+  //   "ok WORK\nANSWER[\nANSWER ..]", or
   //   "failed MAX_PRIMES WORK\nWHY" for a function that is undefined or needs
-  // more primes (WORK: encode_work): the other lines still get their answers.
+  // more primes (WORK: encode_work): the other jobs still get their answers.
   const auto run = [&](const std::vector<std::size_t>& jobs) {
     std::vector<std::string> out;
     for (const std::size_t j : jobs) {
-      const auto box = reconstruct::expression_black_box({expressions[j]}, names.size());
+      const auto box = o.together ? reconstruct::expression_black_box(expressions, names.size())
+                                  : reconstruct::expression_black_box({expressions[j]}, names.size());
       TextStream result;
       try {
         const auto r = reconstruct::reconstruct(*box, options);
-        result << "ok " << encode_work(r) << '\n' << reconstruct::to_string(r.functions.at(0), names);
+        result << "ok " << encode_work(r);
+        for (const auto& function : r.functions) result << '\n' << reconstruct::to_string(function, names);
       } catch (const reconstruct::ReconstructionFailure& e) {
         result << "failed " << o.primes << ' ' << encode_work(e.partial()) << '\n' << e.what();
       } catch (const Error& e) {
@@ -181,20 +190,20 @@ void run_reconstruct(const ReconstructOptions& o) {
     return status == "ok" || max_primes >= o.primes;
   };
   Kokkos::Timer timer;
-  const auto results = distributed::run_jobs(comm, expressions.size(), run, job);
+  const auto results = distributed::run_jobs(comm, o.together ? 1 : expressions.size(), run, job);
   const double seconds = timer.seconds();
   if (comm.rank() != 0) return;
 
   // Each answer goes from its job's result to the output as it is (a view of
   // it, then the newline); the JSON summary is made only if asked for.
   const bool json = outputs.json.is_file();
-  nlohmann::json per_function = nlohmann::json::array();
+  nlohmann::json per_function = nlohmann::json::array(), shared_work;
   std::size_t primes = 0, probes = 0, failed = 0;
   for (std::size_t j = 0; j < results.size(); ++j) {
     const std::string_view r(results[j]);
     const auto newline = r.find('\n');
     std::istringstream head(std::string(r.substr(0, newline)));
-    const std::string_view body = r.substr(newline + 1);
+    std::string_view body = r.substr(newline + 1);
     std::string status;
     std::size_t max_primes = 0;
     head >> status;
@@ -202,38 +211,49 @@ void run_reconstruct(const ReconstructOptions& o) {
     const Work w = decode_work(head);
     primes = std::max(primes, w.primes);
     probes += w.probes;
-    nlohmann::json entry = {{"input", input_name(o, inputs, j)},
-                            {"seed", w.seed},
-                            {"primes", w.primes},
-                            {"prime_list", w.prime_list},
-                            {"probes", w.probes},
-                            {"seconds", w.seconds},
-                            {"black_box_seconds", w.box_seconds},
-                            {"algebra_seconds", w.seconds - w.box_seconds}};
-    if (status != "ok") {
-      // A line that is no answer, and cannot be taken for one.
-      const std::string why = input_name(o, inputs, j) + ": " + std::string(body);
-      outputs.out.write("# not reconstructed: " + why + "\n");
-      std::cerr << "hepex: " << why << '\n';
-      entry["error"] = std::string(body);
-      if (json) per_function.push_back(std::move(entry));
-      ++failed;
-      continue;
+    const nlohmann::json work = {{"seed", w.seed},
+                                 {"primes", w.primes},
+                                 {"prime_list", w.prime_list},
+                                 {"probes", w.probes},
+                                 {"seconds", w.seconds},
+                                 {"black_box_seconds", w.box_seconds},
+                                 {"algebra_seconds", w.seconds - w.box_seconds}};
+    // The inputs of this job: one, or all of them together.
+    const std::size_t first = o.together ? 0 : j, last = o.together ? inputs.size() : j + 1;
+    for (std::size_t i = first; i < last; ++i) {
+      nlohmann::json entry = {{"input", input_name(o, inputs, i)}};
+      if (!o.together) entry.update(work);
+      if (status != "ok") {
+        // A line that is no answer, and cannot be taken for one.
+        const std::string why = input_name(o, inputs, i) + ": " + std::string(body);
+        outputs.out.write("# not reconstructed: " + why + "\n");
+        std::cerr << "hepex: " << why << '\n';
+        entry["error"] = std::string(body);
+        if (json) per_function.push_back(std::move(entry));
+        ++failed;
+        continue;
+      }
+      const auto end = body.find('\n');
+      const std::string_view answer = body.substr(0, end);
+      body = end == std::string_view::npos ? std::string_view() : body.substr(end + 1);
+      outputs.out.write(answer);
+      outputs.out.write("\n");
+      if (!json) continue;
+      entry["result"] = std::string(answer);
+      per_function.push_back(std::move(entry));
     }
-    outputs.out.write(body);
-    outputs.out.write("\n");
-    if (!json) continue;
-    entry["result"] = std::string(body);
-    per_function.push_back(std::move(entry));
+    if (o.together && json) shared_work = work;
   }
-  emit_json(outputs.json, {{"command", "reconstruct"}, {"variables", names},
-                           {"functions", results.size()}, {"failed", failed},
-                           {"primes", primes}, {"probes", probes}, {"seed", options.seed},
-                           {"ranks", comm.size()}, {"seconds", seconds},
-                           {"results", per_function}});
+  nlohmann::json summary = {{"command", "reconstruct"}, {"variables", names},
+                            {"functions", inputs.size()}, {"failed", failed},
+                            {"primes", primes}, {"probes", probes}, {"seed", options.seed},
+                            {"ranks", comm.size()}, {"seconds", seconds},
+                            {"results", per_function}};
+  if (o.together) summary["together"] = shared_work;
+  emit_json(outputs.json, summary);
   outputs.out.commit();
   if (failed > 0) {
-    throw Error(std::to_string(failed) + " of " + std::to_string(results.size()) +
+    throw Error(std::to_string(failed) + " of " + std::to_string(inputs.size()) +
                     " functions not reconstructed (lines marked '# not reconstructed')",
                 ErrorKind::negative_answer);
   }
@@ -259,6 +279,14 @@ void add_reconstruct_command(CLI::App& app) {
                   "with -v and in --json)")
       ->check(whole_number())
       ->default_str("random");
+  cmd->add_flag("--together", o->together,
+                "all expressions of --file as one black box, one job: every probe serves every "
+                "function, as the coefficients of one system share their solves (default: one job "
+                "each)");
+  cmd->add_option("--factor-scan", o->factor_scan,
+                  "univariate factors divided out first: auto (in the variables whose hyperplane "
+                  "x = 0 makes a denominator vanish), on (every variable), off")
+      ->check(CLI::IsMember({"auto", "on", "off"}));
   cmd->add_option("--max-degree", o->max_degree, "largest degree per variable and in total")
       ->check(whole_number(1, 100000));
   cmd->add_option("--backend", o->backend,

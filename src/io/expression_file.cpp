@@ -26,6 +26,7 @@ std::vector<ExpressionText> split_expressions(const std::string& text, const std
   for (std::string line; std::getline(in, line);) {
     ++number;
     if (!line.empty() && line.back() == '\r') line.pop_back();
+    if (!open && trimmed(line).empty()) continue;  // blank lines between expressions
     if (!open) {
       current.clear();
       start = number;

@@ -119,7 +119,10 @@ expect(1 "^hepex: bench me: --batches must be positive" bench me --batches 0)
 set(rdir "${CMAKE_CURRENT_BINARY_DIR}/cli_reconstruct")
 file(MAKE_DIRECTORY "${rdir}")
 file(WRITE "${rdir}/in.txt" "x^2/(1-x*y)\n(x+y)^3 - 1/2\n3/7\n(x^2 - z^2)/(x - z)*y^-2\n")
-file(WRITE "${rdir}/bad.txt" "x + y\n2*(x\n")
+file(WRITE "${rdir}/bad.txt" "x + y\n2*(x))\n")
+file(WRITE "${rdir}/open.txt" "x + y\n2*(x\n")
+# Expressions may span lines and end with ';' (FireFly's and Mathematica's files).
+file(WRITE "${rdir}/multi.m" "(x + y)/\n  (x - 2*y);\n\n3/7;\n")
 expect(0 "^\\(x \\+ y\\)/\\(x\\*y\\)\n$" reconstruct --vars x,y --function "1/x + 1/y")
 expect(0 "^\\(-x\\^2\\)/\\(x\\*y - 1\\)\n\\(2\\*x\\^3 \\+ 6\\*x\\^2\\*y \\+ 6\\*x\\*y\\^2 \\+ 2\\*y\\^3 - 1\\)/\\(2\\)\n\\(3\\)/\\(7\\)\n\\(x \\+ z\\)/\\(y\\^2\\)\n$"
        reconstruct --vars x,y,z --file "${rdir}/in.txt" --json "${rdir}/r.json")
@@ -141,7 +144,10 @@ endif()
 expect(0 "reconstruct: prime 1 .*: [0-9]+ probes, [0-9]+ terms; each further prime needs about [0-9]+ probes"
        reconstruct --vars x,y,z --file "${rdir}/out.txt" --verbose --seed 5)
 expect(1 "--function: column 5: expected a number" reconstruct --vars x,y --function "x + * y")
-expect(1 "bad.txt:2: column 5: expected '\\)'" reconstruct --vars x,y --file "${rdir}/bad.txt")
+expect(1 "bad.txt:2: column 6: " reconstruct --vars x,y --file "${rdir}/bad.txt")
+expect(1 "open.txt:2: the expression starting here runs to the end of the file with 1 parenthesis\\(es\\) open"
+       reconstruct --vars x,y --file "${rdir}/open.txt")
+expect(0 "^\\(x \\+ y\\)/\\(x - 2\\*y\\)\n\\(3\\)/\\(7\\)\n$" reconstruct --vars x,y --file "${rdir}/multi.m")
 expect(1 "unknown variable 'w'" reconstruct --vars x,y --function "x*w")
 expect(1 "exactly one of --function" reconstruct --vars x)
 expect(1 "--vars: '' is not a variable name" reconstruct --vars "x,,y" --function x)

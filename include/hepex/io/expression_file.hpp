@@ -3,7 +3,8 @@
 // an expression may run over several lines while a parenthesis is open or a
 // line ends with an operator (+ - * / ^ or '(') — FireFly's benchmark files
 // and Mathematica output are written so; a trailing ';' ends an expression
-// (Mathematica's terminator) and is dropped. Each expression keeps the line
+// (Mathematica's terminator) and is dropped; blank lines between
+// expressions are skipped. Each expression keeps the line
 // it starts on, for messages.
 
 #include <cstddef>

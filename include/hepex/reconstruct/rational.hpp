@@ -34,7 +34,7 @@ namespace hepex::reconstruct {
 struct ReconstructOptions {
   std::size_t max_primes = 40;       // images combined at most (a negative answer beyond)
   std::uint64_t seed = 1;            // the primes and all random points derive from it
-  std::size_t max_degree = 200;      // per variable and total, see ZippelOptions
+  std::size_t max_degree = 1000;     // per variable and total, see ZippelOptions
   std::size_t verify_points = 2;     // random probes per check
   std::size_t retries = 4;           // attempts per prime
   std::ostream* progress = nullptr;  // --verbose

@@ -30,7 +30,7 @@ namespace hepex::reconstruct {
 struct ZippelOptions {
   // The largest degree in a variable: beyond it the reconstruction stops with
   // ErrorKind::negative_answer.
-  std::size_t max_degree = 200;
+  std::size_t max_degree = 1000;
   // Per function, a true bound on its total degree (empty: none known, then
   // max_degree only limits the search). With a bound a coefficient stops
   // after (degree left + 1) values at most.
