@@ -7,6 +7,8 @@ unary signs; a trailing ';' and newlines are ignored). Equal values at
 several random points and primes: exact with overwhelming probability.
 
 usage: check_answer.py INPUT_FILE ANSWER_FILE VARIABLES   (exit 0: equal)
+An input of several ';'-terminated functions is checked against an answer
+file of as many lines, in order.
 """
 import random
 import re
@@ -107,25 +109,36 @@ def evaluate(text, values, p):
 
 def main():
     source, answer, variables = sys.argv[1], open(sys.argv[2]).read(), sys.argv[3].split(",")
-    source = open(source).read()
+    # Several functions: each source expression ends with ';', each answer is a line.
+    sources = [t for t in open(source).read().split(";") if t.strip()]
+    answers = [l for l in answer.splitlines() if l.strip()] if len(sources) > 1 else [answer]
+    if len(answers) != len(sources):
+        print(f"{len(answers)} answers for {len(sources)} functions")
+        return 1
     rng = random.Random(20261127)
     checked = 0
-    for _ in range(3):
-        p = (1 << 126) + rng.randrange(1 << 125)
-        while not all(pow(a, p - 1, p) == 1 for a in (2, 3, 5, 7, 11, 13)):
-            p += 1
-        values = {v: rng.randrange(p) for v in variables}
-        try:
-            want = evaluate(source, values, p)
-        except ZeroDivisionError:
-            continue
-        got = evaluate(answer, values, p)
-        if got != want:
-            print(f"differs mod {p}: {got} != {want}")
+    for k, (source, answer) in enumerate(zip(sources, answers)):
+        points = 0
+        for _ in range(3):
+            p = (1 << 126) + rng.randrange(1 << 125)
+            while not all(pow(a, p - 1, p) == 1 for a in (2, 3, 5, 7, 11, 13)):
+                p += 1
+            values = {v: rng.randrange(p) for v in variables}
+            try:
+                want = evaluate(source, values, p)
+            except ZeroDivisionError:
+                continue
+            got = evaluate(answer, values, p)
+            if got != want:
+                print(f"function {k + 1}: differs mod {p}: {got} != {want}")
+                return 1
+            points += 1
+        if not points:
+            print(f"function {k + 1}: undefined at every point tried")
             return 1
-        checked += 1
-    print(f"equal at {checked} random points")
-    return 0 if checked else 1
+        checked += points
+    print(f"{len(sources)} function(s) equal at {checked} random points")
+    return 0
 
 
 if __name__ == "__main__":

@@ -8,12 +8,17 @@
 // checked by the script).
 // Links against FireFly (GPL, built outside this repository); no FireFly code
 // lives here.
-// usage: firefly_suite_driver FILE.m VARIABLES [--factor-scan] [--name NAME]
+// A file of several functions (each ended by ';') is one black box of all of
+// them; --answers FILE then gets every answer, one a line, and the JSON line
+// "functions" and no "result".
+// usage: firefly_suite_driver FILE.m N|x,y,.. [--factor-scan] [--name NAME] [--answers FILE]
 #include "firefly/Reconstructor.hpp"
 
 #include <atomic>
 #include <chrono>
+#include <fstream>
 #include <iostream>
+#include <sstream>
 #include <mutex>
 #include <set>
 #include <string>
@@ -49,20 +54,28 @@ class CountingBox : public BlackBoxBase<CountingBox> {
 
 int main(int argc, char** argv) {
   if (argc < 3) {
-    std::cerr << "usage: firefly_suite_driver FILE.m VARIABLES [--factor-scan] [--name NAME]\n";
+    std::cerr << "usage: firefly_suite_driver FILE.m N|x,y,.. [--factor-scan] [--name NAME] "
+                 "[--answers FILE]\n";
     return 2;
   }
   const std::string file = argv[1];
-  const int n = std::stoi(argv[2]);
+  const std::string variables = argv[2];
   bool factor_scan = false;
-  std::string name = file;
+  std::string name = file, answers;
   for (int i = 3; i < argc; ++i) {
     const std::string a = argv[i];
     if (a == "--factor-scan") factor_scan = true;
     if (a == "--name" && i + 1 < argc) name = argv[++i];
+    if (a == "--answers" && i + 1 < argc) answers = argv[++i];
   }
   std::vector<std::string> vars;
-  for (int i = 1; i <= n; ++i) vars.push_back("x" + std::to_string(i));
+  if (variables.find_first_not_of("0123456789") == std::string::npos) {
+    for (int i = 1; i <= std::stoi(variables); ++i) vars.push_back("x" + std::to_string(i));
+  } else {
+    std::istringstream list(variables);
+    for (std::string v; std::getline(list, v, ',');) vars.push_back(v);
+  }
+  const int n = static_cast<int>(vars.size());
   ShuntingYardParser parser(file, vars);
   CountingBox box(parser);
   Reconstructor<CountingBox> reconstructor(static_cast<uint32_t>(n), 1, 1, box, 0);
@@ -75,7 +88,18 @@ int main(int argc, char** argv) {
   const auto result = reconstructor.get_result();
   std::cout << "{\"function\": \"" << name << "\", \"tool\": \"firefly"
             << (factor_scan ? " (factor scan)" : "") << "\", \"seconds\": " << seconds
-            << ", \"probes\": " << probes.load() << ", \"primes\": " << primes_seen.size()
-            << ", \"result\": \"" << result.at(0).to_string(vars) << "\"}" << std::endl;
+            << ", \"probes\": " << probes.load() << ", \"primes\": " << primes_seen.size();
+  if (answers.empty()) {
+    std::cout << ", \"result\": \"" << result.at(0).to_string(vars) << "\"}" << std::endl;
+    return 0;
+  }
+  std::ofstream out(answers);
+  for (const auto& r : result) out << r.to_string(vars) << '\n';
+  out.close();
+  if (!out) {
+    std::cerr << "cannot write " << answers << '\n';
+    return 1;
+  }
+  std::cout << ", \"functions\": " << result.size() << "}" << std::endl;
   return 0;
 }

@@ -10,6 +10,7 @@ quarter of the numerators have coefficients of 20-30 digits (three primes).
                                                     through the Python API; one JSON line
 """
 import json
+import math
 import random
 import sys
 import time
@@ -19,6 +20,7 @@ VARIABLES = ["s", "t", "d", "m"]
 
 
 def polynomial(rng, terms, degree, big):
+    terms = min(terms, math.comb(degree + 4, 4) // 2)  # well within the monomials there are
     monomials = set()
     while len(monomials) < terms:
         e = [0, 0, 0, 0]

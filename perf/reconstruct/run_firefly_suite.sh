@@ -6,7 +6,9 @@
 # on the same files, one core each (taskset), alternating per function. Every
 # answer is checked against its input at random points modulo random 127-bit
 # primes (check_answer.py). Prints a markdown table (device, date, commit);
-# JSON lines go to RAW_OUT.
+# JSON lines go to RAW_OUT. `ibp200` (in FUNCS by default) is the IBP-shaped job
+# of ibp_shaped.py: 200 functions of (s, t, d, m) as one black box, hepex
+# through its Python API (together=True), FireFly with all 200 in one parser.
 # FireFly and the driver are built outside the repository, under $ANCHORS,
 # from a checkout at $FIREFLY_SRC (fetched beforehand; nothing is downloaded).
 # Environment: FIREFLY_SRC ANCHORS HEPEX (the CLI) TIMEOUT (s) FUNCS CORE RAW_OUT
@@ -19,7 +21,8 @@ ANCHORS=${ANCHORS:-/work/anchors}
 HEPEX=${HEPEX:-$REPO/build/src/hepex}
 TIMEOUT=${TIMEOUT:-600}
 CORE=${CORE:-1}
-FUNCS=${FUNCS:-"f1 f2 f3 f4 factors1 factors2 factors3 factors4 factors5"}
+FUNCS=${FUNCS:-"f1 f2 f3 f4 factors1 factors2 factors3 factors4 factors5 ibp200"}
+PYTHON=${PYTHON:-/usr/bin/python3}
 RAW_OUT=${RAW_OUT:-/dev/null}
 log() { echo "[firefly_suite] $*" >&2; }
 
@@ -36,6 +39,7 @@ fi
 
 variables() {
   case $1 in
+    ibp200) echo s,t,d,m; return ;;
     f1|factors3|factors4|factors5) n=20 ;;
     factors1|factors2) n=4 ;;
     *) n=5 ;;
@@ -51,7 +55,10 @@ run() {
   local dir=$WORK/$tool-$f rc=0 line check
   mkdir -p "$dir"
   (cd "$dir" && timeout "$TIMEOUT" taskset -c "$CORE" "$@" > out.txt 2> err.txt) || rc=$?
-  if [ "$tool" = hepex ]; then
+  if [ "$tool" = hepex-py ]; then
+    line=$(grep '^{' "$dir/out.txt" | tail -n1 | sed 's/"tool": "hepex-py"/"tool": "hepex"/' || true)
+    tool=hepex
+  elif [ "$tool" = hepex ]; then
     line=$(python3 - "$dir/r.json" "$f" <<'PY'
 import json, sys
 d = json.load(open(sys.argv[1]))["results"][0]
@@ -61,6 +68,8 @@ print(json.dumps({"function": sys.argv[2], "tool": "hepex", "seconds": d["second
 PY
 ) || line=""
     cp "$dir/out.txt" "$dir/answer.txt" 2>/dev/null || true
+  elif [ -f "$dir/answer.txt" ]; then  # FireFly with --answers
+    line=$(grep '^{' "$dir/out.txt" | tail -n1 || true)
   else
     line=$(grep '^{' "$dir/out.txt" | tail -n1 || true)
     python3 -c "import json,sys; print(json.loads(open(sys.argv[1]).read().splitlines()[-1])['result'])" \
@@ -70,7 +79,7 @@ PY
   if [ -z "$line" ]; then
     line="{\"function\": \"$f\", \"tool\": \"$tool\", \"error\": \"$([ $rc = 124 ] && echo "timeout ${TIMEOUT}s" || echo "rc $rc")\"}"
     check=false
-  elif python3 "$PERF/check_answer.py" "$FIREFLY_SRC/benchmarks/$f.m" "$dir/answer.txt" "$(variables "$f")" >/dev/null; then
+  elif python3 "$PERF/check_answer.py" "$(source_of "$f")" "$dir/answer.txt" "$(variables "$f")" >/dev/null; then
     check=true
   else
     check=false
@@ -80,8 +89,19 @@ PY
   log "$line"
 }
 
+source_of() {
+  if [ "$1" = ibp200 ]; then echo "$WORK/ibp200.m"; else echo "$FIREFLY_SRC/benchmarks/$1.m"; fi
+}
+"$PYTHON" "$PERF/ibp_shaped.py" write "$WORK/ibp200.m"
+
 for f in $FUNCS; do
-  src=$FIREFLY_SRC/benchmarks/$f.m
+  src=$(source_of "$f")
+  if [ "$f" = ibp200 ]; then
+    run firefly "$f" "$DRIVER" "$src" s,t,d,m --name "$f" --answers answer.txt
+    run firefly-fs "$f" "$DRIVER" "$src" s,t,d,m --name "$f" --factor-scan --answers answer.txt
+    run hepex-py "$f" env PYTHONPATH="$REPO/build/python" "$PYTHON" "$PERF/ibp_shaped.py" hepex "$src" answer.txt
+    continue
+  fi
   run firefly "$f" "$DRIVER" "$src" "$(variables "$f" | tr ',' '\n' | wc -l)" --name "$f"
   run firefly-fs "$f" "$DRIVER" "$src" "$(variables "$f" | tr ',' '\n' | wc -l)" --name "$f" --factor-scan
   # shellcheck disable=SC2086

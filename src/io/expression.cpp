@@ -111,11 +111,23 @@ class ExpressionParser {
     power();
   }
 
+  // '^', or '**' as Python, sympy and Fortran write it: consumed if there.
+  bool power_sign() {
+    if (pos_ < text_.size() && text_[pos_] == '^') {
+      ++pos_;
+      return true;
+    }
+    if (pos_ + 1 < text_.size() && text_[pos_] == '*' && text_[pos_ + 1] == '*') {
+      pos_ += 2;
+      return true;
+    }
+    return false;
+  }
+
   void power() {
     primary();
     skip_space();
-    if (pos_ >= text_.size() || text_[pos_] != '^') return;
-    ++pos_;
+    if (!power_sign()) return;
     skip_space();
     const bool parenthesised = pos_ < text_.size() && text_[pos_] == '(';
     if (parenthesised) {
@@ -144,7 +156,9 @@ class ExpressionParser {
       ++pos_;
     }
     skip_space();
-    if (pos_ < text_.size() && text_[pos_] == '^') {
+    const std::size_t before = pos_;
+    if (power_sign()) {
+      pos_ = before;
       fail("chained exponents are ambiguous: write (a^b)^c");
     }
     emit(negative ? Op::pow_inverse : Op::pow, e.get_ui());

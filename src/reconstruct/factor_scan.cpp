@@ -47,13 +47,18 @@ Poly monic_gcd(const field::Zp64& f, Poly a, Poly b) {
 }
 
 // q over Q from its image mod p (monic, so every coefficient a rational of
-// small height), if every coefficient has one.
+// small height), if every coefficient has one with |a| b 2^20 <= p: Wang's
+// reconstruction answers for almost any residue with |a|, b < sqrt(p / 2),
+// so a margin is what tells a true small rational from the image of a large
+// one (a factor with 110-bit coefficients, or a whole univariate function).
 std::optional<std::vector<mpq_class>> lift(const field::Zp64& f, const Poly& q) {
   const mpz_class m(std::to_string(f.modulus()));
   std::vector<mpq_class> out;
   for (const std::uint64_t c : q) {
     const auto value = field::rational_reconstruct(mpz_class(std::to_string(c)), m);
     if (!value) return std::nullopt;
+    const mpz_class height = abs(value->get_num()) * value->get_den() << 20;
+    if (height > m) return std::nullopt;
     out.push_back(*value);
   }
   return out;

@@ -148,6 +148,19 @@ expect(1 "bad.txt:2: column 6: " reconstruct --vars x,y --file "${rdir}/bad.txt"
 expect(1 "open.txt:2: the expression starting here runs to the end of the file with 1 parenthesis\\(es\\) open"
        reconstruct --vars x,y --file "${rdir}/open.txt")
 expect(0 "^\\(x \\+ y\\)/\\(x - 2\\*y\\)\n\\(3\\)/\\(7\\)\n$" reconstruct --vars x,y --file "${rdir}/multi.m")
+# --together: one black box, one job; the shared work under "together".
+expect(0 "^\\(x \\+ y\\)/\\(x - 2\\*y\\)\n\\(3\\)/\\(7\\)\n$"
+       reconstruct --vars x,y --file "${rdir}/multi.m" --together --json "${rdir}/together.json")
+file(READ "${rdir}/together.json" text)
+if(NOT text MATCHES "\"functions\": 2" OR NOT text MATCHES "\"together\": {"
+   OR NOT text MATCHES "\"prime_list\": \\[")
+  message(FATAL_ERROR "reconstruct --together --json wrote:\n${text}")
+endif()
+foreach(scan auto on off)
+  expect(0 "^\\(x\\^2 - 3\\)/\\(x\\^2\\*y - 3\\*x\\*y\\)\n$"
+         reconstruct --vars x,y --function "(x^2 - 3)/(x*y*(x - 3))" --factor-scan ${scan})
+endforeach()
+expect(1 "--factor-scan: maybe not in" reconstruct --vars x --function x --factor-scan maybe)
 expect(1 "unknown variable 'w'" reconstruct --vars x,y --function "x*w")
 expect(1 "exactly one of --function" reconstruct --vars x)
 expect(1 "--vars: '' is not a variable name" reconstruct --vars "x,,y" --function x)

@@ -289,6 +289,22 @@ TEST(Expression, DivisionByZeroIsReportedPerPoint) {
   EXPECT_EQ(out[3], f.add(f.inv(1000001), 1000002));
 }
 
+// '**' is '^' (Python's, sympy's and Fortran's spelling), '* *' is not.
+TEST(Expression, DoubleStarIsPower) {
+  SCOPED_TRACE(hepex::test::seed_trace());
+  const Zp64 f(1000003);
+  const auto box = hepex::reconstruct::expression_black_box(
+      {Expression::parse("x**3 - 2*y ** 2 + x**-1*y**(2)", {"x", "y"}),
+       Expression::parse("x^3 - 2*y^2 + x^-1*y^(2)", {"x", "y"})}, 2);
+  std::vector<std::uint64_t> out;
+  std::vector<std::uint8_t> ok;
+  box->evaluate(f, 2, {2, 5, 7, 1000002}, out, ok);
+  ASSERT_EQ(ok, (std::vector<std::uint8_t>{1, 1}));
+  EXPECT_EQ(out[0], out[1]);
+  EXPECT_EQ(out[2], out[3]);
+  EXPECT_EQ(out[0], f.add(f.sub(8, 50), f.mul(25, f.inv(2))));
+}
+
 TEST(Expression, MalformedInputNamesTheColumn) {
   SCOPED_TRACE(hepex::test::seed_trace());
   const std::vector<std::pair<std::string, std::string>> cases = {
@@ -304,6 +320,9 @@ TEST(Expression, MalformedInputNamesTheColumn) {
       {"x y", "column 3: expected an operator"},
       {"x # y", "column 3: expected an operator"},
       {"x^(2", "column 5: expected ')' to close the exponent"},
+      {"x**2**3", "column 5: chained exponents"},
+      {"x***2", "column 4: expected an integer exponent"},
+      {"x* *2", "column 4: expected a number"},
   };
   for (const auto& [text, message] : cases) {
     try {

@@ -89,3 +89,48 @@ def test_reconstruction_errors():
         hepex.reconstruct(lambda pts, p: np.array(
             [pow((int(x) - big) % p, -1, p) for x in pts[:, 0]], dtype=object) * (big % p) % p,
             "x", primes=1)
+
+
+IBP_FACTORS = ["s", "t", "(s + t)", "(d - 4)", "(2*d - 7)", "(s + m)", "(s*t - m**2)"]
+
+
+@pytest.mark.parametrize("case", range(3))
+def test_ibp_shaped_functions_together(case):
+    """Denominators without a constant term (products of IBP-like factors
+    times a cofactor), some coefficients of 25 digits, as one black box
+    (together=True) and each on its own with the factor scan on and off:
+    sympy checks every answer; together, every prime after the first costs
+    at most 1.05 T + 10 probes for the largest T (terms) of the functions."""
+    rng = rng_for("ibp_together", case)
+    s, t, d, m = sympy.symbols("s t d m")
+    functions, texts = [], []
+    for k in range(8):
+        num = random_polynomial(rng, (s, t, d, m), int(rng.integers(1, 12)), 3)
+        if k % 3 == 0:
+            num = sympy.expand(num * (10**25 + 7))
+        den = sympy.Integer(1)
+        for _ in range(int(rng.integers(1, 4))):
+            den *= sympy.sympify(IBP_FACTORS[int(rng.integers(len(IBP_FACTORS)))])
+        den = den * (random_polynomial(rng, (s, t, d, m), int(rng.integers(1, 3)), 2) + 1)
+        functions.append(num / den)
+        texts.append(str(num / den))
+    together = hepex.reconstruct(texts, "s,t,d,m", together=True, stats=True, seed=SEED + case)
+    assert len(together.result) == len(texts)
+    for got, want in zip(together.result, functions):
+        assert sympy.simplify(sympy.sympify(got) - want) == 0, (got, want)
+    terms = max(len(sympy.Poly(n, s, t, d, m).terms()) + len(sympy.Poly(q, s, t, d, m).terms())
+                for n, q in (sympy.fraction(sympy.cancel(sympy.sympify(g))) for g in together.result))
+    images = [probes for _, role, probes in together.prime_list if role == "image"]
+    assert len(images) >= 2
+    assert all(p <= 1.05 * terms + 10 for p in images[1:]), (images, terms)
+    for scan in ("on", "off"):
+        alone = hepex.reconstruct(texts[:3], "s,t,d,m", factor_scan=scan, seed=SEED)
+        for got, want in zip(alone, functions):
+            assert sympy.simplify(sympy.sympify(got) - want) == 0, (scan, got, want)
+
+
+def test_together_and_factor_scan_arguments():
+    with pytest.raises(hepex.InvalidInputError, match="factor_scan"):
+        hepex.reconstruct("x", "x", factor_scan="maybe")
+    # together with one expression is that expression's reconstruction.
+    assert hepex.reconstruct(["1/(x*(x+1))"], "x", together=True) == ["(1)/(x^2 + x)"]

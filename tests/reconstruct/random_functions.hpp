@@ -7,11 +7,19 @@
 #include <map>
 #include <random>
 #include <set>
+#include <stdexcept>
 #include <vector>
 
 #include "hepex/reconstruct/polynomial.hpp"
 
 namespace hepex::test {
+
+// The monomials of total degree <= degree in n variables: C(degree + n, n).
+inline std::size_t monomial_count(std::size_t n, std::uint32_t degree) {
+  std::size_t count = 1;
+  for (std::size_t v = 1; v <= n; ++v) count = count * (degree + v) / v;
+  return count;
+}
 
 // `terms` distinct monomials of total degree <= degree in `variables`
 // variables, coefficients random rationals of up to `bits` bits (numerator
@@ -19,6 +27,9 @@ namespace hepex::test {
 inline reconstruct::PolynomialQ random_polynomial(std::mt19937_64& rng, std::size_t variables,
                                                   std::size_t terms, std::uint32_t degree,
                                                   unsigned bits, bool constant) {
+  if (terms > monomial_count(variables, degree)) {
+    throw std::invalid_argument("random_polynomial: more terms than monomials");
+  }
   std::set<std::vector<std::uint32_t>> monomials;
   if (constant) monomials.insert(std::vector<std::uint32_t>(variables, 0));
   while (monomials.size() < terms) {
@@ -56,6 +67,18 @@ inline std::map<std::vector<std::uint32_t>, mpq_class> product(const reconstruct
   }
   for (auto it = out.begin(); it != out.end();) it = it->second == 0 ? out.erase(it) : ++it;
   return out;
+}
+
+inline reconstruct::PolynomialQ polynomial_of(
+    std::size_t variables, const std::map<std::vector<std::uint32_t>, mpq_class>& terms) {
+  reconstruct::PolynomialQ p{variables, {}, {}};
+  for (const auto& [e, c] : terms) p.add_term(e.data(), c);
+  return p;
+}
+
+inline reconstruct::PolynomialQ multiply(const reconstruct::PolynomialQ& a,
+                                         const reconstruct::PolynomialQ& b) {
+  return polynomial_of(a.variables, product(a, b));
 }
 
 // a == b as rational functions: a.num * b.den == b.num * a.den.

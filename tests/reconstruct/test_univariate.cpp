@@ -15,6 +15,7 @@ namespace {
 
 using hepex::field::Zp64;
 using hepex::reconstruct::detail::NewtonBatch;
+using hepex::reconstruct::detail::RationalFit;
 using hepex::reconstruct::detail::Thiele;
 
 class FlintPoly {
@@ -94,6 +95,37 @@ TEST(Thiele, ReconstructsRationalFunctionsOfEveryType) {
     }
     std::vector<std::uint64_t> num, den;
     thiele.to_rational(num, den);
+    FlintPoly rn(p, num), rd(p, den), left(p), right(p);
+    nmod_poly_mul(left.get(), rn.get(), d.get());
+    nmod_poly_mul(right.get(), n.get(), rd.get());
+    EXPECT_TRUE(nmod_poly_equal(left.get(), right.get())) << dn << "/" << dd;
+    EXPECT_EQ(num.size(), dn + 1);
+    EXPECT_EQ(den.size(), dd + 1);
+  }
+}
+
+// RationalFit needs about N + D + 3 points (plus the points between two
+// reconstructions, at most 1/32 of them), where Thiele needs 2 max(N, D) + 2:
+// f2 of FireFly's benchmarks has lines of degrees (300, 15).
+TEST(RationalFit, ReconstructsInAboutNPlusDPoints) {
+  SCOPED_TRACE(hepex::test::seed_trace());
+  std::mt19937_64 rng(hepex::test::seed() + 2);
+  const std::uint64_t p = hepex::field::large_primes(3).back();
+  const Zp64 f(p);
+  for (auto [dn, dd] : std::vector<std::pair<std::size_t, std::size_t>>{
+           {0, 0}, {3, 0}, {0, 3}, {4, 4}, {7, 2}, {2, 9}, {20, 20}, {300, 15}, {5, 120}}) {
+    FlintPoly n(p, random_poly(rng, f, dn)), d(p, random_poly(rng, f, dd));
+    RationalFit fit(f);
+    for (bool complete = false; !complete;) {
+      const std::uint64_t x = f.from_uint(rng());
+      const std::uint64_t dx = nmod_poly_evaluate_nmod(d.get(), x);
+      if (dx == 0) continue;
+      complete = fit.add(x, f.mul(nmod_poly_evaluate_nmod(n.get(), x), f.inv(dx))) ==
+                 RationalFit::Added::predicted;
+      ASSERT_LE(fit.size(), dn + dd + 3 + (dn + dd) / 32 + 2) << dn << "/" << dd;
+    }
+    std::vector<std::uint64_t> num, den;
+    fit.to_rational(num, den);
     FlintPoly rn(p, num), rd(p, den), left(p), right(p);
     nmod_poly_mul(left.get(), rn.get(), d.get());
     nmod_poly_mul(right.get(), n.get(), rd.get());

@@ -8,11 +8,11 @@
 //   sum     := product (('+' | '-') product)*
 //   product := unary (('*' | '/') unary)*
 //   unary   := ('-' | '+') unary | power
-//   power   := primary ('^' exponent)?
+//   power   := primary (('^' | '**') exponent)?
 //   exponent:= ['-' | '+'] digits | '(' ['-' | '+'] digits ')'
 //   primary := digits | name | '(' sum ')'
 // so -x^2 = -(x^2) and 3/7*x = (3/7)*x. A rational constant is the quotient of
-// two integers.
+// two integers. '**' (Python's, sympy's and Fortran's power) means '^'.
 
 #include <gmpxx.h>
 
