@@ -106,7 +106,9 @@ std::uint64_t horner(const field::Zp64& f, const std::vector<std::uint64_t>& p, 
 void subtract_scaled(const field::Zp64& f, std::vector<std::uint64_t>& a,
                      const std::vector<std::uint64_t>& b, std::uint64_t c, std::size_t shift) {
   if (a.size() < b.size() + shift) a.resize(b.size() + shift, 0);
-  for (std::size_t k = 0; k < b.size(); ++k) a[k + shift] = f.sub(a[k + shift], f.mul(c, b[k]));
+  const std::uint64_t c_shoup = f.shoup(c);  // c is fixed: Shoup products
+  for (std::size_t k = 0; k < b.size(); ++k)
+    a[k + shift] = f.sub(a[k + shift], f.mul_shoup(b[k], c, c_shoup));
 }
 
 }  // namespace
@@ -121,6 +123,14 @@ RationalFit::Added RationalFit::add(std::uint64_t x, std::uint64_t y) {
   if (product_.empty()) product_.assign(1, 1);
   multiply_linear(f_, product_, x);
   if (predicted) return Added::predicted;
+  if (newton_.converged()) {
+    // The polynomial through the earlier points gave y (its new divided
+    // difference is zero): a polynomial, found without the Euclidean steps.
+    num_ = newton_.monomial(0);
+    if (num_.empty()) num_.assign(1, 0);
+    den_.assign(1, 1);
+    return Added::predicted;
+  }
   if (++since_ >= std::max<std::size_t>(1, size() / 32)) reconstruct();
   return Added::extended;
 }
