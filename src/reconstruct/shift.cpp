@@ -48,9 +48,9 @@ std::vector<LineFit> fit_along(const BlackBox& box, const field::Zp64& f, Random
                                const ZippelOptions& options) {
   const std::size_t n = box.variables(), F = box.functions();
   const std::size_t max_degree = options.max_degree;
-  std::vector<RationalFit> fit(F, RationalFit(f));
-  std::vector<std::uint8_t> done(F, 0);
   const std::size_t limit = 2 * max_degree + 3, per_round = 8;
+  std::vector<RationalFit> fit(F, RationalFit(f, per_round));
+  std::vector<std::uint8_t> done(F, 0);
   std::size_t defined = 0;
   for (std::size_t round = 0; std::count(done.begin(), done.end(), 0) > 0; ++round) {
     if (round == undefined_after_rounds && defined == 0) throw BoxUndefined(round * per_round, f.modulus());

@@ -131,7 +131,9 @@ RationalFit::Added RationalFit::add(std::uint64_t x, std::uint64_t y) {
     den_.assign(1, 1);
     return Added::predicted;
   }
-  if (++since_ >= std::max<std::size_t>(1, size() / 32)) reconstruct();
+  ++since_;
+  if (batch_ > 1 && size() % batch_ != batch_ - 1) return Added::extended;
+  if (since_ >= std::max<std::size_t>(1, size() / 32)) reconstruct();
   return Added::extended;
 }
 

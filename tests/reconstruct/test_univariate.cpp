@@ -114,24 +114,30 @@ TEST(RationalFit, ReconstructsInAboutNPlusDPoints) {
   const Zp64 f(p);
   for (auto [dn, dd] : std::vector<std::pair<std::size_t, std::size_t>>{
            {0, 0}, {3, 0}, {0, 3}, {4, 4}, {7, 2}, {2, 9}, {20, 20}, {300, 15}, {5, 120}}) {
-    FlintPoly n(p, random_poly(rng, f, dn)), d(p, random_poly(rng, f, dd));
-    RationalFit fit(f);
-    for (bool complete = false; !complete;) {
-      const std::uint64_t x = f.from_uint(rng());
-      const std::uint64_t dx = nmod_poly_evaluate_nmod(d.get(), x);
-      if (dx == 0) continue;
-      complete = fit.add(x, f.mul(nmod_poly_evaluate_nmod(n.get(), x), f.inv(dx))) ==
-                 RationalFit::Added::predicted;
-      ASSERT_LE(fit.size(), dn + dd + 3 + (dn + dd) / 32 + 2) << dn << "/" << dd;
+    for (const std::size_t batch : {1u, 8u}) {
+      FlintPoly n(p, random_poly(rng, f, dn)), d(p, random_poly(rng, f, dd));
+      RationalFit fit(f, batch);
+      // In batches of 8 the reconstruction runs at the 7th point of each: the
+      // answer ends a batch (one more when size/32 exceeds the batch).
+      const std::size_t bound = batch == 1 ? dn + dd + 3 + (dn + dd) / 32 + 2
+                                           : dn + dd + 3 + 8 + ((dn + dd) / 32 / 8 + 1) * 8;
+      for (bool complete = false; !complete;) {
+        const std::uint64_t x = f.from_uint(rng());
+        const std::uint64_t dx = nmod_poly_evaluate_nmod(d.get(), x);
+        if (dx == 0) continue;
+        complete = fit.add(x, f.mul(nmod_poly_evaluate_nmod(n.get(), x), f.inv(dx))) ==
+                   RationalFit::Added::predicted;
+        ASSERT_LE(fit.size(), bound) << dn << "/" << dd << ", batch " << batch;
+      }
+      std::vector<std::uint64_t> num, den;
+      fit.to_rational(num, den);
+      FlintPoly rn(p, num), rd(p, den), left(p), right(p);
+      nmod_poly_mul(left.get(), rn.get(), d.get());
+      nmod_poly_mul(right.get(), n.get(), rd.get());
+      EXPECT_TRUE(nmod_poly_equal(left.get(), right.get())) << dn << "/" << dd;
+      EXPECT_EQ(num.size(), dn + 1);
+      EXPECT_EQ(den.size(), dd + 1);
     }
-    std::vector<std::uint64_t> num, den;
-    fit.to_rational(num, den);
-    FlintPoly rn(p, num), rd(p, den), left(p), right(p);
-    nmod_poly_mul(left.get(), rn.get(), d.get());
-    nmod_poly_mul(right.get(), n.get(), rd.get());
-    EXPECT_TRUE(nmod_poly_equal(left.get(), right.get())) << dn << "/" << dd;
-    EXPECT_EQ(num.size(), dn + 1);
-    EXPECT_EQ(den.size(), dd + 1);
   }
 }
 

@@ -71,11 +71,16 @@ class Thiele {
 // 2004, for polynomials). It is recomputed when the current one fails to
 // predict a new point, at most every size/32 points (so that the work stays
 // below ~32 k^2 for k points); a candidate that predicts the next point is
-// the answer.
+// the answer. A polynomial ends as soon as Newton's interpolant predicts.
+// `batch`: the caller probes points in batches of that many, all spent
+// anyway, so the reconstruction runs only at the last-but-one point of a
+// batch (the last one checks it): no more batches, batch times fewer
+// Euclidean runs.
 class RationalFit {
  public:
   enum class Added { extended, predicted };
-  explicit RationalFit(const field::Zp64& f) : f_(f), newton_(f, 1) {}
+  explicit RationalFit(const field::Zp64& f, std::size_t batch = 1)
+      : f_(f), newton_(f, 1), batch_(batch == 0 ? 1 : batch) {}
   Added add(std::uint64_t x, std::uint64_t y);
   std::size_t size() const { return newton_.points(); }
   // The last candidate as num/den (lowest degree first, no trailing zeros;
@@ -89,6 +94,7 @@ class RationalFit {
   std::vector<std::uint64_t> nodes_, product_;  // prod (t - t_i), lowest first
   std::vector<std::uint64_t> num_, den_;        // the candidate (empty: none)
   std::size_t since_ = 0;                       // points since the last reconstruction
+  std::size_t batch_ = 1;
 };
 
 }  // namespace hepex::reconstruct::detail
