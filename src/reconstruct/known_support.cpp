@@ -39,6 +39,28 @@ std::vector<std::uint64_t> solve_groups(const field::Zp64& f, const VandermondeS
   return TransposedVandermonde<DeviceSpace>(f, systems).solve(1, rhs);
 }
 
+// The batches of points z_j = y^j of the known-support solves: a part of k
+// terms is solved once z_1..z_k are done, so the batches end at the distinct
+// nonzero term counts, ascending.
+std::vector<std::size_t> batch_ends(std::vector<std::size_t> counts) {
+  std::sort(counts.begin(), counts.end());
+  counts.erase(std::unique(counts.begin(), counts.end()), counts.end());
+  if (!counts.empty() && counts.front() == 0) counts.erase(counts.begin());
+  return counts;
+}
+
+// z_{j0+1}..z_end as rows of m coordinates, `power` (y^j0 on entry) advanced
+// to y^end.
+std::vector<std::uint64_t> geometric_points(const field::Zp64& f, const std::vector<std::uint64_t>& y,
+                                            std::vector<std::uint64_t>& power, std::size_t j0,
+                                            std::size_t end) {
+  const std::size_t m = y.size();
+  std::vector<std::uint64_t> z((end - j0) * m);
+  for (std::size_t j = j0; j < end; ++j)
+    for (std::size_t l = 0; l < m; ++l) z[(j - j0) * m + l] = power[l] = f.mul(power[l], y[l]);
+  return z;
+}
+
 std::vector<RationalModP> polynomials(const BlackBox& box, const field::Zp64& f,
                                       RandomElements& random,
                                       const std::vector<RationalModP>& support) {
@@ -95,20 +117,16 @@ std::vector<RationalModP> rationals(const BlackBox& box, const field::Zp64& f,
   for (std::size_t q = 0; q < P; ++q) solved_part[q] = plan.supports[q].terms() == 0 ? 1 : 0;
   // Values of each part at z_1, z_2, ..: batches of j over which the parts
   // still unknown stay the same.
-  std::vector<std::size_t> ends;
-  for (const auto& p : plan.supports) ends.push_back(p.terms());
-  std::sort(ends.begin(), ends.end());
-  ends.erase(std::unique(ends.begin(), ends.end()), ends.end());
+  std::vector<std::size_t> counts;
+  for (const auto& p : plan.supports) counts.push_back(p.terms());
   std::vector<std::vector<std::uint64_t>> values(P);
   std::size_t j0 = 0;  // z_1..z_j0 done
   std::vector<std::uint64_t> power(m, 1);
-  for (const std::size_t end : ends) {
-    if (end == 0) continue;
+  for (const std::size_t end : batch_ends(std::move(counts))) {
     const std::size_t count = end - j0;
-    std::vector<std::uint64_t> z(count * m), out;
+    const std::vector<std::uint64_t> z = geometric_points(f, y, power, j0, end);
+    std::vector<std::uint64_t> out;
     std::vector<std::uint8_t> ok;
-    for (std::size_t j = j0; j < end; ++j)
-      for (std::size_t l = 0; l < m; ++l) z[(j - j0) * m + l] = power[l] = f.mul(power[l], y[l]);
     // The solved parts' values at z_{j0+1}..z_end.
     detail::KnownValues known{std::vector<std::uint8_t>(count * P, 0),
                               std::vector<std::uint64_t>(count * P, 0)};
@@ -253,19 +271,15 @@ std::optional<std::vector<RationalModP>> from_support_knowing(
     for (std::size_t k = 0; k < current.size(); ++k) sum = f.add(sum, current[k] = f.mul(current[k], nodes[k]));
     return sum;
   };
-  std::vector<std::size_t> ends;
-  for (const auto& t : terms) ends.push_back(t.unknown.size());
-  std::sort(ends.begin(), ends.end());
-  ends.erase(std::unique(ends.begin(), ends.end()), ends.end());
+  std::vector<std::size_t> counts;
+  for (const auto& t : terms) counts.push_back(t.unknown.size());
   std::size_t j0 = 0;
   std::vector<std::uint64_t> power(m, 1);
-  for (const std::size_t end : ends) {
-    if (end == 0) continue;
+  for (const std::size_t end : batch_ends(std::move(counts))) {
     const std::size_t count = end - j0;
-    std::vector<std::uint64_t> z(count * m), out;
+    const std::vector<std::uint64_t> z = geometric_points(f, y, power, j0, end);
+    std::vector<std::uint64_t> out;
     std::vector<std::uint8_t> ok;
-    for (std::size_t j = j0; j < end; ++j)
-      for (std::size_t l = 0; l < m; ++l) z[(j - j0) * m + l] = power[l] = f.mul(power[l], y[l]);
     // Known shares at z_{j0+1}..z_end: whole parts once solved, else the
     // known terms' (kept to subtract).
     detail::KnownValues values{std::vector<std::uint8_t>(count * P, 0),

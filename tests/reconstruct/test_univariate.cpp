@@ -45,6 +45,18 @@ std::vector<std::uint64_t> random_poly(std::mt19937_64& rng, const Zp64& f, std:
   return c;
 }
 
+// num/den == n/d (cross-multiplied by FLINT), of degrees exactly (dn, dd).
+void expect_same_rational(std::uint64_t p, const std::vector<std::uint64_t>& num,
+                          const std::vector<std::uint64_t>& den, FlintPoly& n, FlintPoly& d,
+                          std::size_t dn, std::size_t dd) {
+  FlintPoly rn(p, num), rd(p, den), left(p), right(p);
+  nmod_poly_mul(left.get(), rn.get(), d.get());
+  nmod_poly_mul(right.get(), n.get(), rd.get());
+  EXPECT_TRUE(nmod_poly_equal(left.get(), right.get())) << dn << "/" << dd;
+  EXPECT_EQ(num.size(), dn + 1);
+  EXPECT_EQ(den.size(), dd + 1);
+}
+
 TEST(Newton, MatchesFlintInterpolationAndStopsEarly) {
   SCOPED_TRACE(hepex::test::seed_trace());
   std::mt19937_64 rng(hepex::test::seed());
@@ -95,12 +107,7 @@ TEST(Thiele, ReconstructsRationalFunctionsOfEveryType) {
     }
     std::vector<std::uint64_t> num, den;
     thiele.to_rational(num, den);
-    FlintPoly rn(p, num), rd(p, den), left(p), right(p);
-    nmod_poly_mul(left.get(), rn.get(), d.get());
-    nmod_poly_mul(right.get(), n.get(), rd.get());
-    EXPECT_TRUE(nmod_poly_equal(left.get(), right.get())) << dn << "/" << dd;
-    EXPECT_EQ(num.size(), dn + 1);
-    EXPECT_EQ(den.size(), dd + 1);
+    expect_same_rational(p, num, den, n, d, dn, dd);
   }
 }
 
@@ -131,12 +138,7 @@ TEST(RationalFit, ReconstructsInAboutNPlusDPoints) {
       }
       std::vector<std::uint64_t> num, den;
       fit.to_rational(num, den);
-      FlintPoly rn(p, num), rd(p, den), left(p), right(p);
-      nmod_poly_mul(left.get(), rn.get(), d.get());
-      nmod_poly_mul(right.get(), n.get(), rd.get());
-      EXPECT_TRUE(nmod_poly_equal(left.get(), right.get())) << dn << "/" << dd;
-      EXPECT_EQ(num.size(), dn + 1);
-      EXPECT_EQ(den.size(), dd + 1);
+      expect_same_rational(p, num, den, n, d, dn, dd);
     }
   }
 }
