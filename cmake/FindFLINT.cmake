@@ -1,5 +1,6 @@
-# Finds FLINT (Debian: libflint-dev), the tests' oracle for exact linear
-# algebra. Defines the imported target FLINT::flint.
+# Finds FLINT (Debian: libflint-dev): the factored output of reconstruct
+# (fmpq_mpoly_factor) and the tests' oracle for exact linear algebra.
+# Defines the imported target FLINT::flint.
 find_path(FLINT_INCLUDE_DIR flint/flint.h)
 find_library(FLINT_LIBRARY NAMES flint)
 include(FindPackageHandleStandardArgs)

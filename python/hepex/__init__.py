@@ -386,7 +386,8 @@ def _seed(seed):
 
 
 def reconstruct(f, variables, *, primes=40, seed=None, max_degree=1000, form="str", stats=False,
-                together=False, factor_scan="auto", progress=None):
+                together=False, factor_scan="auto", progress=None, checkpoint=None,
+                factored=False):
     """Rational functions over Q from a black box, by balanced Zippel mod
     random 63-bit primes and rational reconstruction (as ``hepex reconstruct``).
 
@@ -412,8 +413,21 @@ def reconstruct(f, variables, *, primes=40, seed=None, max_degree=1000, form="st
     (univariate factors divided out first in the variables whose hyperplane
     x = 0 makes a denominator vanish), "on" (every variable) or "off".
 
+    ``factored=True``: each answer in factored form (a constant times
+    irreducible factors with multiplicities, FLINT's factorisation, e.g.
+    "-3*(x + y)^3/(2*x^2*(y - 1))") where that is shorter than the expanded
+    form.
+
     ``progress``: a callable given a ``hepex.Progress`` (probes, rate) about
     every two seconds; Ctrl-C ends the call within a second.
+
+    ``checkpoint``: a directory that keeps every probe (``probes-K``, one
+    file per reconstruction): a call killed halfway, run again with the same
+    arguments, replays the probes it had (with their seed, when ``seed`` is
+    None) instead of calling ``f`` again. Up to four stored points are
+    evaluated again first: a log whose values ``f`` no longer gives is an
+    error. The files stay after success (a rerun replays them); delete the
+    directory when done.
 
     Raises NegativeAnswer when ``primes`` primes do not determine a function
     (its ``reconstruction`` attribute holds the work done).
@@ -422,9 +436,13 @@ def reconstruct(f, variables, *, primes=40, seed=None, max_degree=1000, form="st
     form = _text(form, "form", ("str", "sympy"))
     primes = _whole(primes, "primes", 1, 10000)
     max_degree = _whole(max_degree, "max_degree", 1, 100000)
+    seed_given = seed is not None
     seed = _seed(seed)
     factor_scan = _text(factor_scan, "factor_scan", ("auto", "on", "off"))
     callback = _progress(progress)
+    logs = _checkpoint_files(checkpoint)
+    if not isinstance(factored, bool):
+        raise InvalidInputError(f"factored = {factored!r}: True or False")
     several = not isinstance(f, str) and not callable(f)
     if isinstance(f, str) or several:
         if several:
@@ -440,22 +458,46 @@ def reconstruct(f, variables, *, primes=40, seed=None, max_degree=1000, form="st
         _hepex.check_expressions(texts, names)  # every one before any work
         if together and several:
             run = _hepex.reconstruct_expressions(texts, names, primes, seed, max_degree,
-                                                 factor_scan, callback)
+                                                 factor_scan, callback, logs(0), seed_given,
+                                                 factored)
             results = [_finished(run, form, names, True)]
             several = False
         else:
             runs = [_hepex.reconstruct_expressions([t], names, primes, seed, max_degree,
-                                                   factor_scan, callback) for t in texts]
+                                                   factor_scan, callback, logs(i), seed_given,
+                                                   factored)
+                    for i, t in enumerate(texts)]
             results = [_finished(r, form, names, False) for r in runs]
     else:
         functions = _count_functions(f, len(names))
         run = _hepex.reconstruct_callable(f, names, functions, primes, seed, max_degree,
-                                          factor_scan, callback)
+                                          factor_scan, callback, logs(0), seed_given,
+                                          factored)
         results = [_finished(run, form, names, functions > 1)]
         several = False
     if not stats:
         results = [r.result for r in results]
     return results if several else results[0]
+
+
+def _checkpoint_files(checkpoint):
+    """checkpoint=DIR -> a function of K giving DIR/probes-K (DIR made if
+    absent); None -> one giving "" (no probe log)."""
+    if checkpoint is None:
+        return lambda k: ""
+    try:
+        directory = os.fspath(checkpoint)
+    except TypeError:
+        directory = None
+    if not isinstance(directory, str) or not directory:
+        raise InvalidInputError(f"checkpoint = {checkpoint!r}: a directory path")
+    if os.path.exists(directory) and not os.path.isdir(directory):
+        raise InvalidInputError(f"checkpoint = {directory!r}: exists and is not a directory")
+    try:
+        os.makedirs(directory, exist_ok=True)
+    except OSError as e:
+        raise InvalidInputError(f"checkpoint = {directory!r}: cannot create it: {e}") from None
+    return lambda k: os.path.join(directory, f"probes-{k}")
 
 
 def _finished(run, form, names, several):

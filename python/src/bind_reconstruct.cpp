@@ -7,6 +7,8 @@
 #include "bindings.hpp"
 #include "hepex/io/expression.hpp"
 #include "hepex/reconstruct/black_box.hpp"
+#include "hepex/reconstruct/factored_form.hpp"
+#include "hepex/reconstruct/probe_log.hpp"
 #include "hepex/reconstruct/rational.hpp"
 #include "python_call.hpp"
 
@@ -85,22 +87,38 @@ class PythonBlackBox : public reconstruct::BlackBox {
 // error): a reconstruction that ended without an answer has answers None
 // and its message in error (the Python layer raises NegativeAnswer with the
 // work attached).
-py::tuple run(const reconstruct::BlackBox& box, const reconstruct::ReconstructOptions& options,
-              const std::vector<std::string>& names, const py::object& progress) {
+// A probe log (checkpoint: its path, else empty; identity: what the values
+// depend on) keeps every probe; a rerun without a seed takes the log's.
+struct LogUse {
+  std::string path, identity;
+  bool seed_given = true;
+  bool factored = false;  // answers in factored form where shorter
+};
+
+py::tuple run(const reconstruct::BlackBox& box, reconstruct::ReconstructOptions options,
+              const std::vector<std::string>& names, const py::object& progress,
+              const LogUse& use = {}) {
   const PythonCall call(progress);
   reconstruct::Reconstruction r;
   std::string error;
   {
     py::gil_scoped_release release;
+    std::optional<reconstruct::ProbeLog> log;
+    if (!use.path.empty()) {
+      log.emplace(box, use.path, use.identity, options.seed);
+      if (!use.seed_given) options.seed = log->seed();
+    }
     try {
-      r = reconstruct::reconstruct(box, options);
+      r = reconstruct::reconstruct(log ? static_cast<const reconstruct::BlackBox&>(*log) : box, options);
     } catch (const reconstruct::ReconstructionFailure& e) {
       r = e.partial();
       error = e.what();
     }
   }
   std::vector<std::string> texts;
-  for (const auto& function : r.functions) texts.push_back(reconstruct::to_string(function, names));
+  for (const auto& function : r.functions)
+    texts.push_back(use.factored ? reconstruct::to_shorter_string(function, names)
+                                 : reconstruct::to_string(function, names));
   py::list primes;
   for (const auto& use : r.prime_uses) {
     primes.append(py::make_tuple(use.prime, reconstruct::to_string(use.role), use.probes));
@@ -150,10 +168,14 @@ std::vector<io::Expression> parse_all(const std::vector<std::string>& texts,
 py::tuple reconstruct_expressions(const std::vector<std::string>& texts,
                                   const std::vector<std::string>& names, std::size_t primes,
                                   std::uint64_t seed, std::size_t max_degree,
-                                  const std::string& factor_scan, const py::object& progress) {
+                                  const std::string& factor_scan, const py::object& progress,
+                                  const std::string& checkpoint, bool seed_given, bool factored) {
   auto expressions = parse_all(texts, names);
   const auto box = reconstruct::expression_black_box(std::move(expressions), names.size());
-  return run(*box, options_of(primes, seed, max_degree, factor_scan), names, progress);
+  LogUse use{checkpoint, "python expressions\n", seed_given, factored};
+  for (const auto& n : names) use.identity += n + ',';
+  for (const auto& t : texts) use.identity += '\n' + t;
+  return run(*box, options_of(primes, seed, max_degree, factor_scan), names, progress, use);
 }
 
 void check_expressions(const std::vector<std::string>& texts, const std::vector<std::string>& names) {
@@ -163,9 +185,13 @@ void check_expressions(const std::vector<std::string>& texts, const std::vector<
 py::tuple reconstruct_callable(const py::object& f, const std::vector<std::string>& names,
                                std::size_t functions, std::size_t primes, std::uint64_t seed,
                                std::size_t max_degree, const std::string& factor_scan,
-                               const py::object& progress) {
+                               const py::object& progress, const std::string& checkpoint,
+                               bool seed_given, bool factored) {
   const PythonBlackBox box(f, names.size(), functions);
-  return run(box, options_of(primes, seed, max_degree, factor_scan), names, progress);
+  // A callable cannot be fingerprinted: the log checks stored values instead.
+  LogUse use{checkpoint, "python callable\n", seed_given, factored};
+  for (const auto& n : names) use.identity += n + ',';
+  return run(box, options_of(primes, seed, max_degree, factor_scan), names, progress, use);
 }
 
 std::vector<std::string> variable_list(const std::string& text) {
@@ -178,10 +204,12 @@ void bind_reconstruct(py::module_& m) {
   m.def("check_expressions", &check_expressions, py::arg("expressions"), py::arg("variables"));
   m.def("reconstruct_expressions", &reconstruct_expressions, py::arg("expressions"),
         py::arg("variables"), py::arg("primes"), py::arg("seed"), py::arg("max_degree"),
-        py::arg("factor_scan"), py::arg("progress"));
+        py::arg("factor_scan"), py::arg("progress"), py::arg("checkpoint"), py::arg("seed_given"),
+        py::arg("factored"));
   m.def("reconstruct_callable", &reconstruct_callable, py::arg("f"), py::arg("variables"),
         py::arg("functions"), py::arg("primes"), py::arg("seed"), py::arg("max_degree"),
-        py::arg("factor_scan"), py::arg("progress"));
+        py::arg("factor_scan"), py::arg("progress"), py::arg("checkpoint"), py::arg("seed_given"),
+        py::arg("factored"));
   m.def("parse_variable_list", &variable_list, py::arg("text"));
 }
 

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <iostream>
 #include <memory>
+#include <optional>
 #include <random>
 #include <nlohmann/json.hpp>
 #include <sstream>
@@ -12,6 +13,8 @@
 #include "hepex/core/error.hpp"
 #include "hepex/io/expression.hpp"
 #include "hepex/io/expression_file.hpp"
+#include "hepex/reconstruct/factored_form.hpp"
+#include "hepex/reconstruct/probe_log.hpp"
 #include "hepex/reconstruct/rational.hpp"
 #include "job_options.hpp"
 #include "mpi_session.hpp"
@@ -34,6 +37,7 @@ struct ReconstructOptions {
   std::string json_path;
   bool verbose = false;
   bool together = false;              // one black box of every expression
+  bool factored = false;              // the factored form where it is shorter
   std::string factor_scan = "auto";   // auto, on, off
   std::string backend = has_accelerator ? "device" : "host";  // checked by the option
   JobCliOptions jobs;
@@ -151,7 +155,7 @@ void run_reconstruct(const ReconstructOptions& o) {
   // Neither --primes nor --seed: a finished job's answer depends on neither,
   // so a rerun with more primes (or another seed) keeps the finished jobs.
   identity << "reconstruct\n" << o.vars << '\n' << o.max_degree << (o.together ? " together" : "")
-           << '\n';
+           << (o.factored ? " factored" : "") << '\n';
   for (const auto& input : inputs) identity << input.text << '\n';
 
   // Each expression is reconstructed on its own, so that its probes, primes
@@ -168,9 +172,35 @@ void run_reconstruct(const ReconstructOptions& o) {
                                   : reconstruct::expression_black_box({expressions[j]}, names.size());
       TextStream result;
       try {
-        const auto r = reconstruct::reconstruct(*box, options);
+        // With --checkpoint, every probe is also kept in DIR/probes-J: a killed
+        // run resumes with the seed it had and replays them (probe_log.hpp).
+        std::optional<reconstruct::ProbeLog> log;
+        auto job_options = options;
+        if (!o.jobs.checkpoint.empty()) {
+          log.emplace(*box, o.jobs.checkpoint + "/probes-" + std::to_string(j),
+                      identity.str() + "job " + std::to_string(j), options.seed);
+          if (o.seed.empty()) job_options.seed = log->seed();
+          if (options.progress != nullptr && (log->loaded() > 0 || log->dropped_bytes() > 0)) {
+            *options.progress << "reconstruct: " << log->path() << ": " << log->loaded()
+                              << " probes of an earlier run with seed " << log->seed()
+                              << (o.seed.empty() ? " (this run's seed now)" : "");
+            if (log->dropped_bytes() > 0)
+              *options.progress << ", " << log->dropped_bytes() << " bytes of an incomplete end dropped";
+            *options.progress << "\n";
+          }
+        }
+        const auto r = reconstruct::reconstruct(log ? static_cast<const reconstruct::BlackBox&>(*log) : *box,
+                                                job_options);
+        if (log) {
+          if (options.progress != nullptr && log->replayed() > 0)
+            *options.progress << "reconstruct: " << log->replayed() << " of " << r.probes
+                              << " probes answered by " << log->path() << "\n";
+          log->remove();  // the result is the checkpoint's now
+        }
         result << "ok " << encode_work(r);
-        for (const auto& function : r.functions) result << '\n' << reconstruct::to_string(function, names);
+        for (const auto& function : r.functions)
+          result << '\n' << (o.factored ? reconstruct::to_shorter_string(function, names)
+                                        : reconstruct::to_string(function, names));
       } catch (const reconstruct::ReconstructionFailure& e) {
         result << "failed " << o.primes << ' ' << encode_work(e.partial()) << '\n' << e.what();
       } catch (const Error& e) {
@@ -287,6 +317,10 @@ void add_reconstruct_command(CLI::App& app) {
                   "univariate factors divided out first: auto (in the variables whose hyperplane "
                   "x = 0 makes a denominator vanish), on (every variable), off")
       ->check(CLI::IsMember({"auto", "on", "off"}));
+  cmd->add_flag("--factored", o->factored,
+                "each function in factored form (a constant times irreducible factors with "
+                "multiplicities, FLINT's factorisation) where that is shorter than the expanded "
+                "form (default: expanded)");
   cmd->add_option("--max-degree", o->max_degree, "largest degree per variable and in total")
       ->check(whole_number(1, 100000));
   cmd->add_option("--backend", o->backend,

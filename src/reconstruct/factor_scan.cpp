@@ -126,6 +126,7 @@ void FactoredBox::evaluate(const field::Zp64& f, std::size_t count,
                            const std::vector<std::uint64_t>& points,
                            std::vector<std::uint64_t>& values, std::vector<std::uint8_t>& ok) const {
   box_.evaluate(f, count, points, values, ok);
+  if (none_) return;
   const std::size_t n = variables(), F = functions();
   // The factors mod f (a prime dividing a coefficient's denominator makes the
   // factor undefined: every point fails).
@@ -157,7 +158,8 @@ void FactoredBox::evaluate(const field::Zp64& f, std::size_t count,
         ok[i] = 0;
         break;
       }
-      values[i * F + g] = f.mul(values[i * F + g], f.mul(scale, f.inv(divide)));
+      if (!num[g].empty()) scale = f.mul(scale, f.inv(divide));
+      values[i * F + g] = f.mul(values[i * F + g], scale);
     }
   }
 }

@@ -107,6 +107,9 @@ struct Lift {
   // only for the others (known_support.hpp); its image is checked at random
   // points, and the answer on a further prime, as every image is.
   std::vector<std::optional<mpq_class>> accepted;
+  // Per coefficient not accepted, Wang's reconstruction from the primes so
+  // far (none if it fails): computed once per prime, by accept().
+  std::vector<std::optional<mpq_class>> latest;
 
   // Adds one prime's image; an image with fewer monomials than the reference
   // comes from an unlucky prime and is ignored, one with more replaces it.
@@ -125,17 +128,18 @@ struct Lift {
     support = r;
     crt.emplace(terms);
     accepted.assign(terms, std::nullopt);
+    latest.assign(terms, std::nullopt);
     add(p, r);
   }
 
   void accept() {
     for (std::size_t i = 0; i < crt->size(); ++i) {
       if (accepted[i]) continue;
-      const auto value = field::rational_reconstruct(crt->residue(i), crt->modulus());
-      if (!value) continue;
-      mpz_class height = abs(value->get_num()) * value->get_den();
+      latest[i] = field::rational_reconstruct(crt->residue(i), crt->modulus());
+      if (!latest[i]) continue;
+      mpz_class height = abs(latest[i]->get_num()) * latest[i]->get_den();
       height <<= 32;
-      if (height <= crt->modulus()) accepted[i] = *value;
+      if (height <= crt->modulus()) accepted[i] = latest[i];
     }
   }
 
@@ -170,7 +174,9 @@ struct Lift {
 
   // The rationals that the primes so far give, if every coefficient has one
   // (Wang's reconstruction from all primes; confirmed by the caller on a
-  // prime that took no part).
+  // prime that took no part). An accepted coefficient is the reconstruction
+  // from any later modulus too (it is far below the bound: unique), so
+  // accept()'s values are the answer, not computed again.
   std::optional<RationalFunction> candidate() const {
     if (!crt) return std::nullopt;
     RationalFunction q;
@@ -178,7 +184,7 @@ struct Lift {
     q.den = {support.den.variables, support.den.exponents, {}};
     const std::size_t k = support.num.terms();
     for (std::size_t i = 0; i < crt->size(); ++i) {
-      const auto value = field::rational_reconstruct(crt->residue(i), crt->modulus());
+      const auto& value = accepted[i] ? accepted[i] : latest[i];
       if (!value) return std::nullopt;
       (i < k ? q.num : q.den).coefficients.push_back(*value);
     }
@@ -223,8 +229,8 @@ class Reconstructor {
     std::size_t drawn = 0, undefined_in_a_row = 0, undefined_points = 0;
     std::vector<std::uint64_t> primes;
     while (true) {
-      if (drawn == primes.size()) {
-        primes = field::random_large_primes(primes.size() + options_.max_primes + 1,
+      if (drawn == primes.size()) {  // drawn lazily: most functions need two (image, check)
+        primes = field::random_large_primes(std::max<std::size_t>(2, 2 * primes.size()),
                                             options_.seed);
       }
       const field::Zp64 f(primes[drawn++]);

@@ -118,15 +118,31 @@ RationalFit::Added RationalFit::add(std::uint64_t x, std::uint64_t y) {
     const std::uint64_t d = horner(f_, den_, x);
     return d != 0 && f_.mul(horner(f_, num_, x), f_.inv(d)) == y;
   }();
-  newton_.add(x, &y);
+  // Newton's divided difference c_k = [t_0..t_k] (kept as num/den: one
+  // inversion), then P_k = P_{k-1} + c_k prod_{j<k} (t - t_j): the monomial
+  // form kept up to date in O(k) a point.
+  std::uint64_t num = y, den = 1;
+  for (std::size_t j = 0; j < nodes_.size(); ++j) {
+    num = f_.sub(num, f_.mul(differences_[j], den));
+    den = f_.mul(den, f_.sub(x, nodes_[j]));
+  }
+  const std::uint64_t c = num == 0 ? 0 : f_.mul(num, f_.inv(den));
   nodes_.push_back(x);
+  differences_.push_back(c);
   if (product_.empty()) product_.assign(1, 1);
+  if (poly_.size() < product_.size()) poly_.resize(product_.size(), 0);
+  if (c != 0) {
+    const std::uint64_t c_shoup = f_.shoup(c);
+    for (std::size_t k = 0; k < product_.size(); ++k)
+      poly_[k] = f_.add(poly_[k], f_.mul_shoup(product_[k], c, c_shoup));
+  }
   multiply_linear(f_, product_, x);
   if (predicted) return Added::predicted;
-  if (newton_.converged()) {
+  if (nodes_.size() >= 2 && c == 0) {
     // The polynomial through the earlier points gave y (its new divided
     // difference is zero): a polynomial, found without the Euclidean steps.
-    num_ = newton_.monomial(0);
+    num_ = poly_;
+    trim(num_);
     if (num_.empty()) num_.assign(1, 0);
     den_.assign(1, 1);
     return Added::predicted;
@@ -142,7 +158,15 @@ void RationalFit::reconstruct() {
   num_.clear();
   den_.clear();
   // r0 = prod (t - t_i), r1 = P; t0 = 0, t1 = 1, with r_j = t_j P mod r0.
-  std::vector<std::uint64_t> r0 = product_, r1 = newton_.monomial(0), t0, t1{1};
+  // In place: r0 <- r0 mod r1, t0 <- t0 - q t1, then the pairs swap.
+  std::vector<std::uint64_t>& r0 = r0_;
+  std::vector<std::uint64_t>& r1 = r1_;
+  std::vector<std::uint64_t>& t0 = t0_;
+  std::vector<std::uint64_t>& t1 = t1_;
+  r0 = product_;
+  r1 = poly_;
+  t0.clear();
+  t1.assign(1, 1);
   trim(r1);
   if (r1.empty()) {  // zero at every point so far
     num_.assign(1, 0);
@@ -157,22 +181,20 @@ void RationalFit::reconstruct() {
       num_ = r1;
       den_ = t1;
     }
-    // r0 = q r1 + r; t = t0 - q t1.
-    std::vector<std::uint64_t> r = r0, t = t0;
+    // Every later quotient has degree <= deg r1: none can beat best_gap.
+    if (r1.size() - 1 < best_gap) break;
     const std::uint64_t lead = f_.inv(r1.back());
-    while (r.size() >= r1.size() && !r.empty()) {
-      const std::uint64_t c = f_.mul(r.back(), lead);
-      const std::size_t shift = r.size() - r1.size();
-      subtract_scaled(f_, r, r1, c, shift);
-      subtract_scaled(f_, t, t1, c, shift);
-      r.pop_back();
-      trim(r);
+    while (r0.size() >= r1.size() && !r0.empty()) {
+      const std::uint64_t c = f_.mul(r0.back(), lead);
+      const std::size_t shift = r0.size() - r1.size();
+      subtract_scaled(f_, r0, r1, c, shift);
+      subtract_scaled(f_, t0, t1, c, shift);
+      r0.pop_back();
+      trim(r0);
     }
-    trim(t);
-    r0 = std::move(r1);
-    r1 = std::move(r);
-    t0 = std::move(t1);
-    t1 = std::move(t);
+    trim(t0);
+    std::swap(r0, r1);
+    std::swap(t0, t1);
   }
   trim(den_);
   if (den_.empty()) {

@@ -134,3 +134,35 @@ def test_together_and_factor_scan_arguments():
         hepex.reconstruct("x", "x", factor_scan="maybe")
     # together with one expression is that expression's reconstruction.
     assert hepex.reconstruct(["1/(x*(x+1))"], "x", together=True) == ["(1)/(x^2 + x)"]
+
+
+def test_factored_answers_equal_the_function_and_show_its_factors():
+    """factored=True: IBP-like coefficients (products of s, t, s + t, d - 4,
+    2 d - 7 with multiplicities over a random cofactor) come back as
+    sympy-equal text that shows each factor; a function whose expanded form
+    is shorter comes back expanded."""
+    rng = rng_for("factored")
+    s, t, d = sympy.symbols("s t d")
+    names = {"s": s, "t": t, "d": d}
+    factors = [s, t, s + t, d - 4, 2 * d - 7, s - t + 3]
+    for trial in range(6):
+        num = sympy.Integer(int(rng.integers(1, 30)))
+        den = sympy.Integer(int(rng.integers(1, 30)))
+        for q in factors:
+            k = int(rng.integers(0, 3))
+            if rng.integers(0, 2):
+                num *= q ** k
+            else:
+                den *= q ** k
+        truth = sympy.cancel(num / den)
+        got = hepex.reconstruct(str(truth).replace("**", "^"), "s,t,d", factored=True, seed=SEED)
+        assert sympy.simplify(sympy.sympify(got, locals=names) - truth) == 0, (trial, got)
+        expanded = hepex.reconstruct(str(truth).replace("**", "^"), "s,t,d", seed=SEED)
+        assert len(got) <= len(expanded)
+        n, q = sympy.fraction(sympy.factor(truth))
+        if len(sympy.Poly(sympy.expand(n * q), s, t, d).terms()) > 4:
+            assert len(got) < len(expanded), (got, expanded)
+    assert hepex.reconstruct("x^2 - 1", "x", factored=True) == "x^2 - 1"
+    assert hepex.reconstruct("(x^2 - 1)^3", "x", factored=True) == "(x + 1)^3*(x - 1)^3"
+    with pytest.raises(hepex.InvalidInputError, match="factored"):
+        hepex.reconstruct("x", "x", factored="yes")

@@ -59,7 +59,9 @@ std::vector<FunctionFactors> scan_factors(const BlackBox& box, const field::Zp64
 class FactoredBox : public BlackBox {
  public:
   FactoredBox(const BlackBox& box, std::vector<FunctionFactors> factors)
-      : box_(box), factors_(std::move(factors)) {}
+      : box_(box), factors_(std::move(factors)) {
+    for (const auto& g : factors_) none_ = none_ && g.num.empty() && g.den.empty();
+  }
   std::size_t variables() const override { return box_.variables(); }
   std::size_t functions() const override { return box_.functions(); }
   void evaluate(const field::Zp64& f, std::size_t count, const std::vector<std::uint64_t>& points,
@@ -69,6 +71,7 @@ class FactoredBox : public BlackBox {
  private:
   const BlackBox& box_;
   std::vector<FunctionFactors> factors_;
+  bool none_ = true;  // no factor anywhere: the user's values as they are
 };
 
 // r's numerator times the numerator factors, denominator times the

@@ -80,9 +80,9 @@ class RationalFit {
  public:
   enum class Added { extended, predicted };
   explicit RationalFit(const field::Zp64& f, std::size_t batch = 1)
-      : f_(f), newton_(f, 1), batch_(batch == 0 ? 1 : batch) {}
+      : f_(f), batch_(batch == 0 ? 1 : batch) {}
   Added add(std::uint64_t x, std::uint64_t y);
-  std::size_t size() const { return newton_.points(); }
+  std::size_t size() const { return nodes_.size(); }
   // The last candidate as num/den (lowest degree first, no trailing zeros;
   // num {0} for zero).
   void to_rational(std::vector<std::uint64_t>& num, std::vector<std::uint64_t>& den) const;
@@ -90,8 +90,10 @@ class RationalFit {
  private:
   void reconstruct();
   field::Zp64 f_;
-  NewtonBatch newton_;
-  std::vector<std::uint64_t> nodes_, product_;  // prod (t - t_i), lowest first
+  std::vector<std::uint64_t> nodes_, differences_;  // Newton's nodes and divided differences
+  std::vector<std::uint64_t> product_;          // prod (t - t_i), lowest first
+  std::vector<std::uint64_t> poly_;             // Newton's interpolant, monomial basis
+  std::vector<std::uint64_t> r0_, r1_, t0_, t1_;  // Euclidean work space
   std::vector<std::uint64_t> num_, den_;        // the candidate (empty: none)
   std::size_t since_ = 0;                       // points since the last reconstruction
   std::size_t batch_ = 1;
