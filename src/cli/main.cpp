@@ -64,6 +64,7 @@ int run_command(int argc, char* argv[], const hepex::distributed::Communicator& 
     hepex::cli::add_linalg_commands(app);
     hepex::cli::add_bench_commands(app);
     hepex::cli::add_reconstruct_command(app);
+    hepex::cli::add_reduce_command(app);
     hepex::cli::add_me_command(app);
     try {
       app.parse(argc, argv);

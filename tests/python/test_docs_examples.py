@@ -94,8 +94,8 @@ def test_readme_examples(layout):
     assert "/usr/bin/python3" in section  # the interpreter the build used, named
 
 
-@pytest.mark.parametrize("doc", ["docs/linalg.md", "docs/reconstruct.md", "docs/amplitudes.md",
-                                 "docs/distributed.md", "docs/madevent.md"])
+@pytest.mark.parametrize("doc", ["docs/linalg.md", "docs/reconstruct.md", "docs/reduce.md",
+                                 "docs/amplitudes.md", "docs/distributed.md", "docs/madevent.md"])
 def test_docs_command_lines(layout, doc):
     cwd, env = layout
     found = [b for b in blocks(doc, ("sh", "bash"))

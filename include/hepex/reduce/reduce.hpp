@@ -1,0 +1,62 @@
+#pragma once
+// IBP reduction: every target integral of a linear system (system.hpp) as a
+// combination of master integrals with rational-function coefficients in
+// the parameters (docs/reduce.md).
+//
+//  1. Learn once, at a random point mod a random 63-bit prime: the order's
+//     elimination (detail/elimination.hpp) gives the pivots, the equations
+//     the targets need and the masters.
+//  2. A probe is a replay: at a parameter point, the needed equations'
+//     coefficients (the compiled expression black box) and the same
+//     elimination with the same pivots; a learned pivot that vanishes there
+//     fails the point. The probe gives every coefficient of the table.
+//  3. The table is reconstructed from that one black box (hepex::reconstruct,
+//     every probe shared by all coefficients: factor scan, shifts, primes,
+//     rational reconstruction over Q).
+//  4. Checked: at random points mod a prime that took no part, a fresh
+//     elimination of the whole system (not the replay) must give the table's
+//     values, else hepex::Error: a wrong table is never returned.
+
+#include <cstdint>
+#include <optional>
+#include <ostream>
+#include <string>
+#include <vector>
+
+#include "hepex/reconstruct/polynomial.hpp"
+#include "hepex/reconstruct/rational.hpp"
+#include "hepex/reduce/system.hpp"
+
+namespace hepex::reduce {
+
+struct ReduceOptions {
+  // The integral order, most complex first (every integral of the system
+  // must be in it); empty: the default Laporta order (more_complex).
+  std::vector<Integral> order;
+  std::vector<Integral> targets;
+  reconstruct::ReconstructOptions reconstruction;  // seed, primes, degree, factor scan, progress
+  std::size_t check_points = 2;                    // fresh eliminations checking the table
+};
+
+struct Reduction {
+  std::vector<Integral> targets, masters;
+  // table[t][m]: the coefficient of masters[m] in targets[t] (0 where absent).
+  std::vector<std::vector<reconstruct::RationalFunction>> table;
+  std::vector<std::size_t> master_targets;  // targets that are masters themselves
+  std::size_t equations = 0, equations_needed = 0, integrals = 0;
+  std::size_t probes = 0, primes = 0;
+  std::uint64_t seed = 0;
+  double learn_seconds = 0, probe_seconds = 0, algebra_seconds = 0, check_seconds = 0;
+};
+
+// hepex::Error (usage) for a target or order problem before any work;
+// reconstruct::ReconstructionFailure when the table needs more primes.
+Reduction reduce(const System& system, const ReduceOptions& options);
+
+// "TARGET -> (c1)*MASTER1 + (c2)*MASTER2 + ..." (or "TARGET -> 0"), one
+// target a line, coefficients in hepex's expression grammar (factored where
+// shorter if `factored`).
+void write_table(std::ostream& out, const Reduction& r, const std::vector<std::string>& parameters,
+                 bool factored);
+
+}  // namespace hepex::reduce

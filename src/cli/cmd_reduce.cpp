@@ -1,0 +1,139 @@
+// `hepex reduce`: IBP reduction of a linear system of integrals to master
+// integrals (docs/cli.md "IBP reduction", docs/reduce.md).
+#include <iostream>
+#include <memory>
+#include <nlohmann/json.hpp>
+#include <random>
+#include <sstream>
+
+#include "commands.hpp"
+#include "hepex/core/error.hpp"
+#include "hepex/io/expression.hpp"
+#include "hepex/reduce/reduce.hpp"
+#include "job_options.hpp"
+#include "mpi_session.hpp"
+#include "number_options.hpp"
+#include "output.hpp"
+#include "progress_lines.hpp"
+
+namespace hepex::cli {
+
+namespace {
+
+struct ReduceCliOptions {
+  std::string system, vars, targets, order, out_path, json_path, seed;
+  std::size_t primes = 40, max_degree = 1000;
+  bool factored = false, verbose = false;
+};
+
+std::string place(const std::string& file, const reduce::Place& p) {
+  return file + ":" + std::to_string(p.line) + ":" + std::to_string(p.column);
+}
+
+void run_reduce(const ReduceCliOptions& o) {
+  const auto& comm = communicator();
+  if (comm.size() > 1) throw Error("reduce runs on one process (MPI ranks are not used yet)");
+  const auto names = io::parse_variable_list(o.vars);
+  // Every input read and checked before any work.
+  const auto system = reduce::read_system(read_on_rank0(o.system, comm), o.system, names);
+  const auto targets = reduce::read_integral_list(read_on_rank0(o.targets, comm), o.targets);
+  for (std::size_t k = 0; k < targets.integrals.size(); ++k) {
+    if (system.index.count(targets.integrals[k].text()) == 0) {
+      throw Error(place(o.targets, targets.places[k]) + ": target " + targets.integrals[k].text() +
+                  " is not in the system " + o.system);
+    }
+  }
+  reduce::ReduceOptions options;
+  options.targets = targets.integrals;
+  if (!o.order.empty()) {
+    const auto order = reduce::read_integral_list(read_on_rank0(o.order, comm), o.order);
+    options.order = order.integrals;
+  }
+  auto outputs = open_outputs(o.out_path, o.json_path);
+  options.reconstruction.max_primes = o.primes;
+  options.reconstruction.max_primes_name = "--primes";
+  options.reconstruction.max_degree = o.max_degree;
+  options.reconstruction.max_degree_name = "--max-degree";
+  if (o.seed.empty()) {
+    std::random_device device;
+    options.reconstruction.seed = (std::uint64_t{device()} << 32) ^ device();
+  } else {
+    options.reconstruction.seed = std::stoull(o.seed);
+  }
+  const auto watch = verbose_progress(o.verbose, comm.rank());
+  if (o.verbose) {
+    options.reconstruction.progress = &std::cerr;
+    std::cerr << "reduce: " << system.equations.size() << " equations, " << system.integrals.size()
+              << " integrals, " << targets.integrals.size() << " targets; seed "
+              << options.reconstruction.seed << "\n";
+  }
+  const auto r = reduce::reduce(system, options);
+  for (const std::size_t t : r.master_targets) {
+    std::cerr << "hepex: warning: target " << r.targets[t].text()
+              << " is a master integral (no equation reduces it)\n";
+  }
+  std::ostringstream table;
+  reduce::write_table(table, r, names, o.factored);
+  outputs.out.write(table.str());
+  nlohmann::json masters = nlohmann::json::array();
+  for (const auto& m : r.masters) masters.push_back(m.text());
+  nlohmann::json summary = {{"command", "reduce"},
+                            {"system", o.system},
+                            {"variables", names},
+                            {"equations", r.equations},
+                            {"equations_used", r.equations_needed},
+                            {"integrals", r.integrals},
+                            {"targets", targets.integrals.size()},
+                            {"masters", masters},
+                            {"probes", r.probes},
+                            {"primes", r.primes},
+                            {"seed", r.seed},
+                            {"learn_seconds", r.learn_seconds},
+                            {"probe_seconds", r.probe_seconds},
+                            {"algebra_seconds", r.algebra_seconds},
+                            {"check_seconds", r.check_seconds}};
+  emit_json(outputs.json, summary);
+  outputs.out.commit();
+  if (o.verbose) {
+    std::cerr << "reduce: " << r.masters.size() << " masters, " << r.equations_needed << " of "
+              << r.equations << " equations used, " << r.probes << " probes, " << r.primes
+              << " primes; learn " << r.learn_seconds << " s, probes " << r.probe_seconds
+              << " s, algebra " << r.algebra_seconds << " s, check " << r.check_seconds << " s\n";
+  }
+}
+
+}  // namespace
+
+void add_reduce_command(CLI::App& app) {
+  auto o = std::make_shared<ReduceCliOptions>();
+  auto* cmd = app.add_subcommand(
+      "reduce", "IBP reduction: target integrals as master integrals with rational coefficients");
+  cmd->add_option("system", o->system,
+                  "the equations: a Mathematica list {eq, ...} (NeatIBP, LiteRed) or Kira's format "
+                  "(one term a line, equations separated by blank lines)")
+      ->required();
+  cmd->add_option("--vars", o->vars, "the parameters, comma separated (d,s,t; required)")->required();
+  cmd->add_option("--targets", o->targets,
+                  "the integrals to reduce: a list {F[..], ...} or one a line (required)")
+      ->required();
+  cmd->add_option("--order", o->order,
+                  "the integral order, most complex first, as NeatIBP's OrderedIntegrals.txt "
+                  "(default: Laporta's: lines, dots, numerator powers)");
+  cmd->add_flag("--factored", o->factored,
+                "coefficients in factored form where shorter (default: expanded)");
+  cmd->add_option("--primes", o->primes, "primes to try at most (exit 3 beyond)")
+      ->check(whole_number(1, 10000));
+  cmd->add_option("--seed", o->seed, "seed of the random primes and points (default: a random one)")
+      ->check(whole_number())
+      ->default_str("random");
+  cmd->add_option("--max-degree", o->max_degree, "largest degree of a coefficient per variable and in total")
+      ->check(whole_number(1, 100000));
+  cmd->add_option("--out", o->out_path, "write the table to FILE (default: standard output)");
+  cmd->add_option("--json", o->json_path,
+                  "write a JSON summary to FILE: masters, equations used, probes, primes, times "
+                  "(default: none)");
+  cmd->add_flag("-v,--verbose", o->verbose, "progress on stderr (default: a line every 30 s of a long run)");
+  cmd->callback([o] { run_reduce(*o); });
+}
+
+}  // namespace hepex::cli

@@ -1,0 +1,219 @@
+#include "hepex/reduce/detail/elimination.hpp"
+
+#include <algorithm>
+#include <numeric>
+
+#include "hepex/core/error.hpp"
+
+namespace hepex::reduce::detail {
+
+namespace {
+
+struct Row {
+  std::vector<std::uint32_t> col;  // ascending
+  std::vector<std::uint64_t> val;  // nonzero
+};
+
+void load(const SparseEquation& e, const std::uint64_t* values, Row& r) {
+  std::vector<std::size_t> order(e.columns.size());
+  std::iota(order.begin(), order.end(), std::size_t{0});
+  std::sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) { return e.columns[a] < e.columns[b]; });
+  r.col.clear();
+  r.val.clear();
+  for (const std::size_t k : order) {
+    const std::uint64_t v = values[e.slots[k]];
+    if (v != 0) {
+      r.col.push_back(e.columns[k]);
+      r.val.push_back(v);
+    }
+  }
+}
+
+// r <- r - c s (both ascending; zeros dropped).
+void subtract(const field::Zp64& f, Row& r, std::uint64_t c, const Row& s, Row& out) {
+  out.col.clear();
+  out.val.clear();
+  const std::uint64_t c_shoup = f.shoup(c);
+  std::size_t i = 0, j = 0;
+  while (i < r.col.size() || j < s.col.size()) {
+    if (j == s.col.size() || (i < r.col.size() && r.col[i] < s.col[j])) {
+      out.col.push_back(r.col[i]);
+      out.val.push_back(r.val[i++]);
+    } else if (i == r.col.size() || s.col[j] < r.col[i]) {
+      out.col.push_back(s.col[j]);
+      out.val.push_back(f.neg(f.mul_shoup(s.val[j++], c, c_shoup)));
+    } else {
+      const std::uint64_t v = f.sub(r.val[i++], f.mul_shoup(s.val[j++], c, c_shoup));
+      if (v != 0) {
+        out.col.push_back(s.col[j - 1]);
+        out.val.push_back(v);
+      }
+    }
+  }
+  std::swap(r, out);
+}
+
+void normalise(const field::Zp64& f, Row& r) {
+  const std::uint64_t inverse = f.inv(r.val[0]);
+  for (auto& v : r.val) v = f.mul(v, inverse);
+}
+
+struct Forward {
+  std::vector<std::int64_t> pivot_of;           // column -> pivot row, or -1
+  std::vector<Row> rows;                         // pivot rows (leading entry 1)
+  std::vector<std::size_t> owner;                // pivot row -> equation
+  std::vector<std::vector<std::uint32_t>> used;  // pivot row -> pivot rows it was reduced by
+};
+
+// Reduces equation e into the pivots so far; its pivot column, or -1.
+std::int64_t forward(const field::Zp64& f, Forward& fw, const SparseEquation& e, std::size_t index,
+                     const std::uint64_t* values, bool track) {
+  Row row, scratch;
+  load(e, values, row);
+  std::vector<std::uint32_t> used;
+  while (!row.col.empty()) {
+    const std::uint32_t c = row.col[0];
+    const std::int64_t p = fw.pivot_of[c];
+    if (p < 0) {
+      normalise(f, row);
+      fw.pivot_of[c] = static_cast<std::int64_t>(fw.rows.size());
+      fw.rows.push_back(std::move(row));
+      fw.owner.push_back(index);
+      if (track) fw.used.push_back(std::move(used));
+      return c;
+    }
+    if (track) used.push_back(static_cast<std::uint32_t>(p));
+    subtract(f, row, row.val[0], fw.rows[static_cast<std::size_t>(p)], scratch);
+  }
+  return -1;
+}
+
+// full[c] for each pivot column c of `back` (descending: simplest first):
+// its pivot row with every other pivot column eliminated by the full rows
+// of those (simpler, so already made), leaving c and master columns.
+void back_substitute(const field::Zp64& f, const Forward& fw, const std::vector<std::uint32_t>& back,
+                     std::vector<Row>& full) {
+  Row scratch;
+  for (const std::uint32_t c : back) {  // descending: simplest first
+    Row r = fw.rows[static_cast<std::size_t>(fw.pivot_of[c])];
+    while (true) {
+      std::size_t k = 1;
+      while (k < r.col.size() && fw.pivot_of[r.col[k]] < 0) ++k;
+      if (k == r.col.size()) break;
+      const std::uint32_t other = r.col[k];
+      const std::uint64_t coefficient = r.val[k];
+      subtract(f, r, coefficient, full[other], scratch);
+    }
+    full[c] = std::move(r);
+  }
+}
+
+}  // namespace
+
+Plan learn(const field::Zp64& f, const std::vector<SparseEquation>& equations, std::size_t columns,
+           const std::vector<std::uint32_t>& targets, const std::uint64_t* values) {
+  Plan plan;
+  plan.columns = columns;
+  plan.targets = targets;
+  Forward fw;
+  fw.pivot_of.assign(columns, -1);
+  for (std::size_t e = 0; e < equations.size(); ++e) {
+    if (forward(f, fw, equations[e], e, values, true) < 0) ++plan.dependent;
+  }
+  plan.pivots = fw.rows.size();
+  // Mark: the pivot columns the targets' back substitution reaches.
+  std::vector<std::uint8_t> in_back(columns, 0);
+  std::vector<std::uint32_t> stack;
+  for (const std::uint32_t t : targets) {
+    if (fw.pivot_of[t] >= 0 && !in_back[t]) {
+      in_back[t] = 1;
+      stack.push_back(t);
+    }
+  }
+  while (!stack.empty()) {
+    const std::uint32_t c = stack.back();
+    stack.pop_back();
+    for (const std::uint32_t other : fw.rows[static_cast<std::size_t>(fw.pivot_of[c])].col) {
+      if (fw.pivot_of[other] >= 0 && !in_back[other]) {
+        in_back[other] = 1;
+        stack.push_back(other);
+      }
+    }
+  }
+  for (std::size_t c = columns; c-- > 0;)
+    if (in_back[c]) plan.back.push_back(static_cast<std::uint32_t>(c));
+  // ... and the pivot rows their forward reduction used, transitively.
+  std::vector<std::uint8_t> needed_row(fw.rows.size(), 0);
+  std::vector<std::uint32_t> rows;
+  for (const std::uint32_t c : plan.back) {
+    const auto p = static_cast<std::uint32_t>(fw.pivot_of[c]);
+    needed_row[p] = 1;
+    rows.push_back(p);
+  }
+  while (!rows.empty()) {
+    const std::uint32_t p = rows.back();
+    rows.pop_back();
+    for (const std::uint32_t q : fw.used[p]) {
+      if (!needed_row[q]) {
+        needed_row[q] = 1;
+        rows.push_back(q);
+      }
+    }
+  }
+  std::vector<std::pair<std::size_t, std::uint32_t>> needed;  // (equation, pivot column)
+  for (std::size_t p = 0; p < fw.rows.size(); ++p)
+    if (needed_row[p]) needed.emplace_back(fw.owner[p], fw.rows[p].col[0]);
+  std::sort(needed.begin(), needed.end());
+  for (const auto& [e, c] : needed) {
+    plan.needed.push_back(e);
+    plan.pivot.push_back(c);
+  }
+  // The masters: the non-pivot columns of the targets' reduced rows, and
+  // the targets without a pivot.
+  std::vector<Row> full(columns);
+  back_substitute(f, fw, plan.back, full);
+  std::vector<std::uint8_t> master(columns, 0);
+  for (const std::uint32_t t : targets) {
+    if (fw.pivot_of[t] < 0) {
+      master[t] = 1;
+      continue;
+    }
+    for (std::size_t k = 1; k < full[t].col.size(); ++k) master[full[t].col[k]] = 1;
+  }
+  for (std::size_t c = 0; c < columns; ++c)
+    if (master[c]) plan.masters.push_back(static_cast<std::uint32_t>(c));
+  return plan;
+}
+
+bool replay(const field::Zp64& f, const std::vector<SparseEquation>& equations, const Plan& plan,
+            const std::uint64_t* values, std::uint64_t* table) {
+  Forward fw;
+  fw.pivot_of.assign(plan.columns, -1);
+  for (std::size_t k = 0; k < plan.needed.size(); ++k) {
+    const std::int64_t c = forward(f, fw, equations[plan.needed[k]], plan.needed[k], values, false);
+    if (c != static_cast<std::int64_t>(plan.pivot[k])) return false;
+  }
+  std::vector<Row> full(plan.columns);
+  back_substitute(f, fw, plan.back, full);
+  const std::size_t M = plan.masters.size();
+  std::fill(table, table + plan.targets.size() * M, 0);
+  for (std::size_t t = 0; t < plan.targets.size(); ++t) {
+    const std::uint32_t c = plan.targets[t];
+    std::uint64_t* out = table + t * M;
+    if (fw.pivot_of[c] < 0) {
+      const auto it = std::lower_bound(plan.masters.begin(), plan.masters.end(), c);
+      if (it == plan.masters.end() || *it != c) return false;
+      out[it - plan.masters.begin()] = 1;
+      continue;
+    }
+    const Row& r = full[c];
+    for (std::size_t k = 1; k < r.col.size(); ++k) {
+      const auto it = std::lower_bound(plan.masters.begin(), plan.masters.end(), r.col[k]);
+      if (it == plan.masters.end() || *it != r.col[k]) return false;  // not a learned master
+      out[it - plan.masters.begin()] = f.neg(r.val[k]);
+    }
+  }
+  return true;
+}
+
+}  // namespace hepex::reduce::detail

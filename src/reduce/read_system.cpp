@@ -1,0 +1,406 @@
+#include <algorithm>
+#include <cctype>
+#include <map>
+#include <numeric>
+
+#include "hepex/core/error.hpp"
+#include "hepex/reduce/system.hpp"
+
+namespace hepex::reduce {
+
+namespace {
+
+bool is_name_start(char c) { return std::isalpha(static_cast<unsigned char>(c)) != 0; }
+bool is_name_char(char c) { return std::isalnum(static_cast<unsigned char>(c)) != 0 || c == '_'; }
+bool is_space(char c) { return std::isspace(static_cast<unsigned char>(c)) != 0; }
+
+// Byte offset -> (line, column), both 1-based.
+class Lines {
+ public:
+  explicit Lines(const std::string& text) {
+    starts_.push_back(0);
+    for (std::size_t i = 0; i < text.size(); ++i)
+      if (text[i] == '\n') starts_.push_back(i + 1);
+  }
+  Place at(std::size_t offset) const {
+    const auto it = std::upper_bound(starts_.begin(), starts_.end(), offset);
+    const std::size_t line = static_cast<std::size_t>(it - starts_.begin());
+    return {line, offset - starts_[line - 1] + 1};
+  }
+
+ private:
+  std::vector<std::size_t> starts_;
+};
+
+struct Span {
+  std::size_t begin, end;
+};
+
+class Reader {
+ public:
+  Reader(const std::string& text, std::string file) : text_(text), file_(std::move(file)), lines_(text) {}
+
+  [[noreturn]] void fail(std::size_t offset, const std::string& why) const {
+    const Place p = lines_.at(offset);
+    throw Error(file_ + ":" + std::to_string(p.line) + ":" + std::to_string(p.column) + ": " + why);
+  }
+
+  // An integral FAMILY[i1, ..., in] starting at `at` (a name followed by '[');
+  // `end` is set past the ']'.
+  Integral integral(std::size_t at, std::size_t& end) const {
+    Integral in;
+    std::size_t i = at;
+    while (i < text_.size() && is_name_char(text_[i])) ++i;
+    in.family = text_.substr(at, i - at);
+    if (i >= text_.size() || text_[i] != '[') fail(i, "expected '[' after the integral family '" + in.family + "'");
+    ++i;
+    while (true) {
+      while (i < text_.size() && is_space(text_[i])) ++i;
+      const std::size_t start = i;
+      if (i < text_.size() && (text_[i] == '-' || text_[i] == '+')) ++i;
+      const std::size_t digits = i;
+      while (i < text_.size() && std::isdigit(static_cast<unsigned char>(text_[i]))) ++i;
+      if (i == digits) fail(start, "expected an integer index of " + in.family + "[...]");
+      if (i - digits > 9) fail(start, "an index of " + in.family + "[...] beyond 10^9");
+      in.indices.push_back(std::stol(text_.substr(start, i - start)));
+      while (i < text_.size() && is_space(text_[i])) ++i;
+      if (i < text_.size() && text_[i] == ',') {
+        ++i;
+        continue;
+      }
+      if (i < text_.size() && text_[i] == ']') break;
+      fail(i, "expected ',' or ']' in " + in.family + "[...]");
+    }
+    end = i + 1;
+    return in;
+  }
+
+  // The spans of a Mathematica list's elements: {a, b, ...} from `open`.
+  std::vector<Span> list_elements(std::size_t open, std::size_t& close) const {
+    std::vector<Span> out;
+    int depth = 0;
+    std::size_t start = open + 1;
+    for (std::size_t i = open; i < text_.size(); ++i) {
+      const char c = text_[i];
+      if (c == '(' || c == '[' || c == '{') {
+        ++depth;
+      } else if (c == ')' || c == ']' || c == '}') {
+        --depth;
+        if (depth < 0) fail(i, std::string("unbalanced '") + c + "'");
+        if (depth == 0) {
+          if (c != '}') fail(i, std::string("expected '}' to close the list, got '") + c + "'");
+          out.push_back({start, i});
+          close = i;
+          return out;
+        }
+      } else if (c == ',' && depth == 1) {
+        out.push_back({start, i});
+        start = i + 1;
+      }
+    }
+    fail(open, "the list opened here is not closed");
+  }
+
+  bool blank(Span s) const {
+    for (std::size_t i = s.begin; i < s.end; ++i)
+      if (!is_space(text_[i])) return false;
+    return true;
+  }
+
+  void no_trailing_text(std::size_t from) const {
+    for (std::size_t i = from; i < text_.size(); ++i)
+      if (!is_space(text_[i])) fail(i, "text after the closing '}'");
+  }
+
+  // The terms of a sum at parenthesis depth 0: split before '+'/'-' that
+  // follow an operand (so a sign after '^', '*', '/' or '(' stays in its term).
+  std::vector<Span> terms(Span s) const {
+    std::vector<Span> out;
+    int depth = 0;
+    std::size_t start = s.begin;
+    char previous = 0;  // last non-space character
+    for (std::size_t i = s.begin; i < s.end; ++i) {
+      const char c = text_[i];
+      if (c == '(' || c == '[') ++depth;
+      if (c == ')' || c == ']') --depth;
+      if (depth < 0) fail(i, std::string("unbalanced '") + c + "'");
+      if (depth == 0 && (c == '+' || c == '-') &&
+          (is_name_char(previous) || previous == ')' || previous == ']')) {
+        out.push_back(trimmed({start, i}));
+        start = i;
+      }
+      if (!is_space(c)) previous = c;
+    }
+    if (depth != 0) fail(trimmed(s).begin, "unbalanced parentheses in this equation");
+    out.push_back(trimmed({start, s.end}));
+    return out;
+  }
+
+  Span trimmed(Span s) const {
+    while (s.begin < s.end && is_space(text_[s.begin])) ++s.begin;
+    while (s.end > s.begin && is_space(text_[s.end - 1])) --s.end;
+    return s;
+  }
+
+  // One term: its integral (exactly one at depth 0) and its coefficient text.
+  std::pair<Integral, std::string> term(Span s, std::size_t& integral_at) const {
+    int depth = 0;
+    bool found = false;
+    Integral in;
+    std::string coefficient;
+    for (std::size_t i = s.begin; i < s.end;) {
+      const char c = text_[i];
+      if (c == '(') ++depth;
+      if (c == ')') --depth;
+      if (is_name_start(c) && (i == s.begin || !is_name_char(text_[i - 1]))) {
+        std::size_t j = i;
+        while (j < s.end && is_name_char(text_[j])) ++j;
+        if (j < s.end && text_[j] == '[') {
+          if (depth > 0 && !only_products_around(s, i))
+            fail(i, "an integral inside parentheses that are not a factor of the term (a sum, a "
+                    "divisor or a power): write each equation as a sum of coefficient*INTEGRAL terms");
+          if (found) fail(i, "a product of two integrals (an equation must be linear in them)");
+          std::size_t end = 0;
+          in = integral(i, end);
+          integral_at = i;
+          found = true;
+          coefficient += " 1 ";
+          i = end;
+          continue;
+        }
+        coefficient.append(text_, i, j - i);
+        i = j;
+        continue;
+      }
+      coefficient += c;
+      ++i;
+    }
+    if (!found) fail(s.begin, "a term without an integral (the equations are homogeneous in the integrals)");
+    return {in, implicit_products(coefficient)};
+  }
+
+  // Whether every parenthesis group around offset `at` (inside term s) is a
+  // plain factor: no sum at its top level, not a divisor, not raised to a
+  // power; then an integral there is a factor of the term, as in
+  // Mathematica's -(s*G[1, 0]).
+  bool only_products_around(Span s, std::size_t at) const {
+    std::size_t open = at;
+    while (true) {
+      int depth = 0;
+      std::size_t i = open;
+      while (i > s.begin) {
+        --i;
+        if (text_[i] == ')' || text_[i] == ']') ++depth;
+        if (text_[i] == '(' || text_[i] == '[') {
+          if (depth == 0) break;
+          --depth;
+        }
+      }
+      if (text_[i] != '(' || depth != 0) return true;  // no enclosing group left
+      open = i;
+      // Its closing parenthesis, and a sum at its top level.
+      std::size_t close = open + 1;
+      int d = 0;
+      char previous = '(';
+      for (; close < s.end; ++close) {
+        const char c = text_[close];
+        if (c == '(' || c == '[') ++d;
+        if (c == ')' || c == ']') {
+          if (d == 0) break;
+          --d;
+        }
+        if (d == 0 && (c == '+' || c == '-') &&
+            (is_name_char(previous) || previous == ')' || previous == ']'))
+          return false;
+        if (!is_space(c)) previous = c;
+      }
+      if (close >= s.end) return false;
+      std::size_t before = open;
+      while (before > s.begin && is_space(text_[before - 1])) --before;
+      if (before > s.begin && text_[before - 1] == '/') return false;
+      std::size_t after = close + 1;
+      while (after < s.end && is_space(text_[after])) ++after;
+      if (after < s.end && (text_[after] == '^' || text_.compare(after, 2, "**") == 0)) return false;
+    }
+  }
+
+  // Mathematica's implicit multiplication: a space between two operands is '*'.
+  static std::string implicit_products(const std::string& t) {
+    std::string out;
+    for (std::size_t i = 0; i < t.size(); ++i) {
+      if (!is_space(t[i])) {
+        out += t[i];
+        continue;
+      }
+      std::size_t j = i;
+      while (j < t.size() && is_space(t[j])) ++j;
+      const char before = out.empty() ? 0 : out.back();
+      const char after = j < t.size() ? t[j] : 0;
+      if ((is_name_char(before) || before == ')') && (is_name_char(after) || after == '(')) out += '*';
+      i = j - 1;
+    }
+    return out;
+  }
+
+  const std::string& text() const { return text_; }
+  const Lines& lines() const { return lines_; }
+
+ private:
+  const std::string& text_;
+  std::string file_;
+  Lines lines_;
+};
+
+// Families and their index counts, checked as integrals are met.
+class Integrals {
+ public:
+  explicit Integrals(System& s) : s_(s) {}
+  std::size_t add(const Integral& in, std::size_t offset, const Reader& r) {
+    const auto [it, fresh] = arity_.emplace(in.family, in.indices.size());
+    if (!fresh && it->second != in.indices.size()) {
+      r.fail(offset, in.text() + " has " + std::to_string(in.indices.size()) + " indices, " +
+                         in.family + " had " + std::to_string(it->second));
+    }
+    const std::string key = in.text();
+    const auto found = s_.index.find(key);
+    if (found != s_.index.end()) return found->second;
+    s_.index.emplace(key, s_.integrals.size());
+    s_.integrals.push_back(in);
+    s_.first_seen.push_back(r.lines().at(offset));
+    return s_.integrals.size() - 1;
+  }
+
+ private:
+  System& s_;
+  std::map<std::string, std::size_t> arity_;
+};
+
+void add_equation(System& s, Integrals& integrals, const Reader& r, const std::vector<Span>& spans) {
+  Equation eq;
+  std::map<std::size_t, std::string> coefficients;  // integral -> summed coefficient text
+  std::map<std::size_t, std::size_t> where;        // integral -> offset of its first term
+  for (const Span& piece : spans) {
+    for (const Span& t : r.terms(piece)) {
+      if (r.blank(t)) continue;
+      std::size_t at = 0;
+      auto [in, coefficient] = r.term(t, at);
+      const std::size_t k = integrals.add(in, at, r);
+      try {
+        io::Expression::parse(coefficient, s.parameters);
+      } catch (const Error& e) {
+        r.fail(t.begin, "the coefficient '" + coefficient + "' of " + in.text() + ": " + e.what());
+      }
+      auto& sum = coefficients[k];
+      sum = sum.empty() ? coefficient : "(" + sum + ") + (" + coefficient + ")";
+      where.emplace(k, t.begin);
+    }
+  }
+  if (coefficients.empty()) return;
+  eq.line = r.lines().at(spans.front().begin).line;
+  for (const auto& [k, text] : coefficients) {
+    eq.terms.push_back({k, io::Expression::parse(text, s.parameters), text});
+  }
+  s.equations.push_back(std::move(eq));
+}
+
+}  // namespace
+
+std::string Integral::text() const {
+  std::string s = family + "[";
+  for (std::size_t i = 0; i < indices.size(); ++i) s += (i ? "," : "") + std::to_string(indices[i]);
+  return s + "]";
+}
+
+System read_system(const std::string& text, const std::string& file,
+                   const std::vector<std::string>& parameters) {
+  System s;
+  s.file = file;
+  s.parameters = parameters;
+  const Reader r(text, file);
+  Integrals integrals(s);
+  std::size_t first = 0;
+  while (first < text.size() && is_space(text[first])) ++first;
+  if (first == text.size()) throw Error(file + ": no equations");
+  if (text[first] == '{') {
+    std::size_t close = 0;
+    for (const Span& e : r.list_elements(first, close)) {
+      if (r.blank(e)) r.fail(e.begin, "an empty equation in the list");
+      add_equation(s, integrals, r, {e});
+    }
+    r.no_trailing_text(close + 1);
+  } else {
+    // Kira: equations are runs of non-blank lines, one or more terms a line.
+    std::vector<Span> lines;
+    std::size_t start = 0;
+    for (std::size_t i = 0; i <= text.size(); ++i) {
+      if (i < text.size() && text[i] != '\n') continue;
+      const Span line{start, i};
+      if (r.blank(line)) {
+        if (!lines.empty()) add_equation(s, integrals, r, lines);
+        lines.clear();
+      } else {
+        lines.push_back(line);
+      }
+      start = i + 1;
+    }
+    if (!lines.empty()) add_equation(s, integrals, r, lines);
+  }
+  if (s.equations.empty()) throw Error(file + ": no equations");
+  return s;
+}
+
+IntegralList read_integral_list(const std::string& text, const std::string& file) {
+  IntegralList out;
+  const Reader r(text, file);
+  std::size_t first = 0;
+  while (first < text.size() && is_space(text[first])) ++first;
+  std::vector<Span> items;
+  if (first < text.size() && text[first] == '{') {
+    std::size_t close = 0;
+    items = r.list_elements(first, close);
+    r.no_trailing_text(close + 1);
+  } else {
+    std::size_t start = 0;
+    for (std::size_t i = 0; i <= text.size(); ++i) {
+      if (i < text.size() && text[i] != '\n') continue;
+      std::size_t b = start;
+      while (b < i && is_space(text[b])) ++b;
+      if (b < i && text[b] != '#') items.push_back({b, i});
+      start = i + 1;
+    }
+  }
+  for (const Span& item : items) {
+    std::size_t b = item.begin;
+    while (b < item.end && is_space(text[b])) ++b;
+    if (b == item.end) r.fail(item.begin, "an empty entry");
+    if (!is_name_start(text[b])) r.fail(b, "expected an integral FAMILY[i1,...]");
+    std::size_t end = 0;
+    out.integrals.push_back(r.integral(b, end));
+    out.places.push_back(r.lines().at(b));
+    for (std::size_t i = end; i < item.end; ++i)
+      if (!is_space(text[i])) r.fail(i, "text after the integral");
+  }
+  if (out.integrals.empty()) throw Error(file + ": no integrals");
+  return out;
+}
+
+bool more_complex(const Integral& a, const Integral& b) {
+  const auto key = [](const Integral& x) {
+    long lines = 0, dots = 0, numerators = 0;
+    for (const long i : x.indices) {
+      if (i > 0) {
+        ++lines;
+        dots += i;
+      } else {
+        numerators -= i;
+      }
+    }
+    return std::make_tuple(lines, dots, numerators);
+  };
+  const auto ka = key(a), kb = key(b);
+  if (ka != kb) return ka > kb;
+  if (a.family != b.family) return a.family < b.family;
+  return a.indices > b.indices;
+}
+
+}  // namespace hepex::reduce

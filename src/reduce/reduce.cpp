@@ -1,0 +1,260 @@
+#include "hepex/reduce/reduce.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <memory>
+#include <unordered_map>
+#include <numeric>
+
+#include "hepex/core/error.hpp"
+#include "hepex/core/random.hpp"
+#include "hepex/field/primes.hpp"
+#include "hepex/reconstruct/black_box.hpp"
+#include "hepex/reconstruct/factored_form.hpp"
+#include "hepex/reduce/detail/elimination.hpp"
+
+namespace hepex::reduce {
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+double since(Clock::time_point t) { return std::chrono::duration<double>(Clock::now() - t).count(); }
+
+// The system as sparse equations over columns (the order's positions) and
+// coefficient slots, with the coefficients' black box.
+struct Numeric {
+  std::vector<detail::SparseEquation> equations;
+  std::unique_ptr<reconstruct::BlackBox> coefficients;
+};
+
+Numeric numeric(const System& s, const std::vector<std::uint32_t>& column_of,
+                const std::vector<std::size_t>& which) {
+  Numeric n;
+  std::vector<io::Expression> expressions;
+  for (const std::size_t e : which) {
+    detail::SparseEquation eq;
+    for (const Term& t : s.equations[e].terms) {
+      eq.columns.push_back(column_of[t.integral]);
+      eq.slots.push_back(static_cast<std::uint32_t>(expressions.size()));
+      expressions.push_back(t.coefficient);
+    }
+    n.equations.push_back(std::move(eq));
+  }
+  n.coefficients = reconstruct::expression_black_box(std::move(expressions), s.parameters.size());
+  return n;
+}
+
+// Coefficient values at one random point mod f where all are defined
+// (a few tries), else nullopt.
+std::optional<std::vector<std::uint64_t>> values_at(const reconstruct::BlackBox& box, const field::Zp64& f,
+                                                    std::uint64_t seed, std::uint64_t& counter) {
+  for (int attempt = 0; attempt < 16; ++attempt) {
+    std::vector<std::uint64_t> x(box.variables()), values;
+    for (auto& v : x) v = f.from_uint(random::counter_u64(seed, counter++));
+    std::vector<std::uint8_t> ok;
+    box.evaluate(f, 1, x, values, ok);
+    if (ok.at(0) != 0) return values;
+  }
+  return std::nullopt;
+}
+
+bool same_structure(const detail::Plan& a, const detail::Plan& b) {
+  return a.needed == b.needed && a.pivot == b.pivot && a.masters == b.masters && a.back == b.back;
+}
+
+// The replay as a black box: parameters -> the table's T x M coefficients.
+class ReductionBox : public reconstruct::BlackBox {
+ public:
+  ReductionBox(Numeric needed, detail::Plan plan, std::size_t parameters)
+      : needed_(std::move(needed)), plan_(std::move(plan)), parameters_(parameters) {
+    std::iota(plan_.needed.begin(), plan_.needed.end(), std::size_t{0});  // now indices into needed_
+  }
+  std::size_t variables() const override { return parameters_; }
+  std::size_t functions() const override { return plan_.targets.size() * plan_.masters.size(); }
+  void evaluate(const field::Zp64& f, std::size_t count, const std::vector<std::uint64_t>& points,
+                std::vector<std::uint64_t>& values, std::vector<std::uint8_t>& ok) const override {
+    std::vector<std::uint64_t> c;
+    needed_.coefficients->evaluate(f, count, points, c, ok);
+    const std::size_t C = needed_.coefficients->functions(), F = functions();
+    values.assign(count * F, 0);
+    for (std::size_t i = 0; i < count; ++i) {
+      if (ok[i] == 0) continue;
+      if (!detail::replay(f, needed_.equations, plan_, c.data() + i * C, values.data() + i * F)) ok[i] = 0;
+    }
+  }
+
+ private:
+  Numeric needed_;
+  detail::Plan plan_;
+  std::size_t parameters_;
+};
+
+std::uint64_t mod(const mpq_class& q, const field::Zp64& f, bool& defined) {
+  const mpz_class p(std::to_string(f.modulus()));
+  mpz_class n = q.get_num() % p, d = q.get_den() % p;
+  if (n < 0) n += p;
+  if (d == 0) {
+    defined = false;
+    return 0;
+  }
+  return f.mul(std::stoull(n.get_str()), f.inv(std::stoull(d.get_str())));
+}
+
+std::uint64_t value(const reconstruct::PolynomialQ& p, const field::Zp64& f, const std::vector<std::uint64_t>& x,
+                    bool& defined) {
+  std::uint64_t sum = 0;
+  for (std::size_t t = 0; t < p.terms(); ++t) {
+    std::uint64_t term = mod(p.coefficients[t], f, defined);
+    for (std::size_t v = 0; v < p.variables; ++v) term = f.mul(term, f.pow(x[v], p.exponent(t)[v]));
+    sum = f.add(sum, term);
+  }
+  return sum;
+}
+
+}  // namespace
+
+Reduction reduce(const System& system, const ReduceOptions& options) {
+  const auto start = Clock::now();
+  Reduction out;
+  const std::size_t N = system.integrals.size();
+  // Columns: the integrals in the order, most complex first.
+  std::vector<std::size_t> by_order(N);
+  std::iota(by_order.begin(), by_order.end(), std::size_t{0});
+  if (options.order.empty()) {
+    std::stable_sort(by_order.begin(), by_order.end(), [&](std::size_t a, std::size_t b) {
+      return more_complex(system.integrals[a], system.integrals[b]);
+    });
+  } else {
+    std::unordered_map<std::string, std::size_t> position;
+    for (std::size_t k = 0; k < options.order.size(); ++k) position.emplace(options.order[k].text(), k);
+    std::vector<std::size_t> rank(N);
+    for (std::size_t k = 0; k < N; ++k) {
+      const auto it = position.find(system.integrals[k].text());
+      if (it == position.end()) {
+        const Place& p = system.first_seen[k];
+        throw Error(system.file + ":" + std::to_string(p.line) + ":" + std::to_string(p.column) + ": " +
+                    system.integrals[k].text() + " is not in the integral order");
+      }
+      rank[k] = it->second;
+    }
+    std::sort(by_order.begin(), by_order.end(), [&](std::size_t a, std::size_t b) { return rank[a] < rank[b]; });
+  }
+  std::vector<std::uint32_t> column_of(N);
+  for (std::size_t c = 0; c < N; ++c) column_of[by_order[c]] = static_cast<std::uint32_t>(c);
+  std::vector<std::uint32_t> targets;
+  for (const Integral& t : options.targets) {
+    const auto it = system.index.find(t.text());
+    if (it == system.index.end()) throw Error("target " + t.text() + " is not in the system " + system.file);
+    targets.push_back(column_of[it->second]);
+  }
+  if (targets.empty()) throw Error("no targets");
+  out.targets = options.targets;
+  out.equations = system.equations.size();
+  out.integrals = N;
+  out.seed = options.reconstruction.seed;
+
+  // 1. Learn at random points until two agree (an unlucky point, where a
+  // pivot vanishes, gives another structure).
+  std::vector<std::size_t> all(system.equations.size());
+  std::iota(all.begin(), all.end(), std::size_t{0});
+  const Numeric whole = numeric(system, column_of, all);
+  const std::uint64_t seed = random::splitmix64(options.reconstruction.seed ^ 0x6c6561726eull);
+  const auto primes = field::random_large_primes(2, seed);
+  const field::Zp64 learn_field(primes[0]);
+  std::uint64_t counter = 0;
+  std::optional<detail::Plan> plan, previous;
+  for (int round = 0; round < 8 && !plan; ++round) {
+    const auto values = values_at(*whole.coefficients, learn_field, seed, counter);
+    if (!values) throw Error("the coefficients are undefined at every random point tried (a division by zero everywhere?)");
+    detail::Plan p = detail::learn(learn_field, whole.equations, N, targets, values->data());
+    if (previous && same_structure(*previous, p)) plan = std::move(p);
+    else previous = std::move(p);
+  }
+  if (!plan) throw Error("reduce: the elimination's structure differs at every random point tried", ErrorKind::runtime);
+  out.equations_needed = plan->needed.size();
+  for (const std::uint32_t m : plan->masters) out.masters.push_back(system.integrals[by_order[m]]);
+  for (std::size_t t = 0; t < targets.size(); ++t) {
+    if (std::binary_search(plan->masters.begin(), plan->masters.end(), targets[t])) {
+      // A pivot-free target is a master; a target reduced to itself is not.
+      bool pivot = false;
+      for (const std::uint32_t c : plan->pivot) pivot = pivot || c == targets[t];
+      if (!pivot) out.master_targets.push_back(t);
+    }
+  }
+  out.learn_seconds = since(start);
+
+  // 2.-3. The table from the replay box.
+  const auto probe_start = Clock::now();
+  ReductionBox box(numeric(system, column_of, plan->needed), *plan, system.parameters.size());
+  const auto r = reconstruct::reconstruct(box, options.reconstruction);
+  out.probes = r.probes;
+  out.primes = r.primes;
+  out.seed = r.seed;
+  out.probe_seconds = r.black_box_seconds;
+  out.algebra_seconds = std::max(0.0, since(probe_start) - r.black_box_seconds);
+  const std::size_t M = plan->masters.size();
+  out.table.assign(targets.size(), std::vector<reconstruct::RationalFunction>(M));
+  for (std::size_t t = 0; t < targets.size(); ++t)
+    for (std::size_t m = 0; m < M; ++m) out.table[t][m] = r.functions.at(t * M + m);
+
+  // 4. Checked against fresh eliminations of the whole system.
+  const auto check_start = Clock::now();
+  const field::Zp64 check_field(primes[1]);
+  std::uint64_t check_counter = 1u << 20;
+  for (std::size_t k = 0; k < options.check_points; ++k) {
+    std::optional<std::vector<std::uint64_t>> values;
+    std::vector<std::uint64_t> x(system.parameters.size());
+    for (int attempt = 0; attempt < 16 && !values; ++attempt) {
+      for (auto& v : x) v = check_field.from_uint(random::counter_u64(seed, check_counter++));
+      std::vector<std::uint64_t> c;
+      std::vector<std::uint8_t> ok;
+      whole.coefficients->evaluate(check_field, 1, x, c, ok);
+      if (ok[0] != 0) values = std::move(c);
+    }
+    if (!values) throw Error("reduce: no point to check the table at", ErrorKind::runtime);
+    const detail::Plan fresh = detail::learn(check_field, whole.equations, N, targets, values->data());
+    std::vector<std::uint64_t> table(targets.size() * fresh.masters.size());
+    const bool replayed = detail::replay(check_field, whole.equations, fresh, values->data(), table.data());
+    if (!replayed || fresh.masters != plan->masters) {
+      throw Error("reduce: a fresh elimination at a check point finds other masters; the table is "
+                  "not returned (an unlucky learning point: run again with another --seed)",
+                  ErrorKind::runtime);
+    }
+    for (std::size_t t = 0; t < targets.size(); ++t) {
+      for (std::size_t m = 0; m < M; ++m) {
+        bool defined = true;
+        const auto& q = out.table[t][m];
+        const std::uint64_t d = value(q.den, check_field, x, defined);
+        const std::uint64_t n = value(q.num, check_field, x, defined);
+        if (!defined || d == 0) continue;  // a pole of the coefficient: no comparison here
+        if (check_field.mul(n, check_field.inv(d)) != table[t * M + m]) {
+          throw Error("reduce: the reconstructed table disagrees with a fresh elimination of the "
+                      "system at a check point (" + out.targets[t].text() + ", " + out.masters[m].text() +
+                      "); the table is not returned", ErrorKind::runtime);
+        }
+      }
+    }
+  }
+  out.check_seconds = since(check_start);
+  return out;
+}
+
+void write_table(std::ostream& out, const Reduction& r, const std::vector<std::string>& parameters,
+                 bool factored) {
+  for (std::size_t t = 0; t < r.targets.size(); ++t) {
+    out << r.targets[t].text() << " ->";
+    bool any = false;
+    for (std::size_t m = 0; m < r.masters.size(); ++m) {
+      const auto& q = r.table[t][m];
+      if (q.num.terms() == 0) continue;
+      const std::string c = factored ? reconstruct::to_shorter_string(q, parameters)
+                                     : reconstruct::to_string(q, parameters);
+      out << (any ? " + " : " ") << "(" << c << ")*" << r.masters[m].text();
+      any = true;
+    }
+    if (!any) out << " 0";
+    out << '\n';
+  }
+}
+
+}  // namespace hepex::reduce
