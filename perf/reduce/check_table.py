@@ -3,14 +3,14 @@
 random prime, the system (a Mathematica list, as NeatIBP writes it) is solved
 by a plain sparse Gaussian elimination written here (no hepex code), in the
 given integral order, each target reduced to the table's masters; the
-table's coefficients (parsed by sympy) must give the same values.
+table's coefficients (evaluated exactly with Python's Fractions) must give
+the same values.
   python3 perf/reduce/check_table.py SYSTEM ORDER TABLE VARS [POINTS]
 VARS: comma separated (d,s,t). Exit 1 on a mismatch."""
 import random
 import re
 import sys
-
-import sympy
+from fractions import Fraction
 
 INTEGRAL = re.compile(r"([A-Za-z]\w*)\[([^\]]*)\]")
 
@@ -34,9 +34,17 @@ def split_top(text, separators):
     return out
 
 
-def equations(text, symbols):
-    """Each equation as {integral name: sympy coefficient}: the integrals
-    are replaced by symbols and the equation expanded linearly in them."""
+def evaluator(text):
+    """A compiled expression over Fractions: ^ as **, integers as Fractions."""
+    code = re.sub(r"(?<![A-Za-z_\d])(\d+)", r"F(\1)", text.strip().replace("^", "**"))
+    code = code.replace("**F(", "**(")  # exponents stay integers
+    return compile(code, "<coefficient>", "eval")
+
+
+def equations(text):
+    """Each equation as (integral names, compiled equation with the
+    integrals as I0, I1, ...): linear in them, so the coefficient of I_k is
+    its value with I_k = 1 and the others 0."""
     body = text.strip()
     assert body[0] == "{" and body[-1] == "}"
     eqs = []
@@ -46,25 +54,31 @@ def equations(text, symbols):
 
         def placeholder(m):
             key = name(m.group(1), m.group(2))
-            names.setdefault(key, sympy.Symbol(f"I{len(names)}"))
-            return str(names[key])
+            names.setdefault(key, f"I{len(names)}")
+            return names[key]
 
-        expr = sympy.sympify(INTEGRAL.sub(placeholder, raw).replace("^", "**"), locals=symbols)
-        eqs.append({key: sympy.expand(expr).coeff(sym) for key, sym in names.items()})
+        code = evaluator(INTEGRAL.sub(placeholder, raw))  # fills `names`
+        eqs.append((list(names), code))
     return eqs
+
+
+def residue(q, p):
+    return q.numerator * pow(q.denominator, -1, p) % p
 
 
 def solve_mod(eqs, order, point, p, targets, masters):
     """Targets as masters mod p: sparse elimination, most complex first."""
     column = {n: k for k, n in enumerate(order)}
-
-    def value(c):
-        q = sympy.Rational(c.subs(point))
-        return q.p * pow(q.q, -1, p) % p
-
     pivots = {}  # column -> row {column: value}, leading 1
-    for eq in eqs:
-        row = {column[n]: value(c) for n, c in eq.items()}
+    for names, code in eqs:
+        scope = dict(point, F=Fraction)
+        zero = {f"I{k}": Fraction(0) for k in range(len(names))}
+        base = eval(code, scope, dict(zero))
+        assert base == 0, "an equation with a term without an integral"
+        row = {}
+        for k, n in enumerate(names):
+            value = eval(code, scope, dict(zero, **{f"I{k}": Fraction(1)}))
+            row[column[n]] = (row.get(column[n], 0) + residue(value, p)) % p
         row = {k: v for k, v in row.items() if v}
         while row:
             lead = min(row)
@@ -87,7 +101,7 @@ def solve_mod(eqs, order, point, p, targets, masters):
             others = [k for k in row if k != c and k in pivots]
             if not others:
                 break
-            k = max(others)  # simplest first
+            k = min(others)  # most complex first: only simpler columns come in
             factor = row[k]
             for j, v in pivots[k].items():
                 row[j] = (row.get(j, 0) - factor * v) % p
@@ -101,11 +115,9 @@ def main():
     system, order_file, table_file, variables = sys.argv[1:5]
     points = int(sys.argv[5]) if len(sys.argv) > 5 else 2
     names = variables.split(",")
-    symbols = {n: sympy.Symbol(n) for n in names}
-    eqs = equations(open(system).read(), symbols)
+    eqs = equations(open(system).read())
     order = [name(f, i) for f, i in INTEGRAL.findall(open(order_file).read())]
-    table = {}
-    masters = set()
+    table, masters = {}, set()
     for line in open(table_file):
         target, rhs = line.rstrip("\n").split(" -> ")
         table[target] = {}
@@ -114,21 +126,20 @@ def main():
         for term in split_top(rhs, "+"):
             term = term.strip().lstrip("+").strip()
             coefficient, master = term.rsplit(")*", 1)
-            table[target][master] = sympy.sympify(coefficient[1:].replace("^", "**"), locals=symbols)
+            table[target][master] = evaluator(coefficient[1:])
             masters.add(master)
     rng = random.Random(1)
-    p = sympy.prevprime(2**61 - rng.randrange(2**40))
+    p = 2305843009213693951  # 2^61 - 1
     for _ in range(points):
-        point = {symbols[n]: sympy.Rational(rng.randrange(1, 10**6), rng.randrange(1, 10**6)) for n in names}
+        point = {n: Fraction(rng.randrange(1, 10**6), rng.randrange(1, 10**6)) for n in names}
         want = solve_mod(eqs, order, point, p, list(table), masters)
         for target, row in table.items():
-            got = {m: (lambda q: q.p * pow(q.q, -1, p) % p)(sympy.Rational(c.subs(point)))
-                   for m, c in row.items()}
+            got = {m: residue(eval(code, dict(point, F=Fraction)), p) for m, code in row.items()}
             got = {m: v for m, v in got.items() if v}
             if got != want[target]:
                 sys.exit(f"{target}: the table gives {got}, the elimination {want[target]} at {point} mod {p}")
     print(f"check_table: {len(table)} targets, {len(masters)} masters, {len(eqs)} equations: "
-          f"the table agrees at {points} points mod {p}")
+          f"the table agrees at {points} random points mod {p}")
 
 
 if __name__ == "__main__":
