@@ -14,13 +14,11 @@ struct Row {
   std::vector<std::uint64_t> val;  // nonzero
 };
 
+// The equation's row at a point (its columns are ascending already).
 void load(const SparseEquation& e, const std::uint64_t* values, Row& r) {
-  std::vector<std::size_t> order(e.columns.size());
-  std::iota(order.begin(), order.end(), std::size_t{0});
-  std::sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) { return e.columns[a] < e.columns[b]; });
   r.col.clear();
   r.val.clear();
-  for (const std::size_t k : order) {
+  for (std::size_t k = 0; k < e.columns.size(); ++k) {
     const std::uint64_t v = values[e.slots[k]];
     if (v != 0) {
       r.col.push_back(e.columns[k]);

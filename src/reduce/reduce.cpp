@@ -32,11 +32,19 @@ Numeric numeric(const System& s, const std::vector<std::uint32_t>& column_of,
   Numeric n;
   std::vector<io::Expression> expressions;
   for (const std::size_t e : which) {
+    // Terms in column order once here, not at every probe (one term per
+    // integral: read_system adds the terms of the same integral).
+    const auto& terms = s.equations[e].terms;
+    std::vector<std::size_t> by_column(terms.size());
+    std::iota(by_column.begin(), by_column.end(), std::size_t{0});
+    std::sort(by_column.begin(), by_column.end(), [&](std::size_t a, std::size_t b) {
+      return column_of[terms[a].integral] < column_of[terms[b].integral];
+    });
     detail::SparseEquation eq;
-    for (const Term& t : s.equations[e].terms) {
-      eq.columns.push_back(column_of[t.integral]);
+    for (const std::size_t k : by_column) {
+      eq.columns.push_back(column_of[terms[k].integral]);
       eq.slots.push_back(static_cast<std::uint32_t>(expressions.size()));
-      expressions.push_back(t.coefficient);
+      expressions.push_back(terms[k].coefficient);
     }
     n.equations.push_back(std::move(eq));
   }

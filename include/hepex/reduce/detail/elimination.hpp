@@ -25,8 +25,9 @@
 
 namespace hepex::reduce::detail {
 
-// One equation: its columns and coefficient slots (the coefficient of
-// columns[k] is value slot slots[k] of a point's coefficient values).
+// One equation: its columns, ascending and distinct, and coefficient slots
+// (the coefficient of columns[k] is value slot slots[k] of a point's
+// coefficient values).
 struct SparseEquation {
   std::vector<std::uint32_t> columns;
   std::vector<std::uint32_t> slots;
