@@ -87,6 +87,8 @@ void run_reduce(const ReduceCliOptions& o) {
                             {"masters", masters},
                             {"probes", r.probes},
                             {"primes", r.primes},
+                            {"replay_instructions", r.instructions},
+                            {"replay_registers", r.registers},
                             {"seed", r.seed},
                             {"learn_seconds", r.learn_seconds},
                             {"probe_seconds", r.probe_seconds},
@@ -97,7 +99,8 @@ void run_reduce(const ReduceCliOptions& o) {
   if (o.verbose) {
     std::cerr << "reduce: " << r.masters.size() << " masters, " << r.equations_needed << " of "
               << r.equations << " equations used, " << r.probes << " probes, " << r.primes
-              << " primes; learn " << r.learn_seconds << " s, probes " << r.probe_seconds
+              << " primes; replay " << r.instructions << " instructions, " << r.registers
+              << " registers a point; learn " << r.learn_seconds << " s, probes " << r.probe_seconds
               << " s, algebra " << r.algebra_seconds << " s, check " << r.check_seconds << " s\n";
   }
 }

@@ -12,6 +12,9 @@
 #include "hepex/reconstruct/black_box.hpp"
 #include "hepex/reconstruct/factored_form.hpp"
 #include "hepex/reduce/detail/elimination.hpp"
+#include "hepex/reduce/detail/replay_kernel.hpp"
+#include "hepex/reduce/detail/replay_program.hpp"
+#include "hepex/core/spaces.hpp"
 
 namespace hepex::reduce {
 
@@ -70,32 +73,63 @@ bool same_structure(const detail::Plan& a, const detail::Plan& b) {
   return a.needed == b.needed && a.pivot == b.pivot && a.masters == b.masters && a.back == b.back;
 }
 
-// The replay as a black box: parameters -> the table's T x M coefficients.
+// The replay as a black box: parameters -> the table's T x M coefficients,
+// the needed equations' coefficients (the compiled expression black box)
+// then the traced elimination (replay_program.hpp) for the whole batch in
+// one kernel.
 class ReductionBox : public reconstruct::BlackBox {
  public:
-  ReductionBox(Numeric needed, detail::Plan plan, std::size_t parameters)
-      : needed_(std::move(needed)), plan_(std::move(plan)), parameters_(parameters) {
-    std::iota(plan_.needed.begin(), plan_.needed.end(), std::size_t{0});  // now indices into needed_
-  }
+  ReductionBox(Numeric needed, const detail::ReplayProgram& program, std::size_t parameters)
+      : needed_(std::move(needed)), kernel_(program), parameters_(parameters) {}
   std::size_t variables() const override { return parameters_; }
-  std::size_t functions() const override { return plan_.targets.size() * plan_.masters.size(); }
+  std::size_t functions() const override { return kernel_.outputs(); }
   void evaluate(const field::Zp64& f, std::size_t count, const std::vector<std::uint64_t>& points,
                 std::vector<std::uint64_t>& values, std::vector<std::uint8_t>& ok) const override {
     std::vector<std::uint64_t> c;
     needed_.coefficients->evaluate(f, count, points, c, ok);
-    const std::size_t C = needed_.coefficients->functions(), F = functions();
-    values.assign(count * F, 0);
-    for (std::size_t i = 0; i < count; ++i) {
-      if (ok[i] == 0) continue;
-      if (!detail::replay(f, needed_.equations, plan_, c.data() + i * C, values.data() + i * F)) ok[i] = 0;
-    }
+    values.assign(count * functions(), 0);
+    std::vector<std::uint8_t> replayed(count);
+    kernel_.run(f, count, c.data(), values.data(), replayed.data());
+    for (std::size_t i = 0; i < count; ++i) ok[i] = ok[i] != 0 && replayed[i] != 0 ? 1 : 0;
   }
 
  private:
   Numeric needed_;
-  detail::Plan plan_;
+  detail::ReplayKernel<DeviceSpace> kernel_;
   std::size_t parameters_;
 };
+
+// The replay program traced at a random point where every learned pivot is
+// nonzero, and checked against replay() at another point.
+detail::ReplayProgram traced_program(const Numeric& needed, const detail::Plan& plan, const field::Zp64& f,
+                                     std::uint64_t seed, std::uint64_t& counter) {
+  detail::Plan local = plan;
+  std::iota(local.needed.begin(), local.needed.end(), std::size_t{0});  // indices into needed.equations
+  std::optional<detail::ReplayProgram> program;
+  for (int attempt = 0; attempt < 8 && !program; ++attempt) {
+    const auto values = values_at(*needed.coefficients, f, seed, counter);
+    if (!values) break;
+    try {
+      program = detail::trace(f, needed.equations, local, values->data());
+    } catch (const Error&) {
+      // a learned pivot vanishes at this point: another one
+    }
+  }
+  if (!program) throw Error("reduce: no point to trace the elimination at", ErrorKind::runtime);
+  for (int attempt = 0; attempt < 8; ++attempt) {
+    const auto values = values_at(*needed.coefficients, f, seed, counter);
+    if (!values) break;
+    const std::size_t F = local.targets.size() * local.masters.size();
+    std::vector<std::uint64_t> expected(F), got(F), registers(program->registers);
+    if (!detail::replay(f, needed.equations, local, values->data(), expected.data())) continue;
+    std::copy(values->begin(), values->end(), registers.begin());
+    if (!detail::run(f, *program, registers.data(), got.data()) || got != expected)
+      throw Error("reduce: the traced elimination disagrees with the elimination at a random point "
+                  "(run again with another --seed)", ErrorKind::runtime);
+    return *program;
+  }
+  throw Error("reduce: no point to check the traced elimination at", ErrorKind::runtime);
+}
 
 std::uint64_t mod(const mpq_class& q, const field::Zp64& f, bool& defined) {
   const mpz_class p(std::to_string(f.modulus()));
@@ -189,11 +223,15 @@ Reduction reduce(const System& system, const ReduceOptions& options) {
       if (!pivot) out.master_targets.push_back(t);
     }
   }
-  out.learn_seconds = since(start);
 
   // 2.-3. The table from the replay box.
+  Numeric needed = numeric(system, column_of, plan->needed);
+  const detail::ReplayProgram program = traced_program(needed, *plan, learn_field, seed, counter);
+  out.instructions = program.instructions.size();
+  out.registers = program.registers;
+  out.learn_seconds = since(start);
   const auto probe_start = Clock::now();
-  ReductionBox box(numeric(system, column_of, plan->needed), *plan, system.parameters.size());
+  ReductionBox box(std::move(needed), program, system.parameters.size());
   const auto r = reconstruct::reconstruct(box, options.reconstruction);
   out.probes = r.probes;
   out.primes = r.primes;

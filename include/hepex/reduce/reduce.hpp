@@ -45,6 +45,7 @@ struct Reduction {
   std::vector<std::size_t> master_targets;  // targets that are masters themselves
   std::size_t equations = 0, equations_needed = 0, integrals = 0;
   std::size_t probes = 0, primes = 0;
+  std::size_t instructions = 0, registers = 0;  // the traced replay program (per point)
   std::uint64_t seed = 0;
   double learn_seconds = 0, probe_seconds = 0, algebra_seconds = 0, check_seconds = 0;
 };
