@@ -38,7 +38,7 @@ __version__ = _hepex.__version__
 __all__ = [
     "rref", "rank", "nullspace", "solve", "build_matrix",
     "modgemm", "krylov_sequences", "berlekamp_massey",
-    "reconstruct", "MatrixElement", "EventResults",
+    "reconstruct", "reduce", "Reduction", "MatrixElement", "EventResults",
     "Rref", "Solution", "Reconstruction", "Progress", "DeviceArray",
     "InvalidInputError", "RuntimeFailure", "NegativeAnswer",
     "info", "version_line", "__version__",
@@ -58,6 +58,13 @@ points, the number of ``primes`` whose images were combined, ``prime_list``
 ((prime, role, probes) for every prime tried; role "image", "check",
 "undefined", "failed" or "rejected"), the black-box ``probes`` in all, and the
 ``seconds`` in all and in the black box."""
+Reduction = namedtuple("Reduction", "table masters targets stats")
+Reduction.__doc__ = """What ``reduce`` returns: ``table`` (a dict: each target -> a dict
+master -> coefficient, only the nonzero ones, in the targets' order), the
+``masters`` (every master any target needs, in the integral order), the
+``targets`` as given, and ``stats`` (a dict: equations, equations_used,
+integrals, probes, primes, seed, replay_instructions, replay_registers and
+learn/probe/algebra/check seconds)."""
 Progress = namedtuple("Progress", "task stage done total unit seconds rate eta")
 Progress.__doc__ = """A progress report of a long call, given to its ``progress`` callback
 about every two seconds: ``done`` of ``total`` ``unit`` (total 0 when not
@@ -478,6 +485,78 @@ def reconstruct(f, variables, *, primes=40, seed=None, max_degree=1000, form="st
     if not stats:
         results = [r.result for r in results]
     return results if several else results[0]
+
+
+def _integral_file(value, name):
+    """A path (str or os.PathLike) -> (text, path); a list of integral
+    strings -> (one a line, "name"). Unreadable files: InvalidInputError."""
+    if isinstance(value, (str, os.PathLike)):
+        path = os.fspath(value)
+        try:
+            with open(path, encoding="utf-8") as f:
+                return f.read(), path
+        except (OSError, UnicodeDecodeError) as e:
+            raise InvalidInputError(f"{name} = {path!r}: cannot read it: {e}") from None
+    try:
+        items = list(value)
+    except TypeError:
+        raise InvalidInputError(f"{name} = {value!r}: a file path or a list of integrals") from None
+    for i, item in enumerate(items):
+        if not isinstance(item, str) or "\n" in item:
+            raise InvalidInputError(f"{name}[{i}] = {item!r}: an integral such as 'G[1,1,0]'")
+    return "\n".join(items) + "\n", name
+
+
+def reduce(system, variables, targets, *, order=None, primes=40, seed=None, max_degree=1000,
+           form="str", factored=False, progress=None):
+    """IBP reduction (as ``hepex reduce``): every target integral of a linear
+    system as master integrals with rational-function coefficients.
+
+    ``system``: the path of the system, a Mathematica list ``{eq1, ...}``
+    (NeatIBP's IBP_all.txt, LiteRed) or Kira's equation format (docs/reduce.md).
+    ``variables``: its parameters, a list or "d,s,t". ``targets``: a file of
+    integrals (one a line, or a Mathematica list) or a list of strings such as
+    ``"G[1,1,1,0]"``. ``order``: the integral order, most complex first (a
+    file or a list; every integral of the system must be in it); None: the
+    default Laporta order. ``primes``, ``seed``, ``max_degree``: as in
+    ``reconstruct``. ``factored=True``: coefficients in factored form where
+    shorter. ``form="sympy"``: sympy expressions instead of strings.
+
+    Returns a ``Reduction``. Bad input raises InvalidInputError naming the
+    file, line and column before any work; a target that no equation reduces
+    is a master of its own (a warning names it). A table that a fresh
+    elimination at random check points contradicts is never returned
+    (RuntimeFailure).
+    """
+    import warnings
+    names = _variables(variables)
+    form = _text(form, "form", ("str", "sympy"))
+    primes = _whole(primes, "primes", 1, 10000)
+    max_degree = _whole(max_degree, "max_degree", 1, 100000)
+    seed = _seed(seed)
+    if not isinstance(factored, bool):
+        raise InvalidInputError(f"factored = {factored!r}: True or False")
+    callback = _progress(progress)
+    if not isinstance(system, (str, os.PathLike)):
+        raise InvalidInputError(f"system = {system!r}: the path of a system file")
+    system_text, system_name = _integral_file(system, "system")
+    targets_text, targets_name = _integral_file(targets, "targets")
+    order_text, order_name = ("", "") if order is None else _integral_file(order, "order")
+    target_names, masters, table, master_targets, stats = _hepex.reduce_system(
+        system_text, system_name, names, targets_text, targets_name, order_text, order_name,
+        primes, seed, max_degree, factored, callback)
+    for t in master_targets:
+        warnings.warn(f"target {target_names[t]} is a master integral (no equation reduces it)",
+                      stacklevel=2)
+    convert = str
+    if form == "sympy":
+        import sympy
+        symbols = {n: sympy.Symbol(n) for n in names}
+        convert = lambda text: sympy.sympify(text, locals=symbols)  # noqa: E731
+    rows = {}
+    for t, row in zip(target_names, table):
+        rows[t] = {m: convert(c) for m, c in zip(masters, row) if c != "0"}
+    return Reduction(rows, list(masters), list(target_names), dict(stats))
 
 
 def _checkpoint_files(checkpoint):

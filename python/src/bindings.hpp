@@ -7,5 +7,6 @@ namespace hepex::python {
 void bind_linalg(pybind11::module_& m);
 void bind_gemm(pybind11::module_& m);
 void bind_reconstruct(pybind11::module_& m);
+void bind_reduce(pybind11::module_& m);
 void bind_amplitudes(pybind11::module_& m);
 }  // namespace hepex::python

@@ -92,5 +92,6 @@ PYBIND11_MODULE(_hepex, m) {
   hepex::python::bind_linalg(m);
   hepex::python::bind_gemm(m);
   hepex::python::bind_reconstruct(m);
+  hepex::python::bind_reduce(m);
   hepex::python::bind_amplitudes(m);
 }

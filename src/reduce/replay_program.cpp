@@ -244,4 +244,54 @@ bool run(const field::Zp64& f, const ReplayProgram& program, std::uint64_t* regi
   return true;
 }
 
+void run_lanes(const field::Zp64& f, const ReplayProgram& program, std::size_t lanes, std::uint64_t* registers,
+               std::uint64_t* table, std::uint8_t* ok) {
+  const std::size_t L = lanes;
+  std::fill(ok, ok + L, 1);
+  std::vector<std::uint64_t> prefix(L);
+  for (const ReplayInstruction& in : program.instructions) {
+    std::uint64_t* d = registers + std::size_t{in.dst} * L;
+    const std::uint64_t* a = registers + std::size_t{in.a} * L;
+    const std::uint64_t* b = registers + std::size_t{in.b} * L;
+    const std::uint64_t* c = registers + std::size_t{in.c} * L;
+    // Every lane reads its operands before it writes d (d may be one of them).
+    switch (in.op) {
+      case ReplayOp::inv: {
+        // prefix[l] = a_0 ... a_{l-1}; a zero pivot fails its lane and counts as 1.
+        std::uint64_t product = 1;
+        for (std::size_t l = 0; l < L; ++l) {
+          prefix[l] = product;
+          if (a[l] == 0) ok[l] = 0;
+          else product = f.mul(product, a[l]);
+        }
+        std::uint64_t inverse = f.inv(product);  // 1 / (a_0 ... a_{L-1})
+        for (std::size_t l = L; l-- > 0;) {
+          const std::uint64_t x = a[l] == 0 ? 1 : a[l];
+          d[l] = f.mul(inverse, prefix[l]);  // 1 / a_l
+          inverse = f.mul(inverse, x);       // 1 / (a_0 ... a_{l-1})
+        }
+        break;
+      }
+      case ReplayOp::mul:
+        for (std::size_t l = 0; l < L; ++l) d[l] = f.mul(a[l], b[l]);
+        break;
+      case ReplayOp::fms:
+        for (std::size_t l = 0; l < L; ++l) d[l] = f.fma(f.neg(b[l]), c[l], a[l]);
+        break;
+      case ReplayOp::nmul:
+        for (std::size_t l = 0; l < L; ++l) d[l] = f.neg(f.mul(b[l], c[l]));
+        break;
+    }
+  }
+  const std::size_t F = program.outputs.size();
+  for (std::size_t k = 0; k < F; ++k) {
+    const ReplayOutput& o = program.outputs[k];
+    for (std::size_t l = 0; l < L; ++l) {
+      table[l * F + k] = o.kind == ReplayOutput::zero  ? 0
+                         : o.kind == ReplayOutput::one ? 1
+                                                       : f.neg(registers[std::size_t{o.reg} * L + l]);
+    }
+  }
+}
+
 }  // namespace hepex::reduce::detail

@@ -4,11 +4,13 @@
 // instruction. Registers are a View (points x registers) in the space's
 // default layout: on a GPU the points are the fast index, so the threads of
 // a warp read and write neighbouring words while they all decode the same
-// instruction; on the host each point's registers are contiguous.
+// instruction. On the host a thread runs groups of points instruction by
+// instruction instead (run_lanes), sharing each pivot's inversion.
 
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
+#include <type_traits>
 #include <vector>
 
 #include "hepex/core/kokkos_compat.hpp"
@@ -59,7 +61,9 @@ class ReplayKernel {
   explicit ReplayKernel(const ReplayProgram& p)
       : inputs_(p.inputs), registers_(p.registers),
         code_(to_view<Memory>(p.instructions, "hepex::reduce::replay::code")),
-        outputs_(to_view<Memory>(p.outputs, "hepex::reduce::replay::outputs")) {}
+        outputs_(to_view<Memory>(p.outputs, "hepex::reduce::replay::outputs")) {
+    if constexpr (std::is_same<Memory, Kokkos::HostSpace>::value) host_program_ = p;
+  }
 
   std::size_t outputs() const { return outputs_.extent(0); }
 
@@ -67,10 +71,46 @@ class ReplayKernel {
   // ok[i] = 0 where a pivot vanishes at point i.
   void run(const field::Zp64& f, std::size_t count, const std::uint64_t* inputs, std::uint64_t* table,
            std::uint8_t* ok) const {
+    if constexpr (std::is_same<Memory, Kokkos::HostSpace>::value) {
+      run_on_host(f, count, inputs, table, ok);
+    } else {
+      run_on_device(f, count, inputs, table, ok);
+    }
+  }
+
+ private:
+  // Host: lanes of host_lanes points run instruction by instruction
+  // (run_lanes: one inversion per pivot for all lanes), the lane groups in
+  // parallel over the space's threads.
+  void run_on_host(const field::Zp64& f, std::size_t count, const std::uint64_t* inputs, std::uint64_t* table,
+                   std::uint8_t* ok) const {
+    const KokkosLock lock;
+    const std::size_t L = host_lanes, C = inputs_, F = outputs(), R = registers_;
+    const std::size_t groups = (count + L - 1) / L;
+    const ReplayProgram* program = &host_program_;
+    Kokkos::parallel_for(
+        "hepex::reduce::replay_lanes", Kokkos::RangePolicy<ExecSpace>(0, groups), [=](const std::size_t g) {
+          thread_local std::vector<std::uint64_t> registers, lane_table;
+          thread_local std::vector<std::uint8_t> lane_ok;
+          registers.resize(R * L);
+          lane_table.resize(F * L);
+          lane_ok.resize(L);
+          const std::size_t first = g * L, n = std::min(L, count - first);
+          for (std::size_t j = 0; j < C; ++j)
+            for (std::size_t l = 0; l < L; ++l) registers[j * L + l] = l < n ? inputs[(first + l) * C + j] : 1;
+          run_lanes(f, *program, L, registers.data(), lane_table.data(), lane_ok.data());
+          for (std::size_t l = 0; l < n; ++l) {
+            ok[first + l] = lane_ok[l];
+            if (lane_ok[l] != 0) std::copy_n(lane_table.data() + l * F, F, table + (first + l) * F);
+          }
+        });
+  }
+
+  void run_on_device(const field::Zp64& f, std::size_t count, const std::uint64_t* inputs, std::uint64_t* table,
+                     std::uint8_t* ok) const {
     const KokkosLock lock;
     // Points per launch: the registers of a chunk within a memory budget.
-    const std::size_t budget = std::is_same<Memory, Kokkos::HostSpace>::value ? (std::size_t{64} << 20)
-                                                                              : (std::size_t{1} << 30);
+    const std::size_t budget = std::size_t{1} << 30;
     const std::size_t chunk = std::max<std::size_t>(1, std::min(count, budget / (8 * registers_)));
     const std::size_t F = outputs(), C = inputs_;
     Registers reg(Kokkos::view_alloc(Kokkos::WithoutInitializing, "hepex::reduce::replay::registers"), chunk,
@@ -97,8 +137,9 @@ class ReplayKernel {
     }
   }
 
- private:
+  static constexpr std::size_t host_lanes = 16;
   std::size_t inputs_, registers_;
+  ReplayProgram host_program_;
   Kokkos::View<ReplayInstruction*, Memory> code_;
   Kokkos::View<ReplayOutput*, Memory> outputs_;
 };

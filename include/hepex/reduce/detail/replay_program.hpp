@@ -64,6 +64,16 @@ ReplayProgram trace(const field::Zp64& f, const std::vector<SparseEquation>& equ
 bool run(const field::Zp64& f, const ReplayProgram& program, std::uint64_t* registers,
          std::uint64_t* table);
 
+// `lanes` points at once on the host, instruction by instruction:
+// registers[k * lanes + l] is register k of point l (the first `inputs`
+// registers hold the coefficient values), table[l * T*M + j] gets entry j
+// of point l's table and ok[l] = 0 where a pivot vanishes. A pivot's
+// inverse is taken for all lanes with one inversion (Montgomery's trick:
+// prefix products, one inverse, 3 multiplications a lane), so a point pays
+// about 3 multiplications, not an extended Euclid, per pivot row.
+void run_lanes(const field::Zp64& f, const ReplayProgram& program, std::size_t lanes,
+               std::uint64_t* registers, std::uint64_t* table, std::uint8_t* ok);
+
 // The same for one point inside a kernel, registers reached through
 // reg(k) (a View column on the device, points in the fast index).
 template <class Instructions, class Registers>

@@ -1,0 +1,95 @@
+// hepex.reduce: IBP reduction of a linear system of integrals to masters
+// (hepex/reduce/reduce.hpp). The Python layer reads the files; here the
+// texts are parsed (errors name file, line and column, before any work)
+// and reduced with the GIL released.
+#include <pybind11/pybind11.h>
+#include <pybind11/stl.h>
+
+#include <string>
+#include <vector>
+
+#include "bindings.hpp"
+#include "hepex/core/error.hpp"
+#include "hepex/reconstruct/factored_form.hpp"
+#include "hepex/reduce/reduce.hpp"
+#include "hepex/reduce/system.hpp"
+#include "python_call.hpp"
+
+namespace hepex::python {
+
+namespace py = pybind11;
+
+namespace {
+
+std::string place(const std::string& file, const reduce::Place& p) {
+  return file + ":" + std::to_string(p.line) + ":" + std::to_string(p.column);
+}
+
+// (targets, masters, table as texts [target][master] ("0" where absent),
+// master_targets, stats dict).
+py::tuple reduce_system(const std::string& system_text, const std::string& system_name,
+                        const std::vector<std::string>& names, const std::string& targets_text,
+                        const std::string& targets_name, const std::string& order_text,
+                        const std::string& order_name, std::size_t primes, std::uint64_t seed,
+                        std::size_t max_degree, bool factored, const py::object& progress) {
+  if (primes < 1) throw Error("primes = 0: at least one prime is needed");
+  if (max_degree < 1) throw Error("max_degree = 0 must be at least 1");
+  const auto system = reduce::read_system(system_text, system_name, names);
+  const auto targets = reduce::read_integral_list(targets_text, targets_name);
+  if (targets.integrals.empty()) throw Error(targets_name + ": no targets");
+  for (std::size_t k = 0; k < targets.integrals.size(); ++k) {
+    if (system.index.count(targets.integrals[k].text()) == 0) {
+      throw Error(place(targets_name, targets.places[k]) + ": target " + targets.integrals[k].text() +
+                  " is not in the system " + system_name);
+    }
+  }
+  reduce::ReduceOptions options;
+  options.targets = targets.integrals;
+  if (!order_name.empty()) options.order = reduce::read_integral_list(order_text, order_name).integrals;
+  options.reconstruction.max_primes = primes;
+  options.reconstruction.seed = seed;
+  options.reconstruction.max_degree = max_degree;
+  options.reconstruction.max_primes_name = "primes";
+  options.reconstruction.max_degree_name = "max_degree";
+  const PythonCall call(progress);
+  reduce::Reduction r;
+  {
+    py::gil_scoped_release release;
+    r = reduce::reduce(system, options);
+  }
+  std::vector<std::string> target_texts, master_texts;
+  for (const auto& t : r.targets) target_texts.push_back(t.text());
+  for (const auto& m : r.masters) master_texts.push_back(m.text());
+  std::vector<std::vector<std::string>> table(r.table.size());
+  for (std::size_t t = 0; t < r.table.size(); ++t) {
+    for (const auto& q : r.table[t]) {
+      table[t].push_back(q.num.terms() == 0 ? std::string("0")
+                         : factored          ? reconstruct::to_shorter_string(q, names)
+                                             : reconstruct::to_string(q, names));
+    }
+  }
+  py::dict stats;
+  stats["equations"] = r.equations;
+  stats["equations_used"] = r.equations_needed;
+  stats["integrals"] = r.integrals;
+  stats["probes"] = r.probes;
+  stats["primes"] = r.primes;
+  stats["seed"] = r.seed;
+  stats["replay_instructions"] = r.instructions;
+  stats["replay_registers"] = r.registers;
+  stats["learn_seconds"] = r.learn_seconds;
+  stats["probe_seconds"] = r.probe_seconds;
+  stats["algebra_seconds"] = r.algebra_seconds;
+  stats["check_seconds"] = r.check_seconds;
+  return py::make_tuple(target_texts, master_texts, table, r.master_targets, stats);
+}
+
+}  // namespace
+
+void bind_reduce(py::module_& m) {
+  m.def("reduce_system", &reduce_system, py::arg("system_text"), py::arg("system_name"), py::arg("variables"),
+        py::arg("targets_text"), py::arg("targets_name"), py::arg("order_text"), py::arg("order_name"),
+        py::arg("primes"), py::arg("seed"), py::arg("max_degree"), py::arg("factored"), py::arg("progress"));
+}
+
+}  // namespace hepex::python
