@@ -507,8 +507,8 @@ def _integral_file(value, name):
     return "\n".join(items) + "\n", name
 
 
-def reduce(system, variables, targets, *, order=None, primes=40, seed=None, max_degree=1000,
-           form="str", factored=False, progress=None):
+def reduce(system, variables, targets, *, order=None, masters=None, primes=40, seed=None,
+           max_degree=1000, form="str", factored=False, checkpoint=None, progress=None):
     """IBP reduction (as ``hepex reduce``): every target integral of a linear
     system as master integrals with rational-function coefficients.
 
@@ -518,9 +518,15 @@ def reduce(system, variables, targets, *, order=None, primes=40, seed=None, max_
     integrals (one a line, or a Mathematica list) or a list of strings such as
     ``"G[1,1,1,0]"``. ``order``: the integral order, most complex first (a
     file or a list; every integral of the system must be in it); None: the
-    default Laporta order. ``primes``, ``seed``, ``max_degree``: as in
-    ``reconstruct``. ``factored=True``: coefficients in factored form where
-    shorter. ``form="sympy"``: sympy expressions instead of strings.
+    default Laporta order. ``masters``: preferred masters (a file or a
+    list), put at the simplest end of the order so that they are masters
+    wherever the system allows (a warning names one that is not).
+    ``primes``, ``seed``, ``max_degree``: as in ``reconstruct``.
+    ``factored=True``: coefficients in factored form where shorter.
+    ``form="sympy"``: sympy expressions instead of strings. ``checkpoint``:
+    a directory keeping every probe (``probes-reduce``): the same call after
+    a kill replays them (with the killed run's seed when ``seed`` is None);
+    the file stays after success.
 
     Returns a ``Reduction``. Bad input raises InvalidInputError naming the
     file, line and column before any work; a target that no equation reduces
@@ -533,18 +539,24 @@ def reduce(system, variables, targets, *, order=None, primes=40, seed=None, max_
     form = _text(form, "form", ("str", "sympy"))
     primes = _whole(primes, "primes", 1, 10000)
     max_degree = _whole(max_degree, "max_degree", 1, 100000)
+    seed_given = seed is not None
     seed = _seed(seed)
     if not isinstance(factored, bool):
         raise InvalidInputError(f"factored = {factored!r}: True or False")
     callback = _progress(progress)
+    log = _checkpoint_files(checkpoint)("reduce")
     if not isinstance(system, (str, os.PathLike)):
         raise InvalidInputError(f"system = {system!r}: the path of a system file")
     system_text, system_name = _integral_file(system, "system")
     targets_text, targets_name = _integral_file(targets, "targets")
     order_text, order_name = ("", "") if order is None else _integral_file(order, "order")
-    target_names, masters, table, master_targets, stats = _hepex.reduce_system(
+    masters_text, masters_name = ("", "") if masters is None else _integral_file(masters, "masters")
+    target_names, master_names, table, master_targets, unmet, stats = _hepex.reduce_system(
         system_text, system_name, names, targets_text, targets_name, order_text, order_name,
-        primes, seed, max_degree, factored, callback)
+        masters_text, masters_name, log, seed_given, primes, seed, max_degree, factored, callback)
+    for m in unmet:
+        warnings.warn(f"preferred master {m} is not a master (the system reduces it to the others)",
+                      stacklevel=2)
     for t in master_targets:
         warnings.warn(f"target {target_names[t]} is a master integral (no equation reduces it)",
                       stacklevel=2)
@@ -555,8 +567,8 @@ def reduce(system, variables, targets, *, order=None, primes=40, seed=None, max_
         convert = lambda text: sympy.sympify(text, locals=symbols)  # noqa: E731
     rows = {}
     for t, row in zip(target_names, table):
-        rows[t] = {m: convert(c) for m, c in zip(masters, row) if c != "0"}
-    return Reduction(rows, list(masters), list(target_names), dict(stats))
+        rows[t] = {m: convert(c) for m, c in zip(master_names, row) if c != "0"}
+    return Reduction(rows, list(master_names), list(target_names), dict(stats))
 
 
 def _checkpoint_files(checkpoint):

@@ -26,12 +26,14 @@ std::string place(const std::string& file, const reduce::Place& p) {
 }
 
 // (targets, masters, table as texts [target][master] ("0" where absent),
-// master_targets, stats dict).
+// master_targets, preferred masters that are not masters, stats dict).
 py::tuple reduce_system(const std::string& system_text, const std::string& system_name,
                         const std::vector<std::string>& names, const std::string& targets_text,
                         const std::string& targets_name, const std::string& order_text,
-                        const std::string& order_name, std::size_t primes, std::uint64_t seed,
-                        std::size_t max_degree, bool factored, const py::object& progress) {
+                        const std::string& order_name, const std::string& masters_text,
+                        const std::string& masters_name, const std::string& checkpoint, bool seed_given,
+                        std::size_t primes, std::uint64_t seed, std::size_t max_degree, bool factored,
+                        const py::object& progress) {
   if (primes < 1) throw Error("primes = 0: at least one prime is needed");
   if (max_degree < 1) throw Error("max_degree = 0 must be at least 1");
   const auto system = reduce::read_system(system_text, system_name, names);
@@ -46,6 +48,19 @@ py::tuple reduce_system(const std::string& system_text, const std::string& syste
   reduce::ReduceOptions options;
   options.targets = targets.integrals;
   if (!order_name.empty()) options.order = reduce::read_integral_list(order_text, order_name).integrals;
+  if (!masters_name.empty()) {
+    const auto masters = reduce::read_integral_list(masters_text, masters_name);
+    for (std::size_t k = 0; k < masters.integrals.size(); ++k) {
+      if (system.index.count(masters.integrals[k].text()) == 0) {
+        throw Error(place(masters_name, masters.places[k]) + ": preferred master " + masters.integrals[k].text() +
+                    " is not in the system " + system_name);
+      }
+    }
+    options.preferred_masters = masters.integrals;
+  }
+  options.checkpoint = checkpoint;
+  options.seed_given = seed_given;
+  options.remove_checkpoint = false;  // kept: a rerun replays it
   options.reconstruction.max_primes = primes;
   options.reconstruction.seed = seed;
   options.reconstruction.max_degree = max_degree;
@@ -81,7 +96,10 @@ py::tuple reduce_system(const std::string& system_text, const std::string& syste
   stats["probe_seconds"] = r.probe_seconds;
   stats["algebra_seconds"] = r.algebra_seconds;
   stats["check_seconds"] = r.check_seconds;
-  return py::make_tuple(target_texts, master_texts, table, r.master_targets, stats);
+  stats["replayed_probes"] = r.replayed;
+  std::vector<std::string> unmet;
+  for (const auto& m : r.unmet_preferred) unmet.push_back(m.text());
+  return py::make_tuple(target_texts, master_texts, table, r.master_targets, unmet, stats);
 }
 
 }  // namespace
@@ -89,6 +107,7 @@ py::tuple reduce_system(const std::string& system_text, const std::string& syste
 void bind_reduce(py::module_& m) {
   m.def("reduce_system", &reduce_system, py::arg("system_text"), py::arg("system_name"), py::arg("variables"),
         py::arg("targets_text"), py::arg("targets_name"), py::arg("order_text"), py::arg("order_name"),
+        py::arg("masters_text"), py::arg("masters_name"), py::arg("checkpoint"), py::arg("seed_given"),
         py::arg("primes"), py::arg("seed"), py::arg("max_degree"), py::arg("factored"), py::arg("progress"));
 }
 

@@ -1,5 +1,6 @@
 // `hepex reduce`: IBP reduction of a linear system of integrals to master
 // integrals (docs/cli.md "IBP reduction", docs/reduce.md).
+#include <filesystem>
 #include <iostream>
 #include <memory>
 #include <nlohmann/json.hpp>
@@ -21,7 +22,7 @@ namespace hepex::cli {
 namespace {
 
 struct ReduceCliOptions {
-  std::string system, vars, targets, order, out_path, json_path, seed;
+  std::string system, vars, targets, order, masters, checkpoint, out_path, json_path, seed;
   std::size_t primes = 40, max_degree = 1000;
   bool factored = false, verbose = false;
 };
@@ -49,6 +50,25 @@ void run_reduce(const ReduceCliOptions& o) {
     const auto order = reduce::read_integral_list(read_on_rank0(o.order, comm), o.order);
     options.order = order.integrals;
   }
+  if (!o.masters.empty()) {
+    const auto masters = reduce::read_integral_list(read_on_rank0(o.masters, comm), o.masters);
+    for (std::size_t k = 0; k < masters.integrals.size(); ++k) {
+      if (system.index.count(masters.integrals[k].text()) == 0) {
+        throw Error(place(o.masters, masters.places[k]) + ": preferred master " + masters.integrals[k].text() +
+                    " is not in the system " + o.system);
+      }
+    }
+    options.preferred_masters = masters.integrals;
+  }
+  if (!o.checkpoint.empty()) {
+    std::error_code error;
+    std::filesystem::create_directories(o.checkpoint, error);
+    if (!std::filesystem::is_directory(o.checkpoint))
+      throw Error("--checkpoint " + o.checkpoint + ": cannot create the directory");
+    options.checkpoint = o.checkpoint + "/probes-reduce";
+    options.seed_given = !o.seed.empty();
+    options.remove_checkpoint = false;  // removed once the table is written
+  }
   auto outputs = open_outputs(o.out_path, o.json_path);
   options.reconstruction.max_primes = o.primes;
   options.reconstruction.max_primes_name = "--primes";
@@ -68,6 +88,10 @@ void run_reduce(const ReduceCliOptions& o) {
               << options.reconstruction.seed << "\n";
   }
   const auto r = reduce::reduce(system, options);
+  for (const auto& m : r.unmet_preferred) {
+    std::cerr << "hepex: warning: preferred master " << m.text()
+              << " is not a master (the system reduces it to the others)\n";
+  }
   for (const std::size_t t : r.master_targets) {
     std::cerr << "hepex: warning: target " << r.targets[t].text()
               << " is a master integral (no equation reduces it)\n";
@@ -94,8 +118,10 @@ void run_reduce(const ReduceCliOptions& o) {
                             {"probe_seconds", r.probe_seconds},
                             {"algebra_seconds", r.algebra_seconds},
                             {"check_seconds", r.check_seconds}};
+  if (!o.checkpoint.empty()) summary["replayed_probes"] = r.replayed;
   emit_json(outputs.json, summary);
   outputs.out.commit();
+  if (!o.checkpoint.empty()) std::filesystem::remove(o.checkpoint + "/probes-reduce");
   if (o.verbose) {
     std::cerr << "reduce: " << r.masters.size() << " masters, " << r.equations_needed << " of "
               << r.equations << " equations used, " << r.probes << " probes, " << r.primes
@@ -122,6 +148,12 @@ void add_reduce_command(CLI::App& app) {
   cmd->add_option("--order", o->order,
                   "the integral order, most complex first, as NeatIBP's OrderedIntegrals.txt "
                   "(default: Laporta's: lines, dots, numerator powers)");
+  cmd->add_option("--masters", o->masters,
+                  "preferred masters, a list or one a line: put last in the order, so that they are "
+                  "masters wherever the system allows (default: none)");
+  cmd->add_option("--checkpoint", o->checkpoint,
+                  "keep every probe in DIR/probes-reduce: the same command after a kill resumes "
+                  "with the killed run's seed; deleted once the table is written (default: none)");
   cmd->add_flag("--factored", o->factored,
                 "coefficients in factored form where shorter (default: expanded)");
   cmd->add_option("--primes", o->primes, "primes to try at most (exit 3 beyond)")

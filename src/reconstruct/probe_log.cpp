@@ -62,6 +62,18 @@ ProbeLog::ProbeLog(const BlackBox& box, std::string path, const std::string& ide
   }
 }
 
+std::optional<std::uint64_t> ProbeLog::stored_seed(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::string header;
+  if (!in || !std::getline(in, header) || in.eof() || header.rfind("hepex probe log 1 ", 0) != 0)
+    return std::nullopt;
+  const std::size_t last = header.find_last_of(' ');
+  std::istringstream tail(header.substr(last + 1));
+  std::uint64_t seed = 0;
+  if (!(tail >> seed) || !(tail >> std::ws).eof()) return std::nullopt;
+  return seed;
+}
+
 ProbeLog::~ProbeLog() {
   if (file_ != nullptr) std::fclose(file_);
 }

@@ -11,6 +11,7 @@
 #include "hepex/field/primes.hpp"
 #include "hepex/reconstruct/black_box.hpp"
 #include "hepex/reconstruct/factored_form.hpp"
+#include "hepex/reconstruct/probe_log.hpp"
 #include "hepex/reduce/detail/elimination.hpp"
 #include "hepex/reduce/detail/replay_kernel.hpp"
 #include "hepex/reduce/detail/replay_program.hpp"
@@ -34,6 +35,7 @@ Numeric numeric(const System& s, const std::vector<std::uint32_t>& column_of,
                 const std::vector<std::size_t>& which) {
   Numeric n;
   std::vector<io::Expression> expressions;
+  std::unordered_map<std::string, std::uint32_t> slot_of;
   for (const std::size_t e : which) {
     // Terms in column order once here, not at every probe (one term per
     // integral: read_system adds the terms of the same integral).
@@ -46,8 +48,12 @@ Numeric numeric(const System& s, const std::vector<std::uint32_t>& column_of,
     detail::SparseEquation eq;
     for (const std::size_t k : by_column) {
       eq.columns.push_back(column_of[terms[k].integral]);
-      eq.slots.push_back(static_cast<std::uint32_t>(expressions.size()));
-      expressions.push_back(terms[k].coefficient);
+      // One slot per distinct coefficient text (IBP systems repeat d - 4,
+      // s, 1, ... thousands of times): each evaluated once a point.
+      const auto [it, added] =
+          slot_of.emplace(terms[k].coefficient_text, static_cast<std::uint32_t>(expressions.size()));
+      if (added) expressions.push_back(terms[k].coefficient);
+      eq.slots.push_back(it->second);
     }
     n.equations.push_back(std::move(eq));
   }
@@ -116,6 +122,9 @@ detail::ReplayProgram traced_program(const Numeric& needed, const detail::Plan& 
     }
   }
   if (!program) throw Error("reduce: no point to trace the elimination at", ErrorKind::runtime);
+  // The kernel reads a point's inputs as its coefficient values' row.
+  if (program->inputs != needed.coefficients->functions())
+    throw Error("reduce: the replay program's inputs are not the needed coefficients", ErrorKind::runtime);
   for (int attempt = 0; attempt < 8; ++attempt) {
     const auto values = values_at(*needed.coefficients, f, seed, counter);
     if (!values) break;
@@ -153,6 +162,22 @@ std::uint64_t value(const reconstruct::PolynomialQ& p, const field::Zp64& f, con
   return sum;
 }
 
+// What a probe log's values depend on: the parameters, the equations, the
+// column order (order and preferred masters) and the targets.
+std::string identity(const System& s, const ReduceOptions& o, const std::vector<std::size_t>& by_order) {
+  std::string text = "hepex reduce\n";
+  for (const auto& p : s.parameters) text += p + ',';
+  for (const auto& e : s.equations) {
+    text += '\n';
+    for (const auto& t : e.terms) text += s.integrals[t.integral].text() + '*' + t.coefficient_text + ';';
+  }
+  text += "\norder";
+  for (const std::size_t k : by_order) text += ' ' + s.integrals[k].text();
+  text += "\ntargets";
+  for (const auto& t : o.targets) text += ' ' + t.text();
+  return text;
+}
+
 }  // namespace
 
 Reduction reduce(const System& system, const ReduceOptions& options) {
@@ -181,6 +206,22 @@ Reduction reduce(const System& system, const ReduceOptions& options) {
     }
     std::sort(by_order.begin(), by_order.end(), [&](std::size_t a, std::size_t b) { return rank[a] < rank[b]; });
   }
+  if (!options.preferred_masters.empty()) {
+    // The preferred masters last (simplest), in the order given.
+    std::vector<std::size_t> preferred;
+    std::vector<std::uint8_t> is_preferred(N, 0);
+    for (const Integral& m : options.preferred_masters) {
+      const auto it = system.index.find(m.text());
+      if (it == system.index.end()) throw Error("preferred master " + m.text() + " is not in the system " + system.file);
+      if (!is_preferred[it->second]) preferred.push_back(it->second);
+      is_preferred[it->second] = 1;
+    }
+    std::vector<std::size_t> rest;
+    for (const std::size_t k : by_order)
+      if (!is_preferred[k]) rest.push_back(k);
+    rest.insert(rest.end(), preferred.begin(), preferred.end());
+    by_order = std::move(rest);
+  }
   std::vector<std::uint32_t> column_of(N);
   for (std::size_t c = 0; c < N; ++c) column_of[by_order[c]] = static_cast<std::uint32_t>(c);
   std::vector<std::uint32_t> targets;
@@ -193,14 +234,19 @@ Reduction reduce(const System& system, const ReduceOptions& options) {
   out.targets = options.targets;
   out.equations = system.equations.size();
   out.integrals = N;
-  out.seed = options.reconstruction.seed;
 
   // 1. Learn at random points until two agree (an unlucky point, where a
   // pivot vanishes, gives another structure).
   std::vector<std::size_t> all(system.equations.size());
   std::iota(all.begin(), all.end(), std::size_t{0});
   const Numeric whole = numeric(system, column_of, all);
-  const std::uint64_t seed = random::splitmix64(options.reconstruction.seed ^ 0x6c6561726eull);
+  reconstruct::ReconstructOptions reconstruction = options.reconstruction;
+  if (!options.checkpoint.empty() && !options.seed_given) {
+    // A killed run's log: its seed, so that learning and probes are the same.
+    if (const auto stored = reconstruct::ProbeLog::stored_seed(options.checkpoint)) reconstruction.seed = *stored;
+  }
+  out.seed = reconstruction.seed;
+  const std::uint64_t seed = random::splitmix64(reconstruction.seed ^ 0x6c6561726eull);
   const auto primes = field::random_large_primes(2, seed);
   const field::Zp64 learn_field(primes[0]);
   std::uint64_t counter = 0;
@@ -232,7 +278,14 @@ Reduction reduce(const System& system, const ReduceOptions& options) {
   out.learn_seconds = since(start);
   const auto probe_start = Clock::now();
   ReductionBox box(std::move(needed), program, system.parameters.size());
-  const auto r = reconstruct::reconstruct(box, options.reconstruction);
+  std::optional<reconstruct::ProbeLog> log;
+  if (!options.checkpoint.empty()) {
+    log.emplace(box, options.checkpoint, identity(system, options, by_order), reconstruction.seed);
+    if (reconstruction.progress != nullptr && log->loaded() > 0)
+      *reconstruction.progress << "reduce: " << log->path() << ": " << log->loaded() << " probes of an earlier run\n";
+  }
+  const auto r = reconstruct::reconstruct(log ? static_cast<const reconstruct::BlackBox&>(*log) : box, reconstruction);
+  if (log) out.replayed = log->replayed();
   out.probes = r.probes;
   out.primes = r.primes;
   out.seed = r.seed;
@@ -282,6 +335,12 @@ Reduction reduce(const System& system, const ReduceOptions& options) {
     }
   }
   out.check_seconds = since(check_start);
+  for (const Integral& m : options.preferred_masters) {
+    bool found = false;
+    for (const Integral& master : out.masters) found = found || master.text() == m.text();
+    if (!found) out.unmet_preferred.push_back(m);
+  }
+  if (log && options.remove_checkpoint) log->remove();
   return out;
 }
 

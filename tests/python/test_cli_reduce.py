@@ -140,3 +140,66 @@ def test_factored_table_parses_back(cli, tmp_path):
         fb = sympy.sympify(cb.replace("*B[1,1]", "").replace("^", "**"), locals={"d": d, "s": s})
         assert sympy.simplify(fa - fb) == 0
         assert len(ca) <= len(cb)
+
+
+def coefficient_of(rhs, master, d, s):
+    """The coefficient of `master` in a table line's right-hand side (sympy)."""
+    m = re.fullmatch(r"\((.*)\)\*" + re.escape(master), rhs)
+    assert m, (rhs, master)
+    return sympy.sympify(m.group(1).replace("^", "**"), locals={"d": d, "s": s})
+
+
+def test_preferred_master_changes_the_basis(cli, tmp_path):
+    """With B[2,1] preferred, every target is a multiple of B[2,1]: target =
+    c_t B[1,1] and B[2,1] = c_21 B[1,1] (the default table, checked against
+    sympy above) give target = (c_t / c_21) B[2,1]."""
+    masters = tmp_path / "masters.txt"
+    masters.write_text("B[2,1]\n")
+    targets = tmp_path / "t.txt"
+    targets.write_text("B[1,1]\nB[2,2]\nB[3,1]\n")
+    r = run(cli, SYSTEM, "--vars", "d,s", "--targets", targets, "--masters", masters, "--seed", SEED,
+            "--json", tmp_path / "r.json")
+    assert r.returncode == 0, r.stderr
+    assert json.loads((tmp_path / "r.json").read_text())["masters"] == ["B[2,1]"]
+    plain = run(cli, SYSTEM, "--vars", "d,s", "--targets", TARGETS, "--seed", SEED)
+    default = {line.split(" -> ")[0]: line.split(" -> ")[1] for line in plain.stdout.splitlines()}
+    d, s = sympy.symbols("d s")
+    c21 = coefficient_of(default["B[2,1]"], "B[1,1]", d, s)
+    for line in r.stdout.splitlines():
+        target, rhs = line.split(" -> ")
+        want = (sympy.Integer(1) if target == "B[1,1]" else coefficient_of(default[target], "B[1,1]", d, s)) / c21
+        assert sympy.simplify(coefficient_of(rhs, "B[2,1]", d, s) - want) == 0, (target, rhs)
+    # A preferred master the system reduces to the others: a warning.
+    masters.write_text("B[2,1]\nB[1,2]\n")
+    r = run(cli, SYSTEM, "--vars", "d,s", "--targets", targets, "--masters", masters, "--seed", SEED)
+    assert r.returncode == 0 and "warning: preferred master" in r.stderr, r.stderr
+    # One absent from the system: exit 1 with its place, nothing written.
+    masters.write_text("B[2,1]\nB[9,9]\n")
+    out = tmp_path / "table.txt"
+    r = run(cli, SYSTEM, "--vars", "d,s", "--targets", targets, "--masters", masters, "--out", out)
+    assert r.returncode == 1 and "masters.txt:2:1: preferred master B[9,9] is not in the system" in r.stderr, r.stderr
+    assert not out.exists()
+
+
+def test_checkpoint_replays_a_kept_log(cli, tmp_path):
+    """A log left by a run (Python keeps it; the CLI deletes its own once the
+    table is written) is replayed by the next run with the same inputs: every
+    probe answered from it, the same table, the log's seed taken; a log of
+    other targets is refused."""
+    import hepex
+    first = hepex.reduce(SYSTEM, "d,s", TARGETS, seed=SEED + 5, checkpoint=tmp_path / "ck")
+    log = tmp_path / "ck" / "probes-reduce"
+    assert log.exists() and first.stats["replayed_probes"] == 0
+    again = hepex.reduce(SYSTEM, "d,s", TARGETS, checkpoint=tmp_path / "ck")  # seed from the log
+    assert again.stats["seed"] == SEED + 5
+    assert again.stats["replayed_probes"] == again.stats["probes"] == first.stats["probes"]
+    assert again.table == first.table
+    r = run(cli, SYSTEM, "--vars", "d,s", "--targets", TARGETS, "--checkpoint", tmp_path / "ck",
+            "--json", tmp_path / "r.json")
+    assert r.returncode == 0, r.stderr
+    summary = json.loads((tmp_path / "r.json").read_text())
+    assert summary["seed"] == SEED + 5 and summary["replayed_probes"] == summary["probes"]
+    assert not log.exists()  # the CLI's table is written: its log is gone
+    hepex.reduce(SYSTEM, "d,s", TARGETS, seed=SEED, checkpoint=tmp_path / "ck")
+    with pytest.raises(hepex.InvalidInputError, match="probe log of another job"):
+        hepex.reduce(SYSTEM, "d,s", ["B[2,1]"], seed=SEED, checkpoint=tmp_path / "ck")

@@ -28,6 +28,7 @@
 #include <cstdint>
 #include <cstdio>
 #include <mutex>
+#include <optional>
 #include <string>
 #include <unordered_map>
 #include <vector>
@@ -55,6 +56,10 @@ class ProbeLog : public BlackBox {
 
   // The seed of the run that started the log (the header's).
   std::uint64_t seed() const { return seed_; }
+  // The seed in PATH's header, before the black box exists (a caller whose
+  // black box depends on the seed, as reduce's learning does); nullopt if
+  // PATH is absent, empty or has no readable header.
+  static std::optional<std::uint64_t> stored_seed(const std::string& path);
   // Records read from the file when it was opened, and those dropped then
   // (an incomplete or damaged end).
   std::size_t loaded() const { return loaded_; }

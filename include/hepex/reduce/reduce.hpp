@@ -34,6 +34,14 @@ struct ReduceOptions {
   // must be in it); empty: the default Laporta order (more_complex).
   std::vector<Integral> order;
   std::vector<Integral> targets;
+  // Preferred masters: moved to the simplest end of the order (in the
+  // order given), so that they are masters wherever the system allows.
+  std::vector<Integral> preferred_masters;
+  // A probe log (reconstruct/probe_log.hpp): every probe kept in this file,
+  // so that a killed run resumes; its seed is taken when seed_given is
+  // false. Removed after success if remove_checkpoint. Empty: none.
+  std::string checkpoint;
+  bool seed_given = true, remove_checkpoint = true;
   reconstruct::ReconstructOptions reconstruction;  // seed, primes, degree, factor scan, progress
   std::size_t check_points = 2;                    // fresh eliminations checking the table
 };
@@ -43,6 +51,8 @@ struct Reduction {
   // table[t][m]: the coefficient of masters[m] in targets[t] (0 where absent).
   std::vector<std::vector<reconstruct::RationalFunction>> table;
   std::vector<std::size_t> master_targets;  // targets that are masters themselves
+  std::vector<Integral> unmet_preferred;     // preferred masters that are not masters
+  std::size_t replayed = 0;                  // probes answered by the checkpoint's log
   std::size_t equations = 0, equations_needed = 0, integrals = 0;
   std::size_t probes = 0, primes = 0;
   std::size_t instructions = 0, registers = 0;  // the traced replay program (per point)
