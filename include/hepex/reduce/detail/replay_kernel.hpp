@@ -95,10 +95,11 @@ class ReplayKernel {
           registers.resize(R * L);
           lane_table.resize(F * L);
           lane_ok.resize(L);
+          // The last group has only the points left (no idle lanes).
           const std::size_t first = g * L, n = std::min(L, count - first);
           for (std::size_t j = 0; j < C; ++j)
-            for (std::size_t l = 0; l < L; ++l) registers[j * L + l] = l < n ? inputs[(first + l) * C + j] : 1;
-          run_lanes(f, *program, L, registers.data(), lane_table.data(), lane_ok.data());
+            for (std::size_t l = 0; l < n; ++l) registers[j * n + l] = inputs[(first + l) * C + j];
+          run_lanes(f, *program, n, registers.data(), lane_table.data(), lane_ok.data());
           for (std::size_t l = 0; l < n; ++l) {
             ok[first + l] = lane_ok[l];
             if (lane_ok[l] != 0) std::copy_n(lane_table.data() + l * F, F, table + (first + l) * F);
