@@ -22,24 +22,40 @@ std::unique_ptr<BlackBox> expression_black_box(std::vector<io::Expression> expre
 
 namespace detail {
 
-std::unique_ptr<BlackBox> expression_black_box(std::vector<io::Expression> expressions,
-                                               std::size_t variables,
-                                               const CompileOptions& options) {
+namespace {
+
+template <class ExecSpace>
+std::unique_ptr<BlackBox> expression_box_in(std::vector<io::Expression> expressions, std::size_t variables,
+                                            const CompileOptions& options) {
   for (const auto& e : expressions) {
     if (e.variables() != variables) {
       throw Error("expression_black_box: an expression over " + std::to_string(e.variables()) +
                   " variables in a black box of " + std::to_string(variables));
     }
   }
-  using Functor = ExpressionBoxFunctor<DeviceMemory>;
+  using Memory = typename ExecSpace::memory_space;
+  using Functor = ExpressionBoxFunctor<Memory>;
   const std::size_t functions = expressions.size();
   CompiledExpressions compiled(expressions, variables, options);
-  return std::make_unique<DeviceBlackBox<DeviceSpace, Functor>>(
+  return std::make_unique<DeviceBlackBox<ExecSpace, Functor>>(
       variables, functions,
       [expressions = std::move(expressions), compiled = std::move(compiled)](const field::Zp64& f) {
-        return Functor{{f, io::make_program_table<DeviceMemory>(expressions, f)},
-                       make_compiled_table<DeviceMemory>(compiled, f)};
+        return Functor{{f, io::make_program_table<Memory>(expressions, f)},
+                       make_compiled_table<Memory>(compiled, f)};
       });
+}
+
+}  // namespace
+
+std::unique_ptr<BlackBox> expression_black_box(std::vector<io::Expression> expressions,
+                                               std::size_t variables,
+                                               const CompileOptions& options) {
+  return expression_box_in<DeviceSpace>(std::move(expressions), variables, options);
+}
+
+std::unique_ptr<BlackBox> host_expression_black_box(std::vector<io::Expression> expressions,
+                                                    std::size_t variables) {
+  return expression_box_in<HostSpace>(std::move(expressions), variables, {});
 }
 
 }  // namespace detail

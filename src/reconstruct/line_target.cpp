@@ -123,6 +123,14 @@ bool LineTarget::fit(const field::Zp64& f, Slots& s, const std::uint64_t* t,
   return true;
 }
 
+std::vector<std::uint8_t> LineTarget::known_needed(const std::vector<std::uint8_t>& passed) const {
+  std::vector<std::uint8_t> open(box_.functions(), 0), need(parts_.size(), 0);
+  for (std::size_t q = 0; q < parts_.size(); ++q)
+    if (passed[q] == 0) open[parts_[q].g] = 1;
+  for (std::size_t q = 0; q < parts_.size(); ++q) need[q] = passed[q] != 0 && open[parts_[q].g] != 0;
+  return need;
+}
+
 void LineTarget::evaluate(const field::Zp64& f, std::size_t count,
                           const std::vector<std::uint64_t>& z, const KnownValues& known,
                           std::vector<std::uint64_t>& values, std::vector<std::uint8_t>& ok) {

@@ -1,6 +1,7 @@
 #include "hepex/reconstruct/zippel.hpp"
 
 #include <algorithm>
+#include <cstdint>
 #include <map>
 #include <numeric>
 #include <optional>
@@ -65,6 +66,19 @@ struct FunctionState {
 // sum_t weights_t nodes_t^j.
 struct Passed {
   std::vector<std::uint64_t> nodes, weights;
+};
+
+// What passed() needs of a function whose skeleton covers x_k (it changes
+// only when the function moves to its next stage): per term its node (the
+// monomial of the generators in x_0..x_{k-1}) with Shoup's quotient, its
+// coefficient times the anchors' powers beyond x_k, and its power of x_k.
+// known() asks for the same (function, k) at every probe batch: made once.
+struct PassedCache {
+  std::size_t k = SIZE_MAX, stage = SIZE_MAX;
+  bool done = false;
+  std::vector<std::uint64_t> nodes, shoup, base;
+  std::vector<std::uint32_t> power;  // the exponent of x_k
+  std::uint32_t top = 0;             // the largest of them
 };
 
 class Engine {
@@ -284,20 +298,54 @@ class Engine {
     for (std::size_t begin = 0, end = 0; begin < keys.size(); begin = end) {
       const Key& first = keys[begin];
       while (end < keys.size() && keys[end].k == first.k && keys[end].i == first.i) ++end;
+      // Which functions have passed (k, i), and of those whose values the
+      // target uses: the others are marked known with no value computed
+      // (evaluating every finished function at every probe costs its terms
+      // each time: most of the algebra of a table with many finished entries).
+      std::vector<std::uint8_t> has_passed(F_, 0);
       for (std::size_t g = 0; g < F_; ++g) {
-        const auto at = passed(g, first.k, first.i);
-        if (!at) continue;
+        const FunctionState& s = states_[g];
+        has_passed[g] = s.done || s.stage > first.k ||
+                        (s.stage == first.k && s.started && s.solved.count(first.i) != 0);
+      }
+      const std::vector<std::uint8_t> need = target_.known_needed(has_passed);
+      for (std::size_t g = 0; g < F_; ++g) {
+        if (has_passed[g] != 0 && need[g] == 0) {
+          for (std::size_t q = begin; q < end; ++q) out.mask[q * F_ + g] = 1;
+          continue;
+        }
         // weights_t nodes_t^j for consecutive j of the group.
-        std::vector<std::uint64_t> w = at->weights, shoup(w.size());
-        for (std::size_t t = 0; t < w.size(); ++t) {
-          w[t] = f_.mul(w[t], f_.pow(at->nodes[t], first.j));
-          shoup[t] = f_.shoup(at->nodes[t]);
+        std::vector<std::uint64_t> w, shoup_here;
+        const std::vector<std::uint64_t>* nodes = nullptr;
+        const std::vector<std::uint64_t>* shoup = nullptr;
+        if (const PassedCache* c = passed_skeleton(g, first.k)) {
+          // x_k = sigma_k g_k^i: its powers once for all terms.
+          std::vector<std::uint64_t> x_power(c->top + 1, 1);
+          const std::uint64_t x = points_[first.k].point(first.i);
+          for (std::uint32_t e = 1; e <= c->top; ++e) x_power[e] = f_.mul(x_power[e - 1], x);
+          w.resize(c->nodes.size());
+          for (std::size_t t = 0; t < w.size(); ++t)
+            w[t] = f_.mul(f_.mul(c->base[t], x_power[c->power[t]]), f_.pow(c->nodes[t], first.j));
+          nodes = &c->nodes;
+          shoup = &c->shoup;
+        } else {
+          auto at = passed(g, first.k, first.i);
+          if (!at) continue;
+          w = at->weights;
+          shoup_here.resize(w.size());
+          for (std::size_t t = 0; t < w.size(); ++t) {
+            w[t] = f_.mul(w[t], f_.pow(at->nodes[t], first.j));
+            shoup_here[t] = f_.shoup(at->nodes[t]);
+          }
+          at_nodes_ = std::move(at->nodes);
+          nodes = &at_nodes_;
+          shoup = &shoup_here;
         }
         std::size_t j = first.j;
         for (std::size_t q = begin; q < end; ++q) {
           for (; j < keys[q].j; ++j)
             for (std::size_t t = 0; t < w.size(); ++t)
-              w[t] = f_.mul_shoup(w[t], at->nodes[t], shoup[t]);
+              w[t] = f_.mul_shoup(w[t], (*nodes)[t], (*shoup)[t]);
           std::uint64_t sum = 0;
           for (const std::uint64_t v : w) sum = f_.add(sum, v);
           out.mask[q * F_ + g] = 1;
@@ -306,6 +354,32 @@ class Engine {
       }
     }
     return out;
+  }
+
+  // For a function whose skeleton covers x_k (done, or past stage k): its
+  // PassedCache for k, made when first asked (or when the skeleton moved on).
+  const PassedCache* passed_skeleton(std::size_t g, std::size_t k) const {
+    const FunctionState& s = states_[g];
+    if (!(s.done || s.stage > k)) return nullptr;
+    if (passed_cache_.size() != F_) passed_cache_.resize(F_);
+    PassedCache& c = passed_cache_[g];
+    if (c.k == k && c.stage == s.stage && c.done == s.done) return &c;
+    c = PassedCache{};
+    c.k = k;
+    c.stage = s.stage;
+    c.done = s.done;
+    for (std::size_t t = 0; t < s.skeleton.terms(); ++t) {
+      const std::uint32_t* e = s.skeleton.exponent(t);
+      std::uint64_t w = s.skeleton.coefficients[t];
+      for (std::size_t l = k + 1; l < m_; ++l)
+        if (e[l] != 0) w = f_.mul(w, f_.pow(anchors_[l], e[l]));
+      c.nodes.push_back(monomial(f_, e, generators_.data(), k));
+      c.shoup.push_back(f_.shoup(c.nodes.back()));
+      c.base.push_back(w);
+      c.power.push_back(e[k]);
+      c.top = std::max(c.top, e[k]);
+    }
+    return &c;
   }
 
   // Function g's terms at the probes of (k, i), if it has passed them.
@@ -454,6 +528,8 @@ class Engine {
   std::vector<std::uint64_t> anchors_, generators_;
   std::vector<GeometricPoints> points_;
   std::vector<FunctionState> states_;
+  mutable std::vector<PassedCache> passed_cache_;  // per function (known())
+  mutable std::vector<std::uint64_t> at_nodes_;    // known()'s scratch
   std::map<Key, Probe> cache_;
   std::size_t reported_stage_ = 0;
 };

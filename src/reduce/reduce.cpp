@@ -10,6 +10,7 @@
 #include "hepex/core/random.hpp"
 #include "hepex/field/primes.hpp"
 #include "hepex/reconstruct/black_box.hpp"
+#include "hepex/reconstruct/detail/expression_box.hpp"
 #include "hepex/reconstruct/factored_form.hpp"
 #include "hepex/reconstruct/probe_log.hpp"
 #include "hepex/reduce/detail/elimination.hpp"
@@ -28,7 +29,8 @@ double since(Clock::time_point t) { return std::chrono::duration<double>(Clock::
 // coefficient slots, with the coefficients' black box.
 struct Numeric {
   std::vector<detail::SparseEquation> equations;
-  std::unique_ptr<reconstruct::BlackBox> coefficients;
+  std::vector<io::Expression> expressions;              // one per coefficient slot
+  std::unique_ptr<reconstruct::BlackBox> coefficients;  // on the host
 };
 
 Numeric numeric(const System& s, const std::vector<std::uint32_t>& column_of,
@@ -57,7 +59,8 @@ Numeric numeric(const System& s, const std::vector<std::uint32_t>& column_of,
     }
     n.equations.push_back(std::move(eq));
   }
-  n.coefficients = reconstruct::expression_black_box(std::move(expressions), s.parameters.size());
+  n.coefficients = reconstruct::detail::host_expression_black_box(expressions, s.parameters.size());
+  n.expressions = std::move(expressions);
   return n;
 }
 
@@ -82,27 +85,40 @@ bool same_structure(const detail::Plan& a, const detail::Plan& b) {
 // The replay as a black box: parameters -> the table's T x M coefficients,
 // the needed equations' coefficients (the compiled expression black box)
 // then the traced elimination (replay_program.hpp) for the whole batch in
-// one kernel.
+// one kernel. With a GPU, batches of device_min_points or more run there;
+// smaller ones on the host (a GPU thread runs the whole program for one
+// point: a batch of a few points waits the program's length in memory
+// latencies, while the host's lanes share each pivot's inversion).
 class ReductionBox : public reconstruct::BlackBox {
  public:
-  ReductionBox(Numeric needed, const detail::ReplayProgram& program, std::size_t parameters)
-      : needed_(std::move(needed)), kernel_(program), parameters_(parameters) {}
+  ReductionBox(Numeric needed, const detail::ReplayProgram& program, std::size_t parameters,
+               std::size_t device_min_points)
+      : needed_(std::move(needed)), host_(program), parameters_(parameters), device_min_points_(device_min_points) {
+    if constexpr (has_accelerator) {
+      device_coefficients_ = reconstruct::expression_black_box(needed_.expressions, parameters);
+      device_.emplace(program);
+    }
+  }
   std::size_t variables() const override { return parameters_; }
-  std::size_t functions() const override { return kernel_.outputs(); }
+  std::size_t functions() const override { return host_.outputs(); }
   void evaluate(const field::Zp64& f, std::size_t count, const std::vector<std::uint64_t>& points,
                 std::vector<std::uint64_t>& values, std::vector<std::uint8_t>& ok) const override {
+    const bool on_device = device_.has_value() && count >= device_min_points_;
     std::vector<std::uint64_t> c;
-    needed_.coefficients->evaluate(f, count, points, c, ok);
+    (on_device ? *device_coefficients_ : *needed_.coefficients).evaluate(f, count, points, c, ok);
     values.assign(count * functions(), 0);
     std::vector<std::uint8_t> replayed(count);
-    kernel_.run(f, count, c.data(), values.data(), replayed.data());
+    if (on_device) device_->run(f, count, c.data(), values.data(), replayed.data());
+    else host_.run(f, count, c.data(), values.data(), replayed.data());
     for (std::size_t i = 0; i < count; ++i) ok[i] = ok[i] != 0 && replayed[i] != 0 ? 1 : 0;
   }
 
  private:
   Numeric needed_;
-  detail::ReplayKernel<DeviceSpace> kernel_;
-  std::size_t parameters_;
+  detail::ReplayKernel<HostSpace> host_;
+  std::unique_ptr<reconstruct::BlackBox> device_coefficients_;
+  std::optional<detail::ReplayKernel<DeviceSpace>> device_;
+  std::size_t parameters_, device_min_points_;
 };
 
 // The replay program traced at a random point where every learned pivot is
@@ -180,9 +196,23 @@ std::string identity(const System& s, const ReduceOptions& o, const std::vector<
 
 }  // namespace
 
-Reduction reduce(const System& system, const ReduceOptions& options) {
-  const auto start = Clock::now();
-  Reduction out;
+// What learning gives reduce() and learn_reduction().
+struct Learned {
+  std::vector<std::size_t> by_order;     // column -> integral
+  std::vector<std::uint32_t> targets;    // columns
+  Numeric whole;                         // every equation (the check)
+  detail::Plan plan;
+  Numeric needed;                        // the equations the targets need
+  detail::ReplayProgram program;
+  reconstruct::ReconstructOptions reconstruction;  // the seed the run uses
+  std::uint64_t seed = 0;                // learning's and the check's
+  std::vector<std::uint64_t> primes;     // learning's prime, the check's
+};
+
+// Steps 1 and the trace: the order's columns, the plan learned at random
+// points, the needed equations' coefficients and the traced program; `out`
+// gets the masters, counts and seed.
+Learned learn_all(const System& system, const ReduceOptions& options, Reduction& out) {
   const std::size_t N = system.integrals.size();
   // Columns: the integrals in the order, most complex first.
   std::vector<std::size_t> by_order(N);
@@ -239,7 +269,7 @@ Reduction reduce(const System& system, const ReduceOptions& options) {
   // pivot vanishes, gives another structure).
   std::vector<std::size_t> all(system.equations.size());
   std::iota(all.begin(), all.end(), std::size_t{0});
-  const Numeric whole = numeric(system, column_of, all);
+  Numeric whole = numeric(system, column_of, all);
   reconstruct::ReconstructOptions reconstruction = options.reconstruction;
   if (!options.checkpoint.empty() && !options.seed_given) {
     // A killed run's log: its seed, so that learning and probes are the same.
@@ -270,14 +300,31 @@ Reduction reduce(const System& system, const ReduceOptions& options) {
     }
   }
 
-  // 2.-3. The table from the replay box.
   Numeric needed = numeric(system, column_of, plan->needed);
-  const detail::ReplayProgram program = traced_program(needed, *plan, learn_field, seed, counter);
+  detail::ReplayProgram program = traced_program(needed, *plan, learn_field, seed, counter);
   out.instructions = program.instructions.size();
   out.registers = program.registers;
+  return Learned{std::move(by_order), std::move(targets), std::move(whole), std::move(*plan),
+                 std::move(needed), std::move(program), reconstruction, seed, primes};
+}
+
+Reduction reduce(const System& system, const ReduceOptions& options) {
+  const auto start = Clock::now();
+  Reduction out;
+  Learned l = learn_all(system, options, out);
+  const std::size_t N = system.integrals.size();
+  const auto& by_order = l.by_order;
+  const auto& targets = l.targets;
+  const Numeric& whole = l.whole;
+  const detail::Plan* plan = &l.plan;
+  const auto& primes = l.primes;
+  const std::uint64_t seed = l.seed;
+  const reconstruct::ReconstructOptions& reconstruction = l.reconstruction;
   out.learn_seconds = since(start);
+
+  // 2.-3. The table from the replay box.
   const auto probe_start = Clock::now();
-  ReductionBox box(std::move(needed), program, system.parameters.size());
+  ReductionBox box(std::move(l.needed), l.program, system.parameters.size(), options.device_min_points);
   std::optional<reconstruct::ProbeLog> log;
   if (!options.checkpoint.empty()) {
     log.emplace(box, options.checkpoint, identity(system, options, by_order), reconstruction.seed);
@@ -342,6 +389,18 @@ Reduction reduce(const System& system, const ReduceOptions& options) {
   }
   if (log && options.remove_checkpoint) log->remove();
   return out;
+}
+
+LearnedReduction learn_reduction(const System& system, const ReduceOptions& options) {
+  Reduction out;
+  Learned l = learn_all(system, options, out);
+  LearnedReduction r;
+  r.box = std::make_unique<ReductionBox>(std::move(l.needed), l.program, system.parameters.size(),
+                                         options.device_min_points);
+  r.masters = out.masters;
+  r.instructions = out.instructions;
+  r.registers = out.registers;
+  return r;
 }
 
 void write_table(std::ostream& out, const Reduction& r, const std::vector<std::string>& parameters,

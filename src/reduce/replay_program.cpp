@@ -235,7 +235,7 @@ ReplayProgram trace(const field::Zp64& f, const std::vector<SparseEquation>& equ
 
 bool run(const field::Zp64& f, const ReplayProgram& program, std::uint64_t* registers, std::uint64_t* table) {
   const bool ok = run_instructions(f, program.instructions.data(), program.instructions.size(),
-                                   [registers](std::uint32_t k) -> std::uint64_t& { return registers[k]; });
+                                   PointerRegisters{registers});
   if (!ok) return false;
   for (std::size_t k = 0; k < program.outputs.size(); ++k) {
     const ReplayOutput& o = program.outputs[k];

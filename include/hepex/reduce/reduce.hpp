@@ -18,6 +18,7 @@
 //     values, else hepex::Error: a wrong table is never returned.
 
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <ostream>
 #include <string>
@@ -44,6 +45,9 @@ struct ReduceOptions {
   bool seed_given = true, remove_checkpoint = true;
   reconstruct::ReconstructOptions reconstruction;  // seed, primes, degree, factor scan, progress
   std::size_t check_points = 2;                    // fresh eliminations checking the table
+  // With a GPU: probe batches of at least this many points replay there,
+  // smaller ones on the host (tests force the GPU with 1).
+  std::size_t device_min_points = 4096;
 };
 
 struct Reduction {
@@ -63,6 +67,17 @@ struct Reduction {
 // hepex::Error (usage) for a target or order problem before any work;
 // reconstruct::ReconstructionFailure when the table needs more primes.
 Reduction reduce(const System& system, const ReduceOptions& options);
+
+// Steps 1 and 2 alone: the learned, traced reduction as a black box of the
+// parameters whose functions are the table's T x M coefficients mod p (what
+// reduce() reconstructs), with the masters. For benchmarks of the probes
+// and for callers with a reconstruction of their own.
+struct LearnedReduction {
+  std::unique_ptr<reconstruct::BlackBox> box;
+  std::vector<Integral> masters;
+  std::size_t instructions = 0, registers = 0;
+};
+LearnedReduction learn_reduction(const System& system, const ReduceOptions& options);
 
 // "TARGET -> (c1)*MASTER1 + (c2)*MASTER2 + ..." (or "TARGET -> 0"), one
 // target a line, coefficients in hepex's expression grammar (factored where

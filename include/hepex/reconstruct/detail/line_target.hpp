@@ -69,6 +69,9 @@ class LineTarget : public ProbeTarget {
                 const KnownValues& known, std::vector<std::uint64_t>& values,
                 std::vector<std::uint8_t>& ok) override;
   bool uses_known_values() const override { return true; }
+  // A function's fit needs its known coefficients only where some other
+  // coefficient of it is still unknown.
+  std::vector<std::uint8_t> known_needed(const std::vector<std::uint8_t>& passed) const override;
 
  private:
   // The slots of function g's fit at one point: the powers of the unknown

@@ -56,6 +56,12 @@ class ProbeTarget {
   // Whether evaluate() does less work for known values (else the engine
   // does not compute them).
   virtual bool uses_known_values() const { return false; }
+  // Of the functions that have passed a point (`passed`, per function), those
+  // whose values evaluate() would use there; the others get mask 1 and a
+  // value 0 in `known` (not computed), and evaluate() must not use them.
+  virtual std::vector<std::uint8_t> known_needed(const std::vector<std::uint8_t>& passed) const {
+    return passed;
+  }
   // The value of function g at point x from the raw value of evaluate().
   virtual std::uint64_t adjust(std::size_t g, const std::uint64_t* x, std::uint64_t raw) {
     (void)g;

@@ -23,6 +23,7 @@ namespace hepex::reduce::detail {
 
 template <class ExecSpace>
 class ReplayKernel {
+ public:  // the kernel's types too (CUDA names them outside the class)
   using Memory = typename ExecSpace::memory_space;
   using Registers = Kokkos::View<std::uint64_t**, Memory>;  // default layout of the space
   using Rows = Kokkos::View<std::uint64_t**, Kokkos::LayoutRight, Memory>;
@@ -57,7 +58,6 @@ class ReplayKernel {
     }
   };
 
- public:
   explicit ReplayKernel(const ReplayProgram& p)
       : inputs_(p.inputs), registers_(p.registers),
         code_(to_view<Memory>(p.instructions, "hepex::reduce::replay::code")),

@@ -74,6 +74,12 @@ bool run(const field::Zp64& f, const ReplayProgram& program, std::uint64_t* regi
 void run_lanes(const field::Zp64& f, const ReplayProgram& program, std::size_t lanes,
                std::uint64_t* registers, std::uint64_t* table, std::uint8_t* ok);
 
+// One point's registers as a plain array (run(), and a kernel's scratch).
+struct PointerRegisters {
+  std::uint64_t* r;
+  KOKKOS_INLINE_FUNCTION std::uint64_t& operator()(std::uint32_t k) const { return r[k]; }
+};
+
 // The same for one point inside a kernel, registers reached through
 // reg(k) (a View column on the device, points in the fast index).
 template <class Instructions, class Registers>
