@@ -115,7 +115,22 @@ Plan learn(const field::Zp64& f, const std::vector<SparseEquation>& equations, s
   plan.targets = targets;
   Forward fw;
   fw.pivot_of.assign(columns, -1);
-  for (std::size_t e = 0; e < equations.size(); ++e) {
+  // Equations with the simplest leading integral first (ties: fewer terms):
+  // each is then reduced by short, simple pivot rows, and the fill-in stays
+  // small (input order can cost orders of magnitude more on Laporta
+  // systems). The pivot columns do not depend on this order (they are the
+  // reduced echelon form's), so neither do the masters.
+  std::vector<std::size_t> sequence(equations.size()), position(equations.size());
+  std::iota(sequence.begin(), sequence.end(), std::size_t{0});
+  const auto lead = [&](std::size_t e) {
+    return equations[e].columns.empty() ? std::uint32_t{0} : equations[e].columns.front();
+  };
+  std::stable_sort(sequence.begin(), sequence.end(), [&](std::size_t a, std::size_t b) {
+    if (lead(a) != lead(b)) return lead(a) > lead(b);
+    return equations[a].columns.size() < equations[b].columns.size();
+  });
+  for (std::size_t k = 0; k < sequence.size(); ++k) position[sequence[k]] = k;
+  for (const std::size_t e : sequence) {
     if (forward(f, fw, equations[e], e, values, true) < 0) ++plan.dependent;
   }
   plan.pivots = fw.rows.size();
@@ -158,13 +173,13 @@ Plan learn(const field::Zp64& f, const std::vector<SparseEquation>& equations, s
       }
     }
   }
-  std::vector<std::pair<std::size_t, std::uint32_t>> needed;  // (equation, pivot column)
-  for (std::size_t p = 0; p < fw.rows.size(); ++p)
-    if (needed_row[p]) needed.emplace_back(fw.owner[p], fw.rows[p].col[0]);
-  std::sort(needed.begin(), needed.end());
-  for (const auto& [e, c] : needed) {
-    plan.needed.push_back(e);
-    plan.pivot.push_back(c);
+  // Needed rows in the order they were made (pivot rows are made in the
+  // sequence's order: replay() and trace() take them in plan.needed's).
+  for (std::size_t p = 0; p < fw.rows.size(); ++p) {
+    if (needed_row[p]) {
+      plan.needed.push_back(fw.owner[p]);
+      plan.pivot.push_back(fw.rows[p].col[0]);
+    }
   }
   // The masters: the non-pivot columns of the targets' reduced rows, and
   // the targets without a pivot.
@@ -180,6 +195,22 @@ Plan learn(const field::Zp64& f, const std::vector<SparseEquation>& equations, s
   }
   for (std::size_t c = 0; c < columns; ++c)
     if (master[c]) plan.masters.push_back(static_cast<std::uint32_t>(c));
+  // The table at this point (as replay() gives it).
+  const std::size_t M = plan.masters.size();
+  plan.table.assign(targets.size() * M, 0);
+  for (std::size_t t = 0; t < targets.size(); ++t) {
+    const std::uint32_t c = targets[t];
+    std::uint64_t* out = plan.table.data() + t * M;
+    const auto index = [&](std::uint32_t column) {
+      return static_cast<std::size_t>(std::lower_bound(plan.masters.begin(), plan.masters.end(), column) -
+                                      plan.masters.begin());
+    };
+    if (fw.pivot_of[c] < 0) {
+      out[index(c)] = 1;
+      continue;
+    }
+    for (std::size_t k = 1; k < full[c].col.size(); ++k) out[index(full[c].col[k])] = f.neg(full[c].val[k]);
+  }
   return plan;
 }
 

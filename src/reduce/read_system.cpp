@@ -1,6 +1,7 @@
 #include <algorithm>
 #include <cctype>
 #include <map>
+#include <optional>
 #include <numeric>
 
 #include "hepex/core/error.hpp"
@@ -277,28 +278,38 @@ class Integrals {
 
 void add_equation(System& s, Integrals& integrals, const Reader& r, const std::vector<Span>& spans) {
   Equation eq;
-  std::map<std::size_t, std::string> coefficients;  // integral -> summed coefficient text
-  std::map<std::size_t, std::size_t> where;        // integral -> offset of its first term
+  // integral -> summed coefficient text, and its parsed expression while it
+  // is a single term (a sum is parsed again once, at the end).
+  std::map<std::size_t, std::pair<std::string, std::optional<io::Expression>>> coefficients;
+  std::map<std::size_t, std::size_t> where;  // integral -> offset of its first term
   for (const Span& piece : spans) {
     for (const Span& t : r.terms(piece)) {
       if (r.blank(t)) continue;
       std::size_t at = 0;
       auto [in, coefficient] = r.term(t, at);
       const std::size_t k = integrals.add(in, at, r);
+      std::optional<io::Expression> parsed;
       try {
-        io::Expression::parse(coefficient, s.parameters);
+        parsed.emplace(io::Expression::parse(coefficient, s.parameters));
       } catch (const Error& e) {
         r.fail(t.begin, "the coefficient '" + coefficient + "' of " + in.text() + ": " + e.what());
       }
-      auto& sum = coefficients[k];
-      sum = sum.empty() ? coefficient : "(" + sum + ") + (" + coefficient + ")";
+      auto& [sum, expression] = coefficients[k];
+      if (sum.empty()) {
+        sum = coefficient;
+        expression = std::move(parsed);
+      } else {
+        sum = "(" + sum + ") + (" + coefficient + ")";
+        expression.reset();
+      }
       where.emplace(k, t.begin);
     }
   }
   if (coefficients.empty()) return;
   eq.line = r.lines().at(spans.front().begin).line;
-  for (const auto& [k, text] : coefficients) {
-    eq.terms.push_back({k, io::Expression::parse(text, s.parameters), text});
+  for (auto& [k, c] : coefficients) {
+    auto& [text, expression] = c;
+    eq.terms.push_back({k, expression ? std::move(*expression) : io::Expression::parse(text, s.parameters), text});
   }
   s.equations.push_back(std::move(eq));
 }

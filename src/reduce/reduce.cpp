@@ -78,10 +78,6 @@ std::optional<std::vector<std::uint64_t>> values_at(const reconstruct::BlackBox&
   return std::nullopt;
 }
 
-bool same_structure(const detail::Plan& a, const detail::Plan& b) {
-  return a.needed == b.needed && a.pivot == b.pivot && a.masters == b.masters && a.back == b.back;
-}
-
 // The replay as a black box: parameters -> the table's T x M coefficients,
 // the needed equations' coefficients (the compiled expression black box)
 // then the traced elimination (replay_program.hpp) for the whole batch in
@@ -280,15 +276,27 @@ Learned learn_all(const System& system, const ReduceOptions& options, Reduction&
   const auto primes = field::random_large_primes(2, seed);
   const field::Zp64 learn_field(primes[0]);
   std::uint64_t counter = 0;
-  std::optional<detail::Plan> plan, previous;
-  for (int round = 0; round < 8 && !plan; ++round) {
+  // An unlucky point (a pivot that vanishes there but not in general)
+  // gives a structure that other points do not follow: tracing or the
+  // check of the trace against replay() at other points fails, and the
+  // structure is learned again at another point.
+  std::optional<detail::Plan> plan;
+  std::optional<Numeric> needed;
+  std::optional<detail::ReplayProgram> program;
+  for (int round = 0; round < 8 && !program; ++round) {
     const auto values = values_at(*whole.coefficients, learn_field, seed, counter);
     if (!values) throw Error("the coefficients are undefined at every random point tried (a division by zero everywhere?)");
     detail::Plan p = detail::learn(learn_field, whole.equations, N, targets, values->data());
-    if (previous && same_structure(*previous, p)) plan = std::move(p);
-    else previous = std::move(p);
+    Numeric n = numeric(system, column_of, p.needed);
+    try {
+      program = traced_program(n, p, learn_field, seed, counter);
+    } catch (const Error&) {
+      continue;
+    }
+    plan = std::move(p);
+    needed = std::move(n);
   }
-  if (!plan) throw Error("reduce: the elimination's structure differs at every random point tried", ErrorKind::runtime);
+  if (!program) throw Error("reduce: the elimination's structure differs at every random point tried", ErrorKind::runtime);
   out.equations_needed = plan->needed.size();
   for (const std::uint32_t m : plan->masters) out.masters.push_back(system.integrals[by_order[m]]);
   for (std::size_t t = 0; t < targets.size(); ++t) {
@@ -300,12 +308,10 @@ Learned learn_all(const System& system, const ReduceOptions& options, Reduction&
     }
   }
 
-  Numeric needed = numeric(system, column_of, plan->needed);
-  detail::ReplayProgram program = traced_program(needed, *plan, learn_field, seed, counter);
-  out.instructions = program.instructions.size();
-  out.registers = program.registers;
+  out.instructions = program->instructions.size();
+  out.registers = program->registers;
   return Learned{std::move(by_order), std::move(targets), std::move(whole), std::move(*plan),
-                 std::move(needed), std::move(program), reconstruction, seed, primes};
+                 std::move(*needed), std::move(*program), reconstruction, seed, primes};
 }
 
 Reduction reduce(const System& system, const ReduceOptions& options) {
@@ -359,9 +365,8 @@ Reduction reduce(const System& system, const ReduceOptions& options) {
     }
     if (!values) throw Error("reduce: no point to check the table at", ErrorKind::runtime);
     const detail::Plan fresh = detail::learn(check_field, whole.equations, N, targets, values->data());
-    std::vector<std::uint64_t> table(targets.size() * fresh.masters.size());
-    const bool replayed = detail::replay(check_field, whole.equations, fresh, values->data(), table.data());
-    if (!replayed || fresh.masters != plan->masters) {
+    const std::vector<std::uint64_t>& table = fresh.table;
+    if (fresh.masters != plan->masters) {
       throw Error("reduce: a fresh elimination at a check point finds other masters; the table is "
                   "not returned (an unlucky learning point: run again with another --seed)",
                   ErrorKind::runtime);

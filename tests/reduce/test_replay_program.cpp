@@ -85,6 +85,11 @@ TEST(ReplayProgram, AgreesWithTheEliminationAtRandomPoints) {
     const RandomSystem s = random_system(rng);
     const auto learn_values = random_values(rng, f, s.slots);
     const Plan plan = learn(f, s.equations, s.columns, s.targets, learn_values.data());
+    {  // learn()'s own table at its point is replay()'s there
+      std::vector<std::uint64_t> at_learning(plan.targets.size() * plan.masters.size());
+      ASSERT_TRUE(replay(f, s.equations, plan, learn_values.data(), at_learning.data()));
+      ASSERT_EQ(plan.table, at_learning);
+    }
     const ReplayProgram program = trace(f, s.equations, plan, random_values(rng, f, s.slots).data());
     instructions += program.instructions.size();
     ASSERT_GE(program.registers, program.inputs);

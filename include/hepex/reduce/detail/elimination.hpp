@@ -2,7 +2,8 @@
 // Sparse Gauss-Jordan elimination of a linear system of integrals mod p at
 // one parameter point (the numeric step of IBP reduction, Laporta's
 // algorithm): the equations' rows, columns in the integral order (column 0
-// the most complex), are taken one by one in input order and reduced by the
+// the most complex), are taken one by one, the simplest leading integral
+// first, and reduced by the
 // pivot rows before them until their leading entry is a new pivot (or the
 // row vanishes: a dependent equation). Then each target's row is reduced
 // by the pivot rows of every other pivot column it has, simplest first,
@@ -35,12 +36,13 @@ struct SparseEquation {
 
 struct Plan {
   std::size_t columns = 0;
-  std::vector<std::size_t> needed;              // equations, in input order
+  std::vector<std::size_t> needed;              // equations, in elimination order
   std::vector<std::uint32_t> pivot;             // per needed equation: its pivot column
   std::vector<std::uint32_t> back;              // pivot columns the targets' back substitution uses
   std::vector<std::uint32_t> masters;           // columns, ascending
   std::vector<std::uint32_t> targets;           // columns, as asked
   std::size_t pivots = 0, dependent = 0;        // over all equations
+  std::vector<std::uint64_t> table;             // targets x masters at the learning point
 };
 
 // At one point (values: every coefficient slot's value mod f). A target
