@@ -40,8 +40,7 @@ for tool in $TOOLS; do
     ratracer)
       python3 "$PERF/to_kira_equations.py" "$SYSTEM" "$OUT/system.eqns" --vars "$VARS" --order "$ORDER" \
         --families "$OUT/families.txt" --targets "$TARGETS" --keep "$OUT/keep.txt"
-      indices=$(grep -o '\[[^]]*\]' "$ORDER" | head -1 | tr -cd ',' | wc -c)
-      indices=$((indices + 1))
+      indices=$(python3 -c "import re, sys; print(re.search(r'\[([^]]*)\]', open(sys.argv[1]).read()).group(1).count(',') + 1)" "$ORDER")
       families=()
       while read -r fam; do families+=(define-family "$fam" "--indices=$indices"); done < "$OUT/families.txt" ;;
     hepex) ;;
@@ -71,8 +70,26 @@ for rep in $(seq "$REPS"); do
           optimize finalize reconstruct --threads=1 --inmem --factor-scan --shift-scan --to=table.raw) \
           > "$OUT/ratracer.log" 2>&1 || { tail -20 "$OUT/ratracer.log" >&2; log "ratracer failed"; exit 1; }
         end=$(now)
+        # A target that is a master is "(1)*TARGET" in hepex's table: the
+        # masters (hepex's, else FiniteFlow's) tell ratracer_table.py which.
+        masters=()
+        for j in "$OUT/hepex.json" "$OUT/finiteflow.json"; do
+          if [ -s "$j" ]; then
+            python3 - "$j" > "$OUT/masters.txt" <<'PY'
+import json, sys
+text = open(sys.argv[1]).read().strip()
+try:
+    summary = json.loads(text)  # hepex's --json
+except ValueError:
+    summary = json.loads(text.splitlines()[-1])  # the driver's last line
+print("\n".join(summary["masters"]))
+PY
+            masters=(--masters "$OUT/masters.txt")
+            break
+          fi
+        done
         python3 "$PERF/ratracer_table.py" "$OUT/table.raw" "$OUT/ratracer.txt" --targets "$TARGETS" \
-          --vars "$VARS" > /dev/null
+          --vars "$VARS" "${masters[@]}" > /dev/null
         probes=$(grep -o '[0-9]* probes in total' "$OUT/ratracer.log" | tail -1 | grep -o '^[0-9]*' || echo null)
         extra="{\"probes\": ${probes:-null}}" ;;
     esac
