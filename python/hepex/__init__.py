@@ -487,6 +487,13 @@ def reconstruct(f, variables, *, primes=40, seed=None, max_degree=1000, form="st
     return results if several else results[0]
 
 
+def _sympify(names):
+    """text -> a sympy expression in the variables `names`."""
+    import sympy
+    symbols = {n: sympy.Symbol(n) for n in names}
+    return lambda text: sympy.sympify(text, locals=symbols)
+
+
 def _integral_file(value, name):
     """A path (str or os.PathLike) -> (text, path); a list of integral
     strings -> (one a line, "name"). Unreadable files: InvalidInputError."""
@@ -560,11 +567,7 @@ def reduce(system, variables, targets, *, order=None, masters=None, primes=40, s
     for t in master_targets:
         warnings.warn(f"target {target_names[t]} is a master integral (no equation reduces it)",
                       stacklevel=2)
-    convert = str
-    if form == "sympy":
-        import sympy
-        symbols = {n: sympy.Symbol(n) for n in names}
-        convert = lambda text: sympy.sympify(text, locals=symbols)  # noqa: E731
+    convert = _sympify(names) if form == "sympy" else str
     rows = {}
     for t, row in zip(target_names, table):
         rows[t] = {m: convert(c) for m, c in zip(master_names, row) if c != "0"}
@@ -600,9 +603,8 @@ def _finished(run, form, names, several):
         e.reconstruction = Reconstruction(None, seed, images, prime_list, probes, seconds, box_seconds)
         raise e
     if form == "sympy":
-        import sympy
-        symbols = {n: sympy.Symbol(n) for n in names}
-        texts = [sympy.sympify(t, locals=symbols) for t in texts]
+        convert = _sympify(names)
+        texts = [convert(t) for t in texts]
     return Reconstruction(texts if several else texts[0], seed, images, prime_list, probes,
                           seconds, box_seconds)
 

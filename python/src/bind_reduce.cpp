@@ -21,10 +21,6 @@ namespace py = pybind11;
 
 namespace {
 
-std::string place(const std::string& file, const reduce::Place& p) {
-  return file + ":" + std::to_string(p.line) + ":" + std::to_string(p.column);
-}
-
 // (targets, masters, table as texts [target][master] ("0" where absent),
 // master_targets, preferred masters that are not masters, stats dict).
 py::tuple reduce_system(const std::string& system_text, const std::string& system_name,
@@ -39,23 +35,13 @@ py::tuple reduce_system(const std::string& system_text, const std::string& syste
   const auto system = reduce::read_system(system_text, system_name, names);
   const auto targets = reduce::read_integral_list(targets_text, targets_name);
   if (targets.integrals.empty()) throw Error(targets_name + ": no targets");
-  for (std::size_t k = 0; k < targets.integrals.size(); ++k) {
-    if (system.index.count(targets.integrals[k].text()) == 0) {
-      throw Error(place(targets_name, targets.places[k]) + ": target " + targets.integrals[k].text() +
-                  " is not in the system " + system_name);
-    }
-  }
+  reduce::require_in_system(system, targets, targets_name, "target");
   reduce::ReduceOptions options;
   options.targets = targets.integrals;
   if (!order_name.empty()) options.order = reduce::read_integral_list(order_text, order_name).integrals;
   if (!masters_name.empty()) {
     const auto masters = reduce::read_integral_list(masters_text, masters_name);
-    for (std::size_t k = 0; k < masters.integrals.size(); ++k) {
-      if (system.index.count(masters.integrals[k].text()) == 0) {
-        throw Error(place(masters_name, masters.places[k]) + ": preferred master " + masters.integrals[k].text() +
-                    " is not in the system " + system_name);
-      }
-    }
+    reduce::require_in_system(system, masters, masters_name, "preferred master");
     options.preferred_masters = masters.integrals;
   }
   options.checkpoint = checkpoint;

@@ -27,10 +27,6 @@ struct ReduceCliOptions {
   bool factored = false, verbose = false;
 };
 
-std::string place(const std::string& file, const reduce::Place& p) {
-  return file + ":" + std::to_string(p.line) + ":" + std::to_string(p.column);
-}
-
 void run_reduce(const ReduceCliOptions& o) {
   const auto& comm = communicator();
   if (comm.size() > 1) throw Error("reduce runs on one process (MPI ranks are not used yet)");
@@ -38,12 +34,7 @@ void run_reduce(const ReduceCliOptions& o) {
   // Every input read and checked before any work.
   const auto system = reduce::read_system(read_on_rank0(o.system, comm), o.system, names);
   const auto targets = reduce::read_integral_list(read_on_rank0(o.targets, comm), o.targets);
-  for (std::size_t k = 0; k < targets.integrals.size(); ++k) {
-    if (system.index.count(targets.integrals[k].text()) == 0) {
-      throw Error(place(o.targets, targets.places[k]) + ": target " + targets.integrals[k].text() +
-                  " is not in the system " + o.system);
-    }
-  }
+  reduce::require_in_system(system, targets, o.targets, "target");
   reduce::ReduceOptions options;
   options.targets = targets.integrals;
   if (!o.order.empty()) {
@@ -52,12 +43,7 @@ void run_reduce(const ReduceCliOptions& o) {
   }
   if (!o.masters.empty()) {
     const auto masters = reduce::read_integral_list(read_on_rank0(o.masters, comm), o.masters);
-    for (std::size_t k = 0; k < masters.integrals.size(); ++k) {
-      if (system.index.count(masters.integrals[k].text()) == 0) {
-        throw Error(place(o.masters, masters.places[k]) + ": preferred master " + masters.integrals[k].text() +
-                    " is not in the system " + o.system);
-      }
-    }
+    reduce::require_in_system(system, masters, o.masters, "preferred master");
     options.preferred_masters = masters.integrals;
   }
   if (!o.checkpoint.empty()) {

@@ -414,4 +414,15 @@ bool more_complex(const Integral& a, const Integral& b) {
   return a.indices > b.indices;
 }
 
+void require_in_system(const System& system, const IntegralList& list, const std::string& file,
+                       const std::string& what) {
+  for (std::size_t k = 0; k < list.integrals.size(); ++k) {
+    if (system.index.count(list.integrals[k].text()) == 0) {
+      const Place& p = list.places[k];
+      throw Error(file + ":" + std::to_string(p.line) + ":" + std::to_string(p.column) + ": " + what + " " +
+                  list.integrals[k].text() + " is not in the system " + system.file);
+    }
+  }
+}
+
 }  // namespace hepex::reduce

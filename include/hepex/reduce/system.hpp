@@ -67,6 +67,12 @@ struct IntegralList {
 };
 IntegralList read_integral_list(const std::string& text, const std::string& file);
 
+// Every integral of `list` (read from `file`) is one of the system's, else
+// hepex::Error "FILE:LINE:COL: WHAT I is not in the system SYSTEM" (WHAT:
+// "target", "preferred master"), before any work.
+void require_in_system(const System& system, const IntegralList& list, const std::string& file,
+                       const std::string& what);
+
 // The default Laporta order, most complex first: more positive indices
 // (lines), then a larger sum of positive indices (dots), then a larger sum
 // of |negative indices| (numerator powers), then family name and indices.
