@@ -40,6 +40,14 @@ std::vector<RationalModP> balanced_zippel(const BlackBox& box, const field::Zp64
     return polynomials(zippel(box, f, random.next(f), polynomial_options));
   }
 
+  if (options.progress != nullptr) {
+    *options.progress << "reconstruct: lines x = t (1, z) + s, shifted in";
+    std::size_t count = 0;
+    for (std::size_t i = 0; i < n; ++i)
+      if (choice.shift[i] != 0) *options.progress << (count++ == 0 ? " x" : ", x") << i;
+    if (count == 0) *options.progress << " no variable";
+    *options.progress << "\n";
+  }
   detail::LineTarget target(box, f, random, choice.shift, choice.shapes);
   std::vector<std::size_t> bounds;
   for (const auto& part : target.parts()) bounds.push_back(part.r);

@@ -122,43 +122,60 @@ std::vector<FunctionFactors> scan_factors(const BlackBox& box, const field::Zp64
   return factors;
 }
 
+std::shared_ptr<const FactoredBox::Reduced> FactoredBox::reduced(const field::Zp64& f) const {
+  {
+    const std::lock_guard<std::mutex> lock(mutex_);
+    if (reduced_ && reduced_->modulus == f.modulus()) return reduced_;
+  }
+  auto out = std::make_shared<Reduced>();
+  out->modulus = f.modulus();
+  out->num.resize(factors_.size());
+  out->den.resize(factors_.size());
+  std::map<std::pair<std::size_t, Poly>, std::size_t> index;
+  for (std::size_t g = 0; g < factors_.size(); ++g) {
+    for (int side = 0; side < 2; ++side) {
+      for (const auto& factor : side ? factors_[g].den : factors_[g].num) {
+        Poly q;
+        for (const auto& c : factor.coefficients) q.push_back(reduce(f, c, out->usable));
+        auto key = std::make_pair(factor.variable, std::move(q));
+        auto [at, fresh] = index.emplace(key, out->distinct.size());
+        if (fresh) out->distinct.push_back(std::move(key));
+        (side ? out->den : out->num)[g].push_back(at->second);
+      }
+    }
+  }
+  const std::lock_guard<std::mutex> lock(mutex_);
+  reduced_ = std::move(out);
+  return reduced_;
+}
+
 void FactoredBox::evaluate(const field::Zp64& f, std::size_t count,
                            const std::vector<std::uint64_t>& points,
                            std::vector<std::uint64_t>& values, std::vector<std::uint8_t>& ok) const {
   box_.evaluate(f, count, points, values, ok);
   if (none_) return;
   const std::size_t n = variables(), F = functions();
-  // The factors mod f (a prime dividing a coefficient's denominator makes the
-  // factor undefined: every point fails).
-  bool usable = true;
-  std::vector<std::vector<std::pair<std::size_t, Poly>>> num(F), den(F);
-  for (std::size_t g = 0; g < F; ++g) {
-    for (int side = 0; side < 2; ++side) {
-      for (const auto& factor : side ? factors_[g].den : factors_[g].num) {
-        Poly q;
-        for (const auto& c : factor.coefficients) q.push_back(reduce(f, c, usable));
-        (side ? den : num)[g].emplace_back(factor.variable, std::move(q));
-      }
-    }
-  }
-  const auto at = [&](const Poly& q, std::uint64_t x) {
-    std::uint64_t v = 0;
-    for (std::size_t k = q.size(); k-- > 0;) v = f.fma(v, x, q[k]);
-    return v;
-  };
+  const std::shared_ptr<const Reduced> r = reduced(f);
+  std::vector<std::uint64_t> at(r->distinct.size());
   for (std::size_t i = 0; i < count; ++i) {
-    if (!usable) ok[i] = 0;
+    if (!r->usable) ok[i] = 0;
     if (ok[i] == 0) continue;
     const std::uint64_t* x = points.data() + i * n;
+    for (std::size_t u = 0; u < at.size(); ++u) {
+      const auto& [v, q] = r->distinct[u];
+      std::uint64_t value = 0;
+      for (std::size_t k = q.size(); k-- > 0;) value = f.fma(value, x[v], q[k]);
+      at[u] = value;
+    }
     for (std::size_t g = 0; g < F && ok[i]; ++g) {
       std::uint64_t scale = 1, divide = 1;
-      for (const auto& [v, q] : den[g]) scale = f.mul(scale, at(q, x[v]));
-      for (const auto& [v, q] : num[g]) divide = f.mul(divide, at(q, x[v]));
+      for (const std::size_t u : r->den[g]) scale = f.mul(scale, at[u]);
+      for (const std::size_t u : r->num[g]) divide = f.mul(divide, at[u]);
       if (divide == 0) {
         ok[i] = 0;
         break;
       }
-      if (!num[g].empty()) scale = f.mul(scale, f.inv(divide));
+      if (!r->num[g].empty()) scale = f.mul(scale, f.inv(divide));
       values[i * F + g] = f.mul(values[i * F + g], scale);
     }
   }

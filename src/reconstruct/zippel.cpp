@@ -1,6 +1,7 @@
 #include "hepex/reconstruct/zippel.hpp"
 
 #include <algorithm>
+#include <array>
 #include <cstdint>
 #include <map>
 #include <numeric>
@@ -79,6 +80,15 @@ struct PassedCache {
   std::vector<std::uint64_t> nodes, shoup, base;
   std::vector<std::uint32_t> power;  // the exponent of x_k
   std::uint32_t top = 0;             // the largest of them
+  // The weights at probes (k, i, j) where known() left them: a later batch
+  // asks the same value i at larger j (a multiplication per term and step
+  // instead of a power per term). Functions at several values of one stage
+  // interleave their batches: a few cursors, the least recently used reused.
+  struct Cursor {
+    std::size_t i = SIZE_MAX, j = 0, used = 0;
+    std::vector<std::uint64_t> weights;
+  };
+  std::array<Cursor, 4> cursors;
 };
 
 class Engine {
@@ -315,33 +325,54 @@ class Engine {
           continue;
         }
         // weights_t nodes_t^j for consecutive j of the group.
-        std::vector<std::uint64_t> w, shoup_here;
+        std::vector<std::uint64_t> local, shoup_here;
+        std::vector<std::uint64_t>* weights = &local;
         const std::vector<std::uint64_t>* nodes = nullptr;
         const std::vector<std::uint64_t>* shoup = nullptr;
-        if (const PassedCache* c = passed_skeleton(g, first.k)) {
-          // x_k = sigma_k g_k^i: its powers once for all terms.
-          std::vector<std::uint64_t> x_power(c->top + 1, 1);
-          const std::uint64_t x = points_[first.k].point(first.i);
-          for (std::uint32_t e = 1; e <= c->top; ++e) x_power[e] = f_.mul(x_power[e - 1], x);
-          w.resize(c->nodes.size());
-          for (std::size_t t = 0; t < w.size(); ++t)
-            w[t] = f_.mul(f_.mul(c->base[t], x_power[c->power[t]]), f_.pow(c->nodes[t], first.j));
+        std::size_t j = first.j;
+        if (PassedCache* c = passed_skeleton(g, first.k)) {
+          PassedCache::Cursor* cursor = nullptr;
+          for (auto& candidate : c->cursors)
+            if (candidate.i == first.i && candidate.j <= first.j && first.j - candidate.j <= 64)
+              cursor = &candidate;
+          std::vector<std::uint64_t>* reuse = nullptr;
+          if (cursor != nullptr) {
+            j = cursor->j;
+          } else {
+            cursor = &*std::min_element(c->cursors.begin(), c->cursors.end(),
+                                        [](const auto& a, const auto& b) { return a.used < b.used; });
+            reuse = &cursor->weights;
+          }
+          std::vector<std::uint64_t>& w = cursor->weights;
+          if (reuse != nullptr) {
+            // x_k = sigma_k g_k^i: its powers once for all terms.
+            std::vector<std::uint64_t> x_power(c->top + 1, 1);
+            const std::uint64_t x = points_[first.k].point(first.i);
+            for (std::uint32_t e = 1; e <= c->top; ++e) x_power[e] = f_.mul(x_power[e - 1], x);
+            w.resize(c->nodes.size());
+            for (std::size_t t = 0; t < w.size(); ++t)
+              w[t] = f_.mul(f_.mul(c->base[t], x_power[c->power[t]]), f_.pow(c->nodes[t], first.j));
+          }
+          cursor->i = first.i;
+          cursor->j = keys[end - 1].j;
+          cursor->used = ++cursor_clock_;
+          weights = &w;
           nodes = &c->nodes;
           shoup = &c->shoup;
         } else {
           auto at = passed(g, first.k, first.i);
           if (!at) continue;
-          w = at->weights;
-          shoup_here.resize(w.size());
-          for (std::size_t t = 0; t < w.size(); ++t) {
-            w[t] = f_.mul(w[t], f_.pow(at->nodes[t], first.j));
+          local = at->weights;
+          shoup_here.resize(local.size());
+          for (std::size_t t = 0; t < local.size(); ++t) {
+            local[t] = f_.mul(local[t], f_.pow(at->nodes[t], first.j));
             shoup_here[t] = f_.shoup(at->nodes[t]);
           }
           at_nodes_ = std::move(at->nodes);
           nodes = &at_nodes_;
           shoup = &shoup_here;
         }
-        std::size_t j = first.j;
+        std::vector<std::uint64_t>& w = *weights;
         for (std::size_t q = begin; q < end; ++q) {
           for (; j < keys[q].j; ++j)
             for (std::size_t t = 0; t < w.size(); ++t)
@@ -358,7 +389,7 @@ class Engine {
 
   // For a function whose skeleton covers x_k (done, or past stage k): its
   // PassedCache for k, made when first asked (or when the skeleton moved on).
-  const PassedCache* passed_skeleton(std::size_t g, std::size_t k) const {
+  PassedCache* passed_skeleton(std::size_t g, std::size_t k) const {
     const FunctionState& s = states_[g];
     if (!(s.done || s.stage > k)) return nullptr;
     if (passed_cache_.size() != F_) passed_cache_.resize(F_);
@@ -530,6 +561,7 @@ class Engine {
   std::vector<FunctionState> states_;
   mutable std::vector<PassedCache> passed_cache_;  // per function (known())
   mutable std::vector<std::uint64_t> at_nodes_;    // known()'s scratch
+  mutable std::size_t cursor_clock_ = 0;            // PassedCache::Cursor::used
   std::map<Key, Probe> cache_;
   std::size_t reported_stage_ = 0;
 };

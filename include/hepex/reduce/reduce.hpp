@@ -44,7 +44,9 @@ struct ReduceOptions {
   std::string checkpoint;
   bool seed_given = true, remove_checkpoint = true;
   reconstruct::ReconstructOptions reconstruction;  // seed, primes, degree, factor scan, progress
-  std::size_t check_points = 2;                    // fresh eliminations checking the table
+  // Points mod another prime checking the table: a fresh elimination of
+  // the whole system at the first, the learned one replayed at the others.
+  std::size_t check_points = 2;
   // With a GPU: probe batches of at least this many points replay there,
   // smaller ones on the host (tests force the GPU with 1).
   std::size_t device_min_points = 4096;

@@ -32,8 +32,14 @@ struct Integral {
 
 struct Term {
   std::size_t integral;     // index into System::integrals
-  io::Expression coefficient;
-  std::string coefficient_text;
+  std::size_t coefficient;  // index into System::coefficients
+};
+
+// A distinct coefficient text and its expression (IBP systems repeat d - 4,
+// s, 1 ... thousands of times: each is parsed once).
+struct Coefficient {
+  std::string text;
+  io::Expression expression;
 };
 
 struct Equation {
@@ -52,6 +58,7 @@ struct System {
   std::vector<Integral> integrals;  // in the order first met
   std::vector<Place> first_seen;    // per integral
   std::unordered_map<std::string, std::size_t> index;  // text() -> integral
+  std::vector<Coefficient> coefficients;                // distinct, in the order first met
   std::vector<Equation> equations;
 };
 

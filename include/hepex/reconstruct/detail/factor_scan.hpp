@@ -21,6 +21,8 @@
 #include <cstddef>
 #include <cstdint>
 #include <memory>
+#include <mutex>
+#include <utility>
 #include <vector>
 
 #include <gmpxx.h>
@@ -69,9 +71,22 @@ class FactoredBox : public BlackBox {
   const std::vector<FunctionFactors>& factors() const { return factors_; }
 
  private:
+  // The factors mod one prime: each distinct factor once (IBP tables share
+  // s, t, d - 4 ... between most of their coefficients), and per function
+  // the indices of its numerator and denominator factors.
+  struct Reduced {
+    std::uint64_t modulus = 0;
+    bool usable = true;  // false: the prime divides a coefficient's denominator
+    std::vector<std::pair<std::size_t, std::vector<std::uint64_t>>> distinct;  // (variable, q)
+    std::vector<std::vector<std::size_t>> num, den;
+  };
+  std::shared_ptr<const Reduced> reduced(const field::Zp64& f) const;
+
   const BlackBox& box_;
   std::vector<FunctionFactors> factors_;
   bool none_ = true;  // no factor anywhere: the user's values as they are
+  mutable std::mutex mutex_;                    // guards reduced_
+  mutable std::shared_ptr<const Reduced> reduced_;  // the last prime's
 };
 
 // r's numerator times the numerator factors, denominator times the
