@@ -46,7 +46,13 @@ std::vector<RationalModP> balanced_zippel(const BlackBox& box, const field::Zp64
     for (std::size_t i = 0; i < n; ++i)
       if (choice.shift[i] != 0) *options.progress << (count++ == 0 ? " x" : ", x") << i;
     if (count == 0) *options.progress << " no variable";
-    *options.progress << "\n";
+    std::size_t num = 0, den = 0;
+    for (const auto& shape : choice.shapes) {
+      num = std::max(num, shape.num_degree);
+      den = std::max(den, shape.den_degree);
+    }
+    *options.progress << "; the highest degrees along them " << num << " (numerators), " << den
+                      << " (denominators)\n";
   }
   detail::LineTarget target(box, f, random, choice.shift, choice.shapes);
   std::vector<std::size_t> bounds;

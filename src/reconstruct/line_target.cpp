@@ -74,12 +74,12 @@ LineTarget::LineTarget(const BlackBox& box, const field::Zp64& f, RandomElements
   }
 }
 
-LineTarget::Slots LineTarget::slots(std::size_t g, const KnownValues& known,
-                                    std::size_t point) const {
+void LineTarget::slots(std::size_t g, const KnownValues& known, std::size_t point, Slots& s) const {
   const LineShape& shape = shapes_[g];
-  Slots s;
   s.num.assign(shape.num_degree + 1, 0);
   s.den.assign(shape.den_degree + 1, 0);
+  s.unknown_num.clear();
+  s.unknown_den.clear();
   if (shape.normalised) (shape.num_side ? s.num : s.den)[0] = 1;  // along every line
   for (int den = 0; den < 2; ++den) {
     auto& values = den ? s.den : s.num;
@@ -95,7 +95,15 @@ LineTarget::Slots LineTarget::slots(std::size_t g, const KnownValues& known,
       }
     }
   }
-  return s;
+}
+
+std::size_t LineTarget::unknowns(std::size_t g, const KnownValues& known, std::size_t point) const {
+  std::size_t count = 0;
+  for (int den = 0; den < 2; ++den) {
+    for (const long q : index_[g][den])
+      if (q >= 0 && known.mask[point * parts_.size() + static_cast<std::size_t>(q)] == 0) ++count;
+  }
+  return count;
 }
 
 bool LineTarget::fit(const field::Zp64& f, Slots& s, const std::uint64_t* t,
@@ -103,8 +111,12 @@ bool LineTarget::fit(const field::Zp64& f, Slots& s, const std::uint64_t* t,
   // sum_{unknown r} nu_r t^r - y sum_{unknown r} delta_r t^r
   //   = y sum_{known r} delta_r t^r - sum_{known r} nu_r t^r.
   const std::size_t U = s.unknowns();
-  std::vector<std::uint64_t> a(U * U), b(U);
-  std::vector<std::uint64_t> power(std::max(s.num.size(), s.den.size()), 1);
+  std::vector<std::uint64_t>& a = s.a;
+  std::vector<std::uint64_t>& b = s.b;
+  std::vector<std::uint64_t>& power = s.power;
+  a.assign(U * U, 0);
+  b.assign(U, 0);
+  power.assign(std::max(s.num.size(), s.den.size()), 1);
   for (std::size_t row = 0; row < U; ++row) {
     const std::uint64_t y_row = y[row * stride];
     for (std::size_t r = 1; r < power.size(); ++r) power[r] = f.mul(power[r - 1], t[row]);
@@ -124,10 +136,26 @@ bool LineTarget::fit(const field::Zp64& f, Slots& s, const std::uint64_t* t,
 }
 
 std::vector<std::uint8_t> LineTarget::known_needed(const std::vector<std::uint8_t>& passed) const {
-  std::vector<std::uint8_t> open(box_.functions(), 0), need(parts_.size(), 0);
-  for (std::size_t q = 0; q < parts_.size(); ++q)
-    if (passed[q] == 0) open[parts_[q].g] = 1;
-  for (std::size_t q = 0; q < parts_.size(); ++q) need[q] = passed[q] != 0 && open[parts_[q].g] != 0;
+  // Per function: its coefficients still open here, and all of them. The
+  // probe takes as many t values as the most open function has unknowns:
+  // a function with no more coefficients than that is fitted whole, its
+  // known ones found again (a solve of at most that size, where the engine
+  // would sum every term of every known coefficient: most of the algebra of
+  // a large IBP table). The others need their known values.
+  const std::size_t F = box_.functions();
+  std::vector<std::size_t> open(F, 0), total(F, 0);
+  for (std::size_t q = 0; q < parts_.size(); ++q) {
+    ++total[parts_[q].g];
+    if (passed[q] == 0) ++open[parts_[q].g];
+  }
+  const std::size_t most = F == 0 ? 0 : *std::max_element(open.begin(), open.end());
+  std::vector<std::uint8_t> need(parts_.size(), known_unused);
+  for (std::size_t q = 0; q < parts_.size(); ++q) {
+    const std::size_t g = parts_[q].g;
+    if (passed[q] == 0 || open[g] == 0) continue;
+    // Unnormalised lines (known_support.hpp) are normalised by the known ones.
+    need[q] = shapes_[g].normalised && total[g] <= most ? known_unknown : known_value;
+  }
   return need;
 }
 
@@ -137,14 +165,9 @@ void LineTarget::evaluate(const field::Zp64& f, std::size_t count,
   const std::size_t F = box_.functions(), m = n_ - 1, P = parts_.size();
   // Per point: each function's slots; the t values it needs (the most
   // unknowns of any function there: one probe gives all functions).
-  std::vector<std::vector<Slots>> slot(count);
   std::vector<std::size_t> needed(count, 0);
-  for (std::size_t i = 0; i < count; ++i) {
-    for (std::size_t g = 0; g < F; ++g) {
-      slot[i].push_back(slots(g, known, i));
-      needed[i] = std::max(needed[i], slot[i].back().unknowns());
-    }
-  }
+  for (std::size_t i = 0; i < count; ++i)
+    for (std::size_t g = 0; g < F; ++g) needed[i] = std::max(needed[i], unknowns(g, known, i));
   // Per point: the t values probed and the functions' values there.
   std::vector<std::vector<std::uint64_t>> ts(count), ys(count);
   for (std::size_t round = 0; round < max_t_rounds; ++round) {
@@ -171,6 +194,7 @@ void LineTarget::evaluate(const field::Zp64& f, std::size_t count,
   }
   values.assign(count * P, 0);
   ok.assign(count, 1);
+  Slots s;
   for (std::size_t i = 0; i < count; ++i) {
     interruption_point();  // a fit is a dense solve: many of them take a while
     if (ts[i].size() < needed[i]) {
@@ -178,7 +202,7 @@ void LineTarget::evaluate(const field::Zp64& f, std::size_t count,
       continue;
     }
     for (std::size_t g = 0; g < F && ok[i]; ++g) {
-      Slots& s = slot[i][g];
+      slots(g, known, i, s);
       if (s.unknowns() > 0 && !fit(f, s, ts[i].data(), ys[i].data() + g, F)) {
         ok[i] = 0;
         break;

@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <numeric>
-#include <unordered_map>
 
 #include "hepex/core/error.hpp"
 #include "hepex/reconstruct/detail/univariate.hpp"
@@ -16,18 +15,13 @@ constexpr std::size_t max_line_rounds = 64;
 // Rounds without a single point where the black box is defined before the
 // function is declared undefined there (8 random points a round).
 constexpr std::size_t undefined_after_rounds = 8;
-// Working single-variable shifts of the numerator kind tried before the
+// Working shifts of one size (single variables, pairs ...) tried before the
 // sparsest of them is taken.
 constexpr std::size_t numerator_candidates = 3;
+// Lines fitted by the scan over subsets of variables to shift (each about
+// twice the degree in probes) before every variable is shifted.
+constexpr std::size_t max_shift_lines = 48;
 
-struct ExponentHash {
-  std::size_t operator()(const std::vector<std::uint32_t>& e) const {
-    std::size_t h = 0x9e3779b97f4a7c15ull;
-    for (const std::uint32_t x : e) h = (h ^ x) * 0x100000001b3ull;
-    return h;
-  }
-};
-using TermMap = std::unordered_map<std::vector<std::uint32_t>, std::uint64_t, ExponentHash>;
 
 // Nonzero coefficients of a fitted line (its density: a shift that adds
 // terms adds powers of t).
@@ -136,33 +130,63 @@ ShiftChoice choose_shift(const BlackBox& box, const field::Zp64& f, RandomElemen
   }
   // 2. The degrees of a line shifted in every variable; a line through a
   // shift that keeps them has N(s) or D(s) nonzero (no power of t cancels).
-  // The origin's line (probes_on_hyperplanes false), then single variables;
-  // of the first few that work, the one with the fewest nonzero coefficients
-  // along its line.
+  // The origin's line (probes_on_hyperplanes false), then single variables,
+  // then pairs, triples ... (FireFly's scan over subsets by size: an IBP
+  // table's Gram determinant has no constant term and no single variable
+  // gives it one, yet a shift in every variable makes its coefficients
+  // several times denser). Of the first few of one size that work, the one
+  // with the fewest nonzero coefficients along its line; at most
+  // max_shift_lines lines in all.
   std::vector<std::uint64_t> all(n);
   for (auto& s : all) s = random.next(f);
   const auto reference = fit_line(box, f, random, all, options);
-  std::size_t found = 0, sparsest = 0;
-  ShiftChoice best;
-  for (std::size_t c = n + (options.probes_on_hyperplanes ? 0 : 1); c-- > 0 && found < numerator_candidates;) {
-    std::vector<std::uint64_t> shift(n, 0);
-    if (c < n) shift[c] = random.next(f);  // c == n: the origin
-    const auto fits = fit_line(box, f, random, shift, options);
+  std::size_t lines = 0;
+  const auto works = [&](const std::vector<LineFit>& fits, std::vector<LineShape>& shapes) {
+    for (std::size_t g = 0; g < F; ++g) {
+      if (fits[g].num.size() != reference[g].num.size() ||
+          fits[g].den.size() != reference[g].den.size() || !shape_of(fits[g], shapes[g]))
+        return false;
+    }
+    return true;
+  };
+  if (!options.probes_on_hyperplanes) {
+    std::vector<std::uint64_t> origin(n, 0);
     std::vector<LineShape> shapes(F);
-    bool works = true;
-    for (std::size_t g = 0; g < F && works; ++g) {
-      works = fits[g].num.size() == reference[g].num.size() &&
-              fits[g].den.size() == reference[g].den.size() && shape_of(fits[g], shapes[g]);
-    }
-    if (!works) continue;
-    if (c == n) return {std::move(shift), std::move(shapes)};  // no shift at all
-    const std::size_t density = nonzero(fits);
-    if (found++ == 0 || density < sparsest) {
-      sparsest = density;
-      best = {std::move(shift), std::move(shapes)};
-    }
+    ++lines;
+    if (works(fit_line(box, f, random, origin, options), shapes))
+      return {std::move(origin), std::move(shapes)};  // no shift at all
   }
-  if (found > 0) return best;
+  for (std::size_t size = 1; size < n && lines < max_shift_lines; ++size) {
+    std::size_t found = 0, sparsest = 0;
+    ShiftChoice best;
+    // The subsets of `size` variables, the last variables first (as FireFly):
+    // chosen[0] > chosen[1] > ..., in decreasing lexicographic order.
+    std::vector<std::size_t> chosen(size);
+    for (std::size_t k = 0; k < size; ++k) chosen[k] = n - 1 - k;
+    while (found < numerator_candidates && lines < max_shift_lines) {
+      std::vector<std::uint64_t> shift(n, 0);
+      for (const std::size_t i : chosen) shift[i] = random.next(f);
+      const auto fits = fit_line(box, f, random, shift, options);
+      ++lines;
+      std::vector<LineShape> shapes(F);
+      if (works(fits, shapes)) {
+        const std::size_t density = nonzero(fits);
+        if (found++ == 0 || density < sparsest) {
+          sparsest = density;
+          best = {std::move(shift), std::move(shapes)};
+        }
+      }
+      // The next subset: lower the last index that can go lower, and put
+      // the ones after it just below it.
+      std::size_t k = size;
+      while (k-- > 0 && chosen[k] <= size - 1 - k) {
+      }
+      if (k == SIZE_MAX) break;
+      --chosen[k];
+      for (std::size_t l = k + 1; l < size; ++l) chosen[l] = chosen[l - 1] - 1;
+    }
+    if (found > 0) return best;
+  }
   // 3. Every variable.
   std::vector<LineShape> shapes(F);
   for (std::size_t g = 0; g < F; ++g)
@@ -171,11 +195,44 @@ ShiftChoice choose_shift(const BlackBox& box, const field::Zp64& f, RandomElemen
   return {std::move(all), std::move(shapes)};
 }
 
-PolynomialModP unshift(const field::Zp64& f, const std::vector<PolynomialModP>& nu,
-                       const std::vector<std::uint64_t>& shift) {
+namespace {
+
+// Exponent vectors as sort keys for unshift(): packed into one word, bits
+// per variable, when the degrees fit (a shifted IBP table expands into
+// millions of terms: a vector key is an allocation each), else the vector.
+struct PackedExponents {
+  using Key = std::uint64_t;
+  std::size_t n, bits;
+  Key encode(const std::uint32_t* e) const {
+    Key k = 0;
+    for (std::size_t i = 0; i < n; ++i) k |= Key{e[i]} << (bits * i);
+    return k;
+  }
+  void decode(Key k, std::uint32_t* e) const {
+    for (std::size_t i = 0; i < n; ++i) e[i] = static_cast<std::uint32_t>((k >> (bits * i)) & ((Key{1} << bits) - 1));
+  }
+  // The key with x_i's exponent lowered from `from` to `to`.
+  Key lowered(Key k, std::size_t i, std::uint32_t from, std::uint32_t to) const {
+    return k - (Key{from - to} << (bits * i));
+  }
+};
+
+struct VectorExponents {
+  using Key = std::vector<std::uint32_t>;
+  std::size_t n;
+  Key encode(const std::uint32_t* e) const { return Key(e, e + n); }
+  void decode(const Key& k, std::uint32_t* e) const { std::copy(k.begin(), k.end(), e); }
+  Key lowered(Key k, std::size_t i, std::uint32_t, std::uint32_t to) const {
+    k[i] = to;
+    return k;
+  }
+};
+
+template <class Exponents>
+PolynomialModP unshift_with(const field::Zp64& f, const std::vector<PolynomialModP>& nu,
+                            const std::vector<std::uint64_t>& shift, const Exponents& codec) {
   const std::size_t n = shift.size();
   PolynomialModP out{n, {}, {}};
-  if (nu.empty()) return out;
   std::vector<std::size_t> shifted;
   for (std::size_t i = 0; i < n; ++i)
     if (shift[i] != 0) shifted.push_back(i);
@@ -193,12 +250,15 @@ PolynomialModP unshift(const field::Zp64& f, const std::vector<PolynomialModP>& 
     for (std::size_t k = 1; k <= top; ++k) power[i][k] = f.mul(power[i][k - 1], shift[i]);
   }
   // images[r]: what the higher parts of N contribute to the degree-r part of
-  // N(x + s), homogeneous in x_0..x_{n-1}.
-  std::vector<TermMap> images(top + 1);
-  std::vector<std::uint32_t> e(n);
+  // N(x + s), homogeneous in x_0..x_{n-1}, negated, one entry per
+  // contribution (sorted and added up when degree r is reached: cheaper
+  // than a hash map's node per term).
+  using Key = typename Exponents::Key;
+  std::vector<std::vector<std::pair<Key, std::uint64_t>>> images(top + 1);
+  std::vector<std::uint32_t> e(n), exponent(n);
   for (std::size_t r = top + 1; r-- > 0;) {
     // H_r from nu_r: x_0's exponent makes it homogeneous of degree r.
-    TermMap part = std::move(images[r]);
+    std::vector<std::pair<Key, std::uint64_t>> part = std::move(images[r]);
     const PolynomialModP& p = nu[r];
     for (std::size_t t = 0; t < p.terms(); ++t) {
       const std::uint32_t* z = p.exponent(t);
@@ -207,39 +267,57 @@ PolynomialModP unshift(const field::Zp64& f, const std::vector<PolynomialModP>& 
       e[0] = static_cast<std::uint32_t>(r - degree);
       std::copy(z, z + p.variables, e.begin() + 1);
       // P_r = H_r - images[r]: images were stored negated, so add.
-      auto& c = part[e];
-      c = f.add(c, p.coefficients[t]);
+      part.emplace_back(codec.encode(e.data()), p.coefficients[t]);
     }
-    for (auto& [exponent, c] : part) {
+    std::sort(part.begin(), part.end(),
+              [](const auto& a, const auto& b) { return a.first < b.first; });
+    std::size_t kept = 0;
+    for (std::size_t k = 0; k < part.size(); ++k) {
+      if (kept > 0 && part[kept - 1].first == part[k].first)
+        part[kept - 1].second = f.add(part[kept - 1].second, part[k].second);
+      else if (kept++ != k)
+        part[kept - 1] = std::move(part[k]);
+    }
+    part.resize(kept);
+    for (const auto& [key, c] : part) {
       if (c == 0) continue;
+      codec.decode(key, exponent.data());
       out.add_term(exponent.data(), c);
       if (shifted.empty()) continue;
       // The lower-degree terms of c x^e at x + s: prod over the shifted i of
       // sum_k C(e_i, k) x_i^k s_i^(e_i - k), all but the top term, stored
       // negated in images[] (they are subtracted from the lower H's).
-      std::vector<std::uint32_t> lowered = exponent;
-      const auto expand = [&](auto&& self, std::size_t which, std::uint64_t weight,
-                              std::size_t dropped) -> void {
+      const auto expand = [&](auto&& self, std::size_t which, std::uint64_t weight, std::size_t dropped,
+                              const typename Exponents::Key& lowered) -> void {
         if (which == shifted.size()) {
-          if (dropped == 0) return;
-          auto& target = images[r - dropped][lowered];
-          target = f.sub(target, weight);
+          if (dropped != 0) images[r - dropped].emplace_back(lowered, f.neg(weight));
           return;
         }
         const std::size_t i = shifted[which];
         const std::uint32_t ei = exponent[i];
         for (std::uint32_t k = 0; k <= ei; ++k) {
-          lowered[i] = k;
           const std::uint64_t w = f.mul(weight, f.mul(binomial[ei][k], power[i][ei - k]));
-          self(self, which + 1, w, dropped + (ei - k));
+          self(self, which + 1, w, dropped + (ei - k), codec.lowered(lowered, i, ei, k));
         }
-        lowered[i] = ei;
       };
-      expand(expand, 0, c, 0);
+      expand(expand, 0, c, 0, key);
     }
   }
   out.sort();
   return out;
+}
+
+}  // namespace
+
+PolynomialModP unshift(const field::Zp64& f, const std::vector<PolynomialModP>& nu,
+                       const std::vector<std::uint64_t>& shift) {
+  const std::size_t n = shift.size();
+  if (nu.empty()) return PolynomialModP{n, {}, {}};
+  // Every exponent is at most the top degree.
+  std::size_t bits = 1;
+  while ((std::size_t{1} << bits) <= nu.size() - 1) ++bits;
+  if (bits * n <= 64) return unshift_with(f, nu, shift, PackedExponents{n, bits});
+  return unshift_with(f, nu, shift, VectorExponents{n});
 }
 
 namespace {

@@ -320,7 +320,8 @@ class Engine {
       }
       const std::vector<std::uint8_t> need = target_.known_needed(has_passed);
       for (std::size_t g = 0; g < F_; ++g) {
-        if (has_passed[g] != 0 && need[g] == 0) {
+        if (has_passed[g] != 0 && need[g] == ProbeTarget::known_unknown) continue;
+        if (has_passed[g] != 0 && need[g] == ProbeTarget::known_unused) {
           for (std::size_t q = begin; q < end; ++q) out.mask[q * F_ + g] = 1;
           continue;
         }

@@ -76,12 +76,17 @@ class LineTarget : public ProbeTarget {
  private:
   // The slots of function g's fit at one point: the powers of the unknown
   // coefficients, and every coefficient's value where known (0 elsewhere).
+  // (Reused from function to function: a table of 17,000 coefficients fits
+  // each of its functions at every probe, and allocations were most of it.)
   struct Slots {
     std::vector<std::size_t> unknown_num, unknown_den;
     std::vector<std::uint64_t> num, den;
+    std::vector<std::uint64_t> a, b, power;  // fit()'s system
     std::size_t unknowns() const { return unknown_num.size() + unknown_den.size(); }
   };
-  Slots slots(std::size_t g, const KnownValues& known, std::size_t point) const;
+  void slots(std::size_t g, const KnownValues& known, std::size_t point, Slots& s) const;
+  // How many of function g's coefficients are unknown at the point.
+  std::size_t unknowns(std::size_t g, const KnownValues& known, std::size_t point) const;
   // Solves the fit from (t, y) pairs into s.num and s.den; false when singular.
   bool fit(const field::Zp64& f, Slots& s, const std::uint64_t* t, const std::uint64_t* y,
            std::size_t stride) const;

@@ -56,9 +56,12 @@ class ProbeTarget {
   // Whether evaluate() does less work for known values (else the engine
   // does not compute them).
   virtual bool uses_known_values() const { return false; }
-  // Of the functions that have passed a point (`passed`, per function), those
-  // whose values evaluate() would use there; the others get mask 1 and a
-  // value 0 in `known` (not computed), and evaluate() must not use them.
+  // Of the functions that have passed a point (`passed`, per function), per
+  // function: known_value where evaluate() uses the value there; known_unused
+  // where it does not (mask 1 and a value 0 in `known`, not computed, and
+  // evaluate() must not use them); known_unknown where evaluate() finds it
+  // as if unknown (mask 0: cheaper than the engine's sum over its terms).
+  static constexpr std::uint8_t known_unused = 0, known_value = 1, known_unknown = 2;
   virtual std::vector<std::uint8_t> known_needed(const std::vector<std::uint8_t>& passed) const {
     return passed;
   }
