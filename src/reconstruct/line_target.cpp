@@ -135,26 +135,38 @@ bool LineTarget::fit(const field::Zp64& f, Slots& s, const std::uint64_t* t,
   return true;
 }
 
-std::vector<std::uint8_t> LineTarget::known_needed(const std::vector<std::uint8_t>& passed) const {
+std::vector<std::uint8_t> LineTarget::known_needed(const std::vector<std::uint8_t>& passed,
+                                                   const std::vector<std::size_t>& terms) const {
   // Per function: its coefficients still open here, and all of them. The
   // probe takes as many t values as the most open function has unknowns:
-  // a function with no more coefficients than that is fitted whole, its
-  // known ones found again (a solve of at most that size, where the engine
+  // a function may leave that many coefficients unknown, its known ones
+  // found again by the fit (a solve of at most that size, where the engine
   // would sum every term of every known coefficient: most of the algebra of
-  // a large IBP table). The others need their known values.
+  // a large IBP table). Known values are asked for only beyond that, for
+  // the coefficients with the fewest terms.
   const std::size_t F = box_.functions();
-  std::vector<std::size_t> open(F, 0), total(F, 0);
+  std::vector<std::size_t> open(F, 0);
+  std::vector<std::vector<std::size_t>> known(F);  // passed parts per function
   for (std::size_t q = 0; q < parts_.size(); ++q) {
-    ++total[parts_[q].g];
-    if (passed[q] == 0) ++open[parts_[q].g];
+    if (passed[q] == 0)
+      ++open[parts_[q].g];
+    else
+      known[parts_[q].g].push_back(q);
   }
   const std::size_t most = F == 0 ? 0 : *std::max_element(open.begin(), open.end());
   std::vector<std::uint8_t> need(parts_.size(), known_unused);
-  for (std::size_t q = 0; q < parts_.size(); ++q) {
-    const std::size_t g = parts_[q].g;
-    if (passed[q] == 0 || open[g] == 0) continue;
-    // Unnormalised lines (known_support.hpp) are normalised by the known ones.
-    need[q] = shapes_[g].normalised && total[g] <= most ? known_unknown : known_value;
+  for (std::size_t g = 0; g < F; ++g) {
+    auto& k = known[g];
+    if (open[g] == 0 || k.empty()) continue;  // nothing to fit, or nothing known
+    if (!shapes_[g].normalised) {
+      // Unnormalised lines (known_support.hpp) are normalised by the known ones.
+      for (const std::size_t q : k) need[q] = known_value;
+      continue;
+    }
+    const std::size_t spare = most - open[g];  // known ones the fit may find again
+    std::sort(k.begin(), k.end(), [&](std::size_t a, std::size_t b) { return terms[a] < terms[b]; });
+    for (std::size_t c = 0; c < k.size(); ++c)
+      need[k[c]] = c + spare < k.size() ? known_value : known_unknown;
   }
   return need;
 }

@@ -318,7 +318,10 @@ class Engine {
         has_passed[g] = s.done || s.stage > first.k ||
                         (s.stage == first.k && s.started && s.solved.count(first.i) != 0);
       }
-      const std::vector<std::uint8_t> need = target_.known_needed(has_passed);
+      std::vector<std::size_t> terms(F_, 0);
+      for (std::size_t g = 0; g < F_; ++g)
+        if (has_passed[g] != 0) terms[g] = states_[g].skeleton.terms();
+      const std::vector<std::uint8_t> need = target_.known_needed(has_passed, terms);
       for (std::size_t g = 0; g < F_; ++g) {
         if (has_passed[g] != 0 && need[g] == ProbeTarget::known_unknown) continue;
         if (has_passed[g] != 0 && need[g] == ProbeTarget::known_unused) {

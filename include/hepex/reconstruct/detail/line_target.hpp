@@ -71,7 +71,8 @@ class LineTarget : public ProbeTarget {
   bool uses_known_values() const override { return true; }
   // A function's fit needs its known coefficients only where some other
   // coefficient of it is still unknown.
-  std::vector<std::uint8_t> known_needed(const std::vector<std::uint8_t>& passed) const override;
+  std::vector<std::uint8_t> known_needed(const std::vector<std::uint8_t>& passed,
+                                         const std::vector<std::size_t>& terms) const override;
 
  private:
   // The slots of function g's fit at one point: the powers of the unknown

@@ -60,9 +60,12 @@ class ProbeTarget {
   // function: known_value where evaluate() uses the value there; known_unused
   // where it does not (mask 1 and a value 0 in `known`, not computed, and
   // evaluate() must not use them); known_unknown where evaluate() finds it
-  // as if unknown (mask 0: cheaper than the engine's sum over its terms).
+  // as if unknown (mask 0: cheaper than the engine's sum over its terms,
+  // `terms` per function: what a known value costs).
   static constexpr std::uint8_t known_unused = 0, known_value = 1, known_unknown = 2;
-  virtual std::vector<std::uint8_t> known_needed(const std::vector<std::uint8_t>& passed) const {
+  virtual std::vector<std::uint8_t> known_needed(const std::vector<std::uint8_t>& passed,
+                                                 const std::vector<std::size_t>& terms) const {
+    (void)terms;
     return passed;
   }
   // The value of function g at point x from the raw value of evaluate().
