@@ -146,18 +146,18 @@ std::vector<std::uint8_t> LineTarget::known_needed(const std::vector<std::uint8_
   // the coefficients with the fewest terms.
   const std::size_t F = box_.functions();
   std::vector<std::size_t> open(F, 0);
-  std::vector<std::vector<std::size_t>> known(F);  // passed parts per function
-  for (std::size_t q = 0; q < parts_.size(); ++q) {
-    if (passed[q] == 0)
-      ++open[parts_[q].g];
-    else
-      known[parts_[q].g].push_back(q);
-  }
+  for (std::size_t q = 0; q < parts_.size(); ++q)
+    if (passed[q] == 0) ++open[parts_[q].g];
   const std::size_t most = F == 0 ? 0 : *std::max_element(open.begin(), open.end());
   std::vector<std::uint8_t> need(parts_.size(), known_unused);
+  std::vector<std::size_t> k;  // function g's passed parts
   for (std::size_t g = 0; g < F; ++g) {
-    auto& k = known[g];
-    if (open[g] == 0 || k.empty()) continue;  // nothing to fit, or nothing known
+    if (open[g] == 0) continue;  // nothing to fit
+    k.clear();
+    for (const auto& side : index_[g])
+      for (const long q : side)
+        if (q >= 0 && passed[static_cast<std::size_t>(q)] != 0) k.push_back(static_cast<std::size_t>(q));
+    if (k.empty()) continue;
     if (!shapes_[g].normalised) {
       // Unnormalised lines (known_support.hpp) are normalised by the known ones.
       for (const std::size_t q : k) need[q] = known_value;

@@ -68,7 +68,14 @@ bool TermInterpolation::add(const GeometricPoints& points, std::size_t i, std::u
   const field::Zp64& f = points.field();
   const std::uint64_t x = points.point(i);
   if (!values_.empty() && i != first_ + values_.size()) consecutive_ = false;
-  if (values_.empty()) first_ = i;
+  if (values_.empty()) {
+    first_ = i;
+    // Most terms need a few values: one allocation each, not a doubling run.
+    const std::size_t expected = std::min<std::size_t>(budget_ + 2, 16);
+    nodes_.reserve(expected);
+    values_.reserve(expected);
+    differences_.reserve(expected);
+  }
   // Newton: the divided difference [x_0..x_k] kept as num/den (one inversion).
   std::uint64_t num = v, den = 1;
   for (std::size_t j = 0; j < nodes_.size(); ++j) {

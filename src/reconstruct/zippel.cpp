@@ -213,8 +213,14 @@ class Engine {
     FunctionState& s = states_[g];
     const std::size_t k = s.stage;
     PolynomialModP next{m_, {}, {}};
+    std::size_t terms = 0;
+    for (const auto& term : s.terms)
+      for (const std::uint64_t c : term.coefficients()) terms += c != 0 ? 1 : 0;
+    next.exponents.reserve(terms * m_);
+    next.coefficients.reserve(terms);
+    std::vector<std::uint32_t> e(m_);
     for (std::size_t t = 0; t < s.skeleton.terms(); ++t) {
-      std::vector<std::uint32_t> e(s.skeleton.exponent(t), s.skeleton.exponent(t) + m_);
+      std::copy(s.skeleton.exponent(t), s.skeleton.exponent(t) + m_, e.begin());
       const auto& c = s.terms[t].coefficients();
       for (std::size_t d = 0; d < c.size(); ++d) {
         if (c[d] == 0) continue;
@@ -253,14 +259,20 @@ class Engine {
     std::map<std::pair<std::size_t, std::size_t>, std::size_t> last;  // (stage, value) -> j
     for (const std::size_t g : active) {
       const auto key = std::make_pair(states_[g].stage, states_[g].value);
-      const std::size_t j = wanted(g).back().j;
+      const std::size_t j = last_wanted(g);
       const auto at = last.find(key);
       if (at == last.end() || j < at->second) last[key] = j;
     }
     std::vector<std::size_t> ripe;
     for (const std::size_t g : active)
-      if (wanted(g).back().j == last.at({states_[g].stage, states_[g].value})) ripe.push_back(g);
+      if (last_wanted(g) == last.at({states_[g].stage, states_[g].value})) ripe.push_back(g);
     return ripe;
+  }
+
+  // wanted(g).back().j without making the keys.
+  std::size_t last_wanted(std::size_t g) const {
+    const FunctionState& s = states_[g];
+    return s.stage == 0 ? 0 : s.window + s.active.size();
   }
 
   // The probes of function g's current value.
