@@ -28,8 +28,9 @@ struct ReduceCliOptions {
 };
 
 void run_reduce(const ReduceCliOptions& o) {
+  // Under mpiexec every rank reads, checks and learns; the probe batches are
+  // spread over the ranks and rank 0 reconstructs and writes the table.
   const auto& comm = communicator();
-  if (comm.size() > 1) throw Error("reduce runs on one process (MPI ranks are not used yet)");
   const auto names = io::parse_variable_list(o.vars);
   // Every input read and checked before any work.
   const auto system = reduce::read_system(read_on_rank0(o.system, comm), o.system, names);
@@ -55,7 +56,8 @@ void run_reduce(const ReduceCliOptions& o) {
     options.seed_given = !o.seed.empty();
     options.remove_checkpoint = false;  // removed once the table is written
   }
-  auto outputs = open_outputs(o.out_path, o.json_path);
+  auto outputs = open_outputs(o.out_path, o.json_path, comm);
+  options.communicator = &comm;
   options.reconstruction.max_primes = o.primes;
   options.reconstruction.max_primes_name = "--primes";
   options.reconstruction.max_degree = o.max_degree;
@@ -67,13 +69,14 @@ void run_reduce(const ReduceCliOptions& o) {
     options.reconstruction.seed = std::stoull(o.seed);
   }
   const auto watch = verbose_progress(o.verbose, comm.rank());
-  if (o.verbose) {
+  if (o.verbose && comm.rank() == 0) {
     options.reconstruction.progress = &std::cerr;
     std::cerr << "reduce: " << system.equations.size() << " equations, " << system.integrals.size()
               << " integrals, " << targets.integrals.size() << " targets; seed "
               << options.reconstruction.seed << "\n";
   }
   const auto r = reduce::reduce(system, options);
+  if (r.served) return;  // rank 0 writes the table
   for (const auto& m : r.unmet_preferred) {
     std::cerr << "hepex: warning: preferred master " << m.text()
               << " is not a master (the system reduces it to the others)\n";
@@ -99,6 +102,7 @@ void run_reduce(const ReduceCliOptions& o) {
                             {"primes", r.primes},
                             {"replay_instructions", r.instructions},
                             {"replay_registers", r.registers},
+                            {"ranks", comm.size()},
                             {"seed", r.seed},
                             {"learn_seconds", r.learn_seconds},
                             {"probe_seconds", r.probe_seconds},

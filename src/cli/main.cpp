@@ -15,11 +15,11 @@
 namespace {
 
 // Under several MPI ranks, the commands that take many jobs spread them over
-// the ranks (docs/cli.md "Many jobs, many ranks"); any other command runs on rank
-// 0 alone.
+// the ranks (docs/cli.md "Many jobs, many ranks"), reduce its probe batches;
+// any other command runs on rank 0 alone.
 bool runs_on_this_rank(int argc, char* argv[], const hepex::distributed::Communicator& comm) {
   if (comm.rank() == 0) return true;
-  static const std::set<std::string> job_commands{"reconstruct", "rref", "me"};
+  static const std::set<std::string> job_commands{"reconstruct", "rref", "me", "reduce"};
   for (int i = 1; i < argc; ++i) {
     if (argv[i][0] != '-') return job_commands.count(argv[i]) > 0;
   }

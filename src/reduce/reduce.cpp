@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cstring>
 #include <memory>
 #include <unordered_map>
 #include <numeric>
@@ -14,6 +15,7 @@
 #include "hepex/reconstruct/factored_form.hpp"
 #include "hepex/reconstruct/probe_log.hpp"
 #include "hepex/reduce/detail/elimination.hpp"
+#include "hepex/reduce/detail/rank_shared_box.hpp"
 #include "hepex/reduce/detail/replay_kernel.hpp"
 #include "hepex/reduce/detail/replay_program.hpp"
 #include "hepex/core/spaces.hpp"
@@ -280,6 +282,13 @@ Learned learn_all(const System& system, const ReduceOptions& options, Reduction&
     // A killed run's log: its seed, so that learning and probes are the same.
     if (const auto stored = reconstruct::ProbeLog::stored_seed(options.checkpoint)) reconstruction.seed = *stored;
   }
+  const distributed::Communicator* comm = options.communicator;
+  if (comm != nullptr && comm->size() > 1) {
+    // Every rank learns with rank 0's seed (its own, or its checkpoint's).
+    std::string bytes(reinterpret_cast<const char*>(&reconstruction.seed), sizeof reconstruction.seed);
+    comm->broadcast(bytes);
+    std::memcpy(&reconstruction.seed, bytes.data(), sizeof reconstruction.seed);
+  }
   out.seed = reconstruction.seed;
   const std::uint64_t seed = random::splitmix64(reconstruction.seed ^ 0x6c6561726eull);
   const auto primes = field::random_large_primes(2, seed);
@@ -323,6 +332,26 @@ Learned learn_all(const System& system, const ReduceOptions& options, Reduction&
                  std::move(*needed), std::move(*program), reconstruction, seed, primes};
 }
 
+namespace {
+
+// Every rank must hold the same traced elimination (the same seed gives
+// it; a rank that learned another would answer other functions): the
+// masters and the program's shape compared on rank 0, the verdict on all.
+void same_structure_on_every_rank(const distributed::Communicator& comm, const Learned& l) {
+  std::string fingerprint = std::to_string(l.program.instructions.size()) + ' ' +
+                            std::to_string(l.program.registers) + ' ' + std::to_string(l.seed);
+  for (const std::uint32_t m : l.plan.masters) fingerprint += ' ' + std::to_string(m);
+  const std::vector<std::string> all = comm.gather(fingerprint);
+  std::string verdict;
+  for (std::size_t r = 1; r < all.size(); ++r)
+    if (all[r] != all[0] && verdict.empty())
+      verdict = "reduce: rank " + std::to_string(r) + " learned another elimination than rank 0";
+  comm.broadcast(verdict);
+  if (!verdict.empty()) throw Error(verdict, ErrorKind::runtime);
+}
+
+}  // namespace
+
 Reduction reduce(const System& system, const ReduceOptions& options) {
   const auto start = Clock::now();
   Reduction out;
@@ -340,13 +369,26 @@ Reduction reduce(const System& system, const ReduceOptions& options) {
   // 2.-3. The table from the replay box.
   const auto probe_start = Clock::now();
   ReductionBox box(std::move(l.needed), l.program, system.parameters.size(), options.device_min_points);
+  const distributed::Communicator* comm = options.communicator;
+  std::optional<detail::RankSharedBox> shared;
+  if (comm != nullptr && comm->size() > 1) {
+    same_structure_on_every_rank(*comm, l);
+    if (comm->rank() != 0) {
+      detail::serve_probes(box, *comm);
+      out.served = true;
+      return out;
+    }
+    shared.emplace(box, *comm);
+  }
+  const reconstruct::BlackBox& probes = shared ? static_cast<const reconstruct::BlackBox&>(*shared) : box;
   std::optional<reconstruct::ProbeLog> log;
   if (!options.checkpoint.empty()) {
-    log.emplace(box, options.checkpoint, identity(system, options, by_order), reconstruction.seed);
+    log.emplace(probes, options.checkpoint, identity(system, options, by_order), reconstruction.seed);
     if (reconstruction.progress != nullptr && log->loaded() > 0)
       *reconstruction.progress << "reduce: " << log->path() << ": " << log->loaded() << " probes of an earlier run\n";
   }
-  const auto r = reconstruct::reconstruct(log ? static_cast<const reconstruct::BlackBox&>(*log) : box, reconstruction);
+  const auto r = reconstruct::reconstruct(log ? static_cast<const reconstruct::BlackBox&>(*log) : probes, reconstruction);
+  shared.reset();  // the other ranks are done
   if (log) out.replayed = log->replayed();
   out.probes = r.probes;
   out.primes = r.primes;

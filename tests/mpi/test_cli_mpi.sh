@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The job commands of the CLI under MPI (docs/cli.md "Many jobs, many ranks"):
 # output byte-identical to a single-rank run for reconstruct --file, rref with
-# several files and me --batches, with both schedules; a run killed midway and
+# several files and me --batches, with both schedules, and for reduce (its
+# probe batches spread over the ranks); a run killed midway and
 # restarted from its checkpoint ends with the uninterrupted output and does not
 # redo finished jobs; malformed job lists give exit 1 and no output.
 #   test_cli_mpi.sh HEPEX "MPIEXEC -n 2 [FLAGS]" WORK_DIR
@@ -11,6 +12,7 @@ set -uo pipefail
 hepex=$1
 read -r -a mpiexec <<<"$2"
 dir=$3
+data=$(cd "$(dirname "$0")/../../examples/data" && pwd)
 ranks=$([[ ${#mpiexec[@]} -eq 0 ]] && echo 1 || echo 2)
 rm -rf "$dir" && mkdir -p "$dir" && cd "$dir" || exit 1
 
@@ -79,6 +81,26 @@ for schedule in static dynamic; do
   same me.one me.two "me --batches 6, $ranks ranks, $schedule"
   grep -q "$ranks ranks" me.err || fail "me: the throughput summary does not name $ranks ranks"
 done
+
+# --- reduce: one system, its probe batches spread over the ranks (every rank
+# learns the same elimination with rank 0's seed; rank 0 writes the table)
+reduce_args=(reduce "$data/ibp_bubble.m" --vars d,s --targets "$data/ibp_bubble_targets.txt" --seed 7)
+"$hepex" "${reduce_args[@]}" --out reduce.one --json reduce_one.json 2>/dev/null || fail "reduce, one rank"
+"${mpiexec[@]}" "$hepex" "${reduce_args[@]}" --out reduce.two --json reduce_two.json 2>reduce.err ||
+  fail "reduce under mpiexec: $(cat reduce.err)"
+same reduce.one reduce.two "reduce, $ranks ranks"
+grep -q "\"ranks\": $ranks" reduce_two.json || fail "reduce: --json does not name $ranks ranks"
+[[ $(grep -c "is a master integral" reduce.err) -eq 1 ]] || fail "reduce: the master warning not once (rank 0's)"
+"${mpiexec[@]}" "$hepex" "${reduce_args[@]}" --checkpoint ck-reduce --out reduce.ck 2>/dev/null ||
+  fail "reduce --checkpoint under mpiexec"
+same reduce.one reduce.ck "reduce --checkpoint, $ranks ranks"
+printf 'B[1,1]\nB[7,7]\n' >bad_targets.txt
+"${mpiexec[@]}" "$hepex" reduce "$data/ibp_bubble.m" --vars d,s --targets bad_targets.txt \
+  --out bad_reduce.out 2>bad.err
+[[ $? -eq 1 ]] || fail "reduce with a target not in the system under mpiexec: expected exit 1"
+grep -q "bad_targets.txt:2:1" bad.err || fail "reduce: the message does not name bad_targets.txt:2:1"
+[[ ! -e bad_reduce.out ]] || fail "reduce: an output file written on failure"
+echo "ok: reduce under mpiexec"
 
 # --- malformed job lists: exit 1, a message naming the place, nothing on stdout
 printf 'x + 1\nx + * 2\n' >bad.txt

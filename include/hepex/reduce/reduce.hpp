@@ -24,6 +24,7 @@
 #include <string>
 #include <vector>
 
+#include "hepex/distributed/communicator.hpp"
 #include "hepex/reconstruct/polynomial.hpp"
 #include "hepex/reconstruct/rational.hpp"
 #include "hepex/reduce/system.hpp"
@@ -50,6 +51,11 @@ struct ReduceOptions {
   // With a GPU: probe batches of at least this many points replay there,
   // smaller ones on the host (tests force the GPU with 1).
   std::size_t device_min_points = 4096;
+  // Probe batches spread over these ranks (detail/rank_shared_box.hpp):
+  // reduce() is then collective, every rank learns (the seed is rank 0's),
+  // and the table comes back on rank 0 (the other ranks get a Reduction
+  // with served set and nothing else). Null: this process alone.
+  const distributed::Communicator* communicator = nullptr;
 };
 
 struct Reduction {
@@ -64,6 +70,7 @@ struct Reduction {
   std::size_t instructions = 0, registers = 0;  // the traced replay program (per point)
   std::uint64_t seed = 0;
   double learn_seconds = 0, probe_seconds = 0, algebra_seconds = 0, check_seconds = 0;
+  bool served = false;  // a rank other than 0: it evaluated probes, rank 0 has the table
 };
 
 // hepex::Error (usage) for a target or order problem before any work;
