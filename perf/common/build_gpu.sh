@@ -60,4 +60,9 @@ cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release \
   -DCMAKE_CXX_FLAGS="-isystem $root/prefix/usr/include -isystem $root/prefix/usr/include/x86_64-linux-gnu" \
   -DBLA_VENDOR=OpenBLAS -DHEPEX_ENABLE_MPI=OFF -DHEPEX_SANITIZER_TESTS=OFF \
   -DPython_EXECUTABLE="$(command -v python3)" ${pybind:+-Dpybind11_DIR=$pybind} >/dev/null
-cmake --build "$build" -j "$jobs"
+# HEPEX_CMAKE_ARGS: more configure options (-DHEPEX_BUILD_PERF=ON);
+# HEPEX_TARGETS: build only these (a device call's minutes are few).
+# shellcheck disable=SC2086
+[[ -z ${HEPEX_CMAKE_ARGS:-} ]] || cmake "$build" ${HEPEX_CMAKE_ARGS} >/dev/null
+# shellcheck disable=SC2086
+cmake --build "$build" -j "$jobs" ${HEPEX_TARGETS:+--target ${HEPEX_TARGETS}}

@@ -13,9 +13,11 @@
 //  3. The table is reconstructed from that one black box (hepex::reconstruct,
 //     every probe shared by all coefficients: factor scan, shifts, primes,
 //     rational reconstruction over Q).
-//  4. Checked: at random points mod a prime that took no part, a fresh
-//     elimination of the whole system (not the replay) must give the table's
-//     values, else hepex::Error: a wrong table is never returned.
+//  4. Checked mod a prime that took no part: at one random point a fresh
+//     elimination of the whole system (not the replay) must find the same
+//     masters and the table's values, at the others the learned
+//     elimination's replay must give the table's values, else hepex::Error:
+//     a wrong table is never returned.
 
 #include <cstdint>
 #include <memory>

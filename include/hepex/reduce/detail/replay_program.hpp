@@ -14,8 +14,8 @@
 // rows, pivots and order, so its values are replay()'s wherever the
 // pivots do not vanish. An entry that is zero at the tracing point is taken
 // to be zero everywhere (it is, but for a chance of ~ (instructions)/p;
-// reduce() checks the table against fresh eliminations at other points and
-// the program against replay() at a second point).
+// reduce() checks the table against a fresh elimination of the whole system
+// at another point and the program against replay() at a second point).
 //
 // Registers: values are renamed by a linear scan over their last uses, so a
 // point needs `registers` words, not one per instruction.

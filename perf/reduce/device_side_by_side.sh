@@ -1,0 +1,83 @@
+#!/usr/bin/env bash
+# On the GPU machine (one device call): hepex reduce with the GPU, and
+# Ratracer (+ its FireFly) on the same machine's host with 1 and with
+# THREADS threads, on the benchmark systems; the replay's probe rate at large
+# batches (hepex_replay_rate) on the GPU and on one host core. The anchor is
+# the binary build_ratracer.sh made on the build machine, carried with the
+# shared libraries it needs as .ext/anchors.tar.xz (bin/ratracer, lib/*.so:
+# FLINT, NTL, gf2x, MPFR, GMP, jemalloc, libgomp, zlib; nothing of it is in
+# the repository), since nothing can be fetched or built from the network
+# there. The systems: .ext/dbox (NeatIBP's double box) and .ext/laporta
+# (make_laporta_systems.sh).
+#   bash perf/reduce/device_side_by_side.sh OUT_DIR
+# Environment: THREADS (16), REPS (2: hepex's runs; Ratracer's once per
+# thread count). Writes OUT_DIR/runs.jsonl (one line a
+# run: system, tool, threads, wall seconds, hepex's phases) and the tables.
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+OUT=${1:?usage: device_side_by_side.sh OUT_DIR}
+THREADS=${THREADS:-16}
+REPS=${REPS:-2}
+mkdir -p "$OUT"
+HEPEX_CMAKE_ARGS=-DHEPEX_BUILD_PERF=ON HEPEX_TARGETS="hepex_cli hepex_replay_rate" \
+  bash perf/common/build_gpu.sh build-cuda > "$OUT/build.log" 2>&1
+source perf/common/gpu_env.sh
+[[ -d .ext/anchors ]] || tar -C .ext -xJf .ext/anchors.tar.xz
+export LD_LIBRARY_PATH=$PWD/.ext/anchors/lib:$LD_LIBRARY_PATH
+HEPEX=$PWD/build-cuda/src/hepex
+RATRACER=$PWD/.ext/anchors/bin/ratracer
+RUNS=$OUT/runs.jsonl
+: > "$RUNS"
+now() { date +%s.%N; }
+device=$(nvidia-smi --query-gpu=name --format=csv,noheader | head -1)
+cpu=$(grep -m1 "model name" /proc/cpuinfo | cut -d: -f2 | xargs)
+echo "{\"device\": \"$device\", \"host\": \"$cpu\", \"cores\": $(nproc)}" >> "$RUNS"
+record() {  # record SYSTEM TOOL THREADS START END [EXTRA_JSON]
+  local wall
+  wall=$(python3 -c "print(round($5 - $4, 3))")
+  echo "{\"system\": \"$1\", \"tool\": \"$2\", \"threads\": $3, \"wall_seconds\": $wall, \"extra\": ${6:-{\}}}" >> "$RUNS"
+  echo "[device] $1 $2 ($3 threads): $wall s" >&2
+}
+systems=(
+  "neatibp_dbox .ext/dbox/IBP_all.txt .ext/dbox/OrderedIntegrals.txt .ext/dbox/targetIntegrals.txt d,s,t"
+  "laporta_dbox .ext/laporta/dbox.m .ext/laporta/dbox.order .ext/laporta/dbox.targets d,s,t"
+  "laporta_pentagon .ext/laporta/pentagon.m .ext/laporta/pentagon.order .ext/laporta/pentagon.targets d,s12,s23,s34,s45,s51"
+)
+for entry in "${systems[@]}"; do
+  read -r name system order targets vars <<<"$entry"
+  work=$OUT/$name
+  mkdir -p "$work"
+  python3 perf/reduce/to_kira_equations.py "$system" "$work/system.eqns" --vars "$vars" --order "$order" \
+    --families "$work/families.txt" --targets "$targets" --keep "$work/keep.txt" >/dev/null
+  indices=$(python3 -c "import re, sys; print(re.search(r'\[([^]]*)\]', open(sys.argv[1]).read()).group(1).count(',') + 1)" "$order")
+  families=()
+  while read -r fam; do families+=(define-family "$fam" "--indices=$indices"); done < "$work/families.txt"
+  for rep in $(seq "$REPS"); do
+    start=$(now)
+    "$HEPEX" reduce "$system" --vars "$vars" --order "$order" --targets "$targets" --seed "$rep" \
+      --out "$work/hepex.txt" --json "$work/hepex.json" 2>/dev/null
+    end=$(now)
+    record "$name" hepex "$(nproc)" "$start" "$end" "$(python3 -c "import json,sys; j=json.load(open(sys.argv[1])); print(json.dumps({k: j[k] for k in ('probes','learn_seconds','probe_seconds','algebra_seconds','check_seconds')}))" "$work/hepex.json")"
+  done
+  for threads in 1 "$THREADS"; do
+      start=$(now)
+      (cd "$work" && TMPDIR="$work" "$RATRACER" "${families[@]}" load-equations system.eqns solve-equations \
+        choose-equation-outputs keep-outputs keep.txt optimize finalize reconstruct --threads="$threads" \
+        --inmem --factor-scan --shift-scan --to=table.raw) > "$work/ratracer_$threads.log" 2>&1 ||
+        echo "[device] ratracer failed: $(tail -3 "$work/ratracer_$threads.log")" >&2
+      end=$(now)
+      probes=$(grep -o '[0-9]* probes in total' "$work/ratracer_$threads.log" | tail -1 | grep -o '^[0-9]*' || echo null)
+      probe_time=$(sed 's/\x1b\[[0-9;]*m//g' "$work/ratracer_$threads.log" | grep -o 'Average time of the black-box probe: [0-9.e-]* s' | tail -1 | grep -o '[0-9.e-]* s' | cut -d' ' -f1 || echo null)
+      record "$name" ratracer "$threads" "$start" "$end" "{\"probes\": ${probes:-null}, \"probe_seconds_each\": ${probe_time:-null}}"
+  done
+  python3 perf/reduce/ratracer_table.py "$work/table.raw" "$work/ratracer.txt" --targets "$targets" --vars "$vars" \
+    > /dev/null 2>&1 || true
+done
+# The replay alone at large batches: GPU and one host core (the rate the
+# issue compares with Ratracer's probe on one core).
+for entry in "${systems[@]:1}"; do
+  read -r name system order targets vars <<<"$entry"
+  OMP_NUM_THREADS=1 build-cuda/perf/hepex_replay_rate "$system" "$order" "$targets" "$vars" 4096 65536 \
+    > "$OUT/replay_rate_$name.jsonl" 2>/dev/null || echo "[device] replay_rate $name failed" >&2
+done
+echo "[device] done" >&2
