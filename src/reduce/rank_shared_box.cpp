@@ -14,7 +14,7 @@ namespace {
 constexpr std::uint64_t tag_stop = 0, tag_batch = 1, tag_values = 2, tag_error = 3;
 
 void put(std::string& bytes, const std::uint64_t* words, std::size_t n) {
-  bytes.append(reinterpret_cast<const char*>(words), n * sizeof(std::uint64_t));
+  if (n > 0) bytes.append(reinterpret_cast<const char*>(words), n * sizeof(std::uint64_t));
 }
 void put(std::string& bytes, std::uint64_t word) { put(bytes, &word, 1); }
 
@@ -43,7 +43,7 @@ std::string answer(const reconstruct::BlackBox& box, const distributed::Communic
   }
   put(out, tag_values);
   put(out, values.data(), (end - begin) * F);
-  out.append(reinterpret_cast<const char*>(ok.data()), end - begin);
+  if (end > begin) out.append(reinterpret_cast<const char*>(ok.data()), end - begin);
   return out;
 }
 
@@ -86,6 +86,7 @@ void RankSharedBox::evaluate(const field::Zp64& f, std::size_t count,
     if (a.size() != 8 + (end - begin) * (F * 8 + 1))
       throw Error("RankSharedBox: rank " + std::to_string(r) + " answered a batch of another size",
                   ErrorKind::runtime);
+    if (end == begin) continue;  // no points for this rank (memcpy takes no null pointer)
     std::memcpy(values.data() + begin * F, a.data() + 8, (end - begin) * F * 8);
     std::memcpy(ok.data() + begin, a.data() + 8 + (end - begin) * F * 8, end - begin);
   }
