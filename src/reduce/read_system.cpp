@@ -64,8 +64,9 @@ class Reader {
       const std::size_t start = i;
       if (i < text_.size() && (text_[i] == '-' || text_[i] == '+')) ++i;
       const std::size_t digits = i;
-      long index = 0;
-      while (i < text_.size() && is_digit(text_[i])) index = 10 * index + (text_[i++] - '0');
+      long index = 0;  // (at most 9 digits are kept: more is refused below)
+      for (; i < text_.size() && is_digit(text_[i]); ++i)
+        if (i - digits < 9) index = 10 * index + (text_[i] - '0');
       if (i == digits) fail(start, "expected an integer index of " + in.family + "[...]");
       if (i - digits > 9) fail(start, "an index of " + in.family + "[...] beyond 10^9");
       in.indices.push_back(text_[start] == '-' ? -index : index);
