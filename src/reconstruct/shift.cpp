@@ -39,26 +39,37 @@ std::size_t nonzero(const std::vector<LineFit>& fits) {
 std::vector<LineFit> fit_along(const BlackBox& box, const field::Zp64& f, RandomElements& random,
                                const std::vector<std::uint64_t>& base,
                                const std::vector<std::uint64_t>& direction,
-                               const ZippelOptions& options) {
+                               const ZippelOptions& options,
+                               const std::vector<std::uint64_t>* at_base) {
   const std::size_t n = box.variables(), F = box.functions();
   const std::size_t max_degree = options.max_degree;
   const std::size_t limit = 2 * max_degree + 3, per_round = 8;
   std::vector<RationalFit> fit(F, RationalFit(f, per_round));
   std::vector<std::uint8_t> done(F, 0);
   std::size_t defined = 0;
+  if (at_base != nullptr) {
+    // t = 0 is the first point (it cannot be predicted yet), and the first
+    // round draws one t fewer: the rounds stay aligned with the fit's batch.
+    if (at_base->size() != F) throw Error("fit_along: values at the base point for the wrong number of functions");
+    for (std::size_t g = 0; g < F; ++g) fit[g].add(0, (*at_base)[g]);
+    ++defined;
+  }
   for (std::size_t round = 0; std::count(done.begin(), done.end(), 0) > 0; ++round) {
     if (round == undefined_after_rounds && defined == 0) throw BoxUndefined(round * per_round, f.modulus());
     if (round > max_line_rounds + limit / per_round)
       throw UnluckyChoice("balanced zippel: the black box keeps failing on a line");
     std::vector<std::uint64_t> ts, points;
-    for (std::size_t r = 0; r < per_round; ++r) {
-      ts.push_back(random.next(f));
+    const std::size_t draws = round == 0 && at_base != nullptr ? per_round - 1 : per_round;
+    while (ts.size() < draws) {
+      std::uint64_t t = random.next(f);
+      if (at_base != nullptr && t == 0) continue;  // t = 0 is taken (a node twice divides by zero)
+      ts.push_back(t);
       for (std::size_t l = 0; l < n; ++l) points.push_back(f.fma(ts.back(), direction[l], base[l]));
     }
     std::vector<std::uint64_t> out;
     std::vector<std::uint8_t> ok;
-    box.evaluate(f, per_round, points, out, ok);
-    for (std::size_t r = 0; r < per_round; ++r) {
+    box.evaluate(f, draws, points, out, ok);
+    for (std::size_t r = 0; r < draws; ++r) {
       if (ok[r] == 0) continue;
       ++defined;
       for (std::size_t g = 0; g < F; ++g) {
@@ -77,11 +88,12 @@ std::vector<LineFit> fit_along(const BlackBox& box, const field::Zp64& f, Random
 }
 
 std::vector<LineFit> fit_line(const BlackBox& box, const field::Zp64& f, RandomElements& random,
-                              const std::vector<std::uint64_t>& shift, const ZippelOptions& options) {
+                              const std::vector<std::uint64_t>& shift, const ZippelOptions& options,
+                              const std::vector<std::uint64_t>* at_shift) {
   std::vector<std::uint64_t> direction(box.variables());
   direction[0] = 1;
   for (std::size_t l = 1; l < direction.size(); ++l) direction[l] = random.next(f);
-  return fit_along(box, f, random, shift, direction, options);
+  return fit_along(box, f, random, shift, direction, options, at_shift);
 }
 
 bool shape_of(const LineFit& fit, LineShape& shape) {
@@ -101,30 +113,35 @@ ShiftChoice choose_shift(const BlackBox& box, const field::Zp64& f, RandomElemen
                          const ZippelOptions& options) {
   const std::size_t n = box.variables(), F = box.functions();
   ShiftChoice choice;
-  const auto with_shape = [&](std::vector<std::uint64_t> shift) -> bool {
-    const auto fits = fit_line(box, f, random, shift, options);
+  const auto with_shape = [&](std::vector<std::uint64_t> shift, const std::vector<std::uint64_t>* at_shift) -> bool {
+    const auto fits = fit_line(box, f, random, shift, options, at_shift);
     std::vector<LineShape> shapes(F);
     for (std::size_t g = 0; g < F; ++g)
       if (!shape_of(fits[g], shapes[g])) return false;
     choice = {std::move(shift), std::move(shapes)};
     return true;
   };
-  // 1. The origin, and single variables shifted: one batch of n + 1 probes;
-  // a point where the black box is defined has D(s) != 0 for every function
-  // (not for a black box that cannot be probed on the coordinate hyperplanes:
-  // step 2 tests the origin's line too).
+  // 1. The origin; then, where the black box is undefined there, single
+  // variables shifted (one batch of n probes). A point where the black box
+  // is defined has D(s) != 0 for every function (not for a black box that
+  // cannot be probed on the coordinate hyperplanes: step 2 tests the
+  // origin's line too). The origin's values are the first point of its line.
   if (options.probes_on_hyperplanes) {
-    std::vector<std::uint64_t> points((n + 1) * n, 0), out;
+    std::vector<std::uint64_t> origin(n, 0), at_origin;
     std::vector<std::uint8_t> ok;
+    box.evaluate(f, 1, origin, at_origin, ok);
+    if (ok[0] != 0 && with_shape(std::move(origin), &at_origin)) return choice;
+    std::vector<std::uint64_t> points(n * n, 0), out;
     std::vector<std::uint64_t> values(n);
-    for (std::size_t i = 0; i < n; ++i) points[(i + 1) * n + i] = values[i] = random.next(f);
-    box.evaluate(f, n + 1, points, out, ok);
-    if (ok[0] != 0 && with_shape(std::vector<std::uint64_t>(n, 0))) return choice;
+    for (std::size_t i = 0; i < n; ++i) points[i * n + i] = values[i] = random.next(f);
+    box.evaluate(f, n, points, out, ok);
     for (std::size_t i = n; i-- > 0;) {  // the last variable first, as FireFly
-      if (ok[i + 1] == 0) continue;
+      if (ok[i] == 0) continue;
       std::vector<std::uint64_t> shift(n, 0);
       shift[i] = values[i];
-      if (with_shape(std::move(shift))) return choice;
+      const std::vector<std::uint64_t> at_shift(out.begin() + static_cast<std::ptrdiff_t>(i * F),
+                                                out.begin() + static_cast<std::ptrdiff_t>((i + 1) * F));
+      if (with_shape(std::move(shift), &at_shift)) return choice;
       break;  // D(s) != 0, yet no constant on the line: unlucky, try the others below
     }
   }

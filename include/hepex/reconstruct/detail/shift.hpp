@@ -37,13 +37,17 @@ struct ShiftChoice {
 struct LineFit {
   std::vector<std::uint64_t> num, den;
 };
+// `at_shift`, when given, holds the F values already probed at the shift
+// itself (t = 0): the fit takes them as its first point, one probe fewer.
 std::vector<LineFit> fit_line(const BlackBox& box, const field::Zp64& f, RandomElements& random,
-                              const std::vector<std::uint64_t>& shift, const ZippelOptions& options);
+                              const std::vector<std::uint64_t>& shift, const ZippelOptions& options,
+                              const std::vector<std::uint64_t>* at_shift = nullptr);
 // The same along base + t direction.
 std::vector<LineFit> fit_along(const BlackBox& box, const field::Zp64& f, RandomElements& random,
                                const std::vector<std::uint64_t>& base,
                                const std::vector<std::uint64_t>& direction,
-                               const ZippelOptions& options);
+                               const ZippelOptions& options,
+                               const std::vector<std::uint64_t>* at_base = nullptr);
 
 // The shape of lines through the same shift from one fitted line; false when
 // it has neither constant (the shift does not work for that function).
