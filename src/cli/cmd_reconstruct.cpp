@@ -11,6 +11,7 @@
 
 #include "commands.hpp"
 #include "hepex/core/error.hpp"
+#include "hepex/core/host_threads.hpp"
 #include "hepex/io/expression.hpp"
 #include "hepex/io/expression_file.hpp"
 #include "hepex/reconstruct/factored_form.hpp"
@@ -33,6 +34,7 @@ struct ReconstructOptions {
   std::size_t primes = 40;
   std::string seed;  // empty: a random one, reported in --json
   std::size_t max_degree = 1000;
+  std::size_t threads = 0;  // 0: every core this process may run on
   std::string out_path;
   std::string json_path;
   bool verbose = false;
@@ -142,6 +144,7 @@ void run_reconstruct(const ReconstructOptions& o) {
   options.max_primes = o.primes;
   options.seed = run_seed(o, comm);
   options.max_degree = o.max_degree;
+  options.threads = o.threads;
   options.max_primes_name = "--primes";
   options.max_degree_name = "--max-degree";
   using Scan = reconstruct::ReconstructOptions::FactorScan;
@@ -277,6 +280,7 @@ void run_reconstruct(const ReconstructOptions& o) {
   nlohmann::json summary = {{"command", "reconstruct"}, {"variables", names},
                             {"functions", inputs.size()}, {"failed", failed},
                             {"primes", primes}, {"probes", probes}, {"seed", options.seed},
+                            {"threads", resolve_host_threads(options.threads)},
                             {"ranks", comm.size()}, {"seconds", seconds},
                             {"results", per_function}};
   if (o.together) summary["together"] = shared_work;
@@ -321,6 +325,11 @@ void add_reconstruct_command(CLI::App& app) {
                 "each function in factored form (a constant times irreducible factors with "
                 "multiplicities, FLINT's factorisation) where that is shorter than the expanded "
                 "form (default: expanded)");
+  cmd->add_option("--host-threads", o->threads,
+                  "host threads for the reconstruction's algebra; the black box is called from one "
+                  "(default: every core this process may run on, e.g. 1 under taskset -c 1)")
+      ->check(whole_number(1, 4096))
+      ->default_str("cores");
   cmd->add_option("--max-degree", o->max_degree, "largest degree per variable and in total")
       ->check(whole_number(1, 100000));
   cmd->add_option("--backend", o->backend,

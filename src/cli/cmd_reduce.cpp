@@ -9,6 +9,7 @@
 
 #include "commands.hpp"
 #include "hepex/core/error.hpp"
+#include "hepex/core/host_threads.hpp"
 #include "hepex/io/expression.hpp"
 #include "hepex/reduce/reduce.hpp"
 #include "job_options.hpp"
@@ -23,7 +24,7 @@ namespace {
 
 struct ReduceCliOptions {
   std::string system, vars, targets, order, masters, checkpoint, out_path, json_path, seed;
-  std::size_t primes = 40, max_degree = 1000;
+  std::size_t primes = 40, max_degree = 1000, threads = 0;
   bool factored = false, verbose = false;
 };
 
@@ -62,6 +63,7 @@ void run_reduce(const ReduceCliOptions& o) {
   options.reconstruction.max_primes_name = "--primes";
   options.reconstruction.max_degree = o.max_degree;
   options.reconstruction.max_degree_name = "--max-degree";
+  options.reconstruction.threads = o.threads;
   if (o.seed.empty()) {
     std::random_device device;
     options.reconstruction.seed = (std::uint64_t{device()} << 32) ^ device();
@@ -103,6 +105,7 @@ void run_reduce(const ReduceCliOptions& o) {
                             {"replay_instructions", r.instructions},
                             {"replay_registers", r.registers},
                             {"ranks", comm.size()},
+                            {"threads", resolve_host_threads(o.threads)},
                             {"seed", r.seed},
                             {"learn_seconds", r.learn_seconds},
                             {"probe_seconds", r.probe_seconds},
@@ -151,6 +154,11 @@ void add_reduce_command(CLI::App& app) {
   cmd->add_option("--seed", o->seed, "seed of the random primes and points (default: a random one)")
       ->check(whole_number())
       ->default_str("random");
+  cmd->add_option("--host-threads", o->threads,
+                  "host threads for the reconstruction's algebra (default: every core this process may "
+                  "run on, e.g. 1 under taskset -c 1)")
+      ->check(whole_number(1, 4096))
+      ->default_str("cores");
   cmd->add_option("--max-degree", o->max_degree, "largest degree of a coefficient per variable and in total")
       ->check(whole_number(1, 100000));
   cmd->add_option("--out", o->out_path, "write the table to FILE (default: standard output)");

@@ -54,7 +54,7 @@ std::vector<RationalModP> balanced_zippel(const BlackBox& box, const field::Zp64
     *options.progress << "; the highest degrees along them " << num << " (numerators), " << den
                       << " (denominators)\n";
   }
-  detail::LineTarget target(box, f, random, choice.shift, choice.shapes);
+  detail::LineTarget target(box, f, random, choice.shift, choice.shapes, options.threads);
   std::vector<std::size_t> bounds;
   for (const auto& part : target.parts()) bounds.push_back(part.r);
   const auto parts = detail::interpolate(target, f, random.next(f), options, bounds);

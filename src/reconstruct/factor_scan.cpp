@@ -160,38 +160,40 @@ void FactoredBox::evaluate(const field::Zp64& f, std::size_t count,
   // all, Montgomery's trick: a table has thousands of coefficients, each
   // divided by its numerator factors).
   const std::size_t U = r->distinct.size();
-  std::vector<std::uint64_t> at(U), inverse(U), prefix(U + 1);
-  for (std::size_t i = 0; i < count; ++i) {
-    if (!r->usable) ok[i] = 0;
-    if (ok[i] == 0) continue;
-    const std::uint64_t* x = points.data() + i * n;
-    prefix[0] = 1;
-    for (std::size_t u = 0; u < U; ++u) {
-      const auto& [v, q] = r->distinct[u];
-      std::uint64_t value = 0;
-      for (std::size_t k = q.size(); k-- > 0;) value = f.fma(value, x[v], q[k]);
-      at[u] = value;
-      prefix[u + 1] = value == 0 ? prefix[u] : f.mul(prefix[u], value);
-    }
-    std::uint64_t running = f.inv(prefix[U]);  // 1 / (product of the nonzero values)
-    for (std::size_t u = U; u-- > 0;) {
-      if (at[u] == 0) continue;  // a vanishing factor: no inverse (never used below)
-      inverse[u] = f.mul(running, prefix[u]);
-      running = f.mul(running, at[u]);
-    }
-    for (std::size_t g = 0; g < F && ok[i]; ++g) {
-      std::uint64_t scale = 1;
-      for (const std::size_t u : r->den[g]) scale = f.mul(scale, at[u]);
-      for (const std::size_t u : r->num[g]) {
-        if (at[u] == 0) {
-          ok[i] = 0;  // a numerator factor vanishes: undefined here
-          break;
-        }
-        scale = f.mul(scale, inverse[u]);
+  for_each_on(threads_, count, [&](std::size_t begin, std::size_t end) {
+    std::vector<std::uint64_t> at(U), inverse(U), prefix(U + 1);
+    for (std::size_t i = begin; i < end; ++i) {
+      if (!r->usable) ok[i] = 0;
+      if (ok[i] == 0) continue;
+      const std::uint64_t* x = points.data() + i * n;
+      prefix[0] = 1;
+      for (std::size_t u = 0; u < U; ++u) {
+        const auto& [v, q] = r->distinct[u];
+        std::uint64_t value = 0;
+        for (std::size_t k = q.size(); k-- > 0;) value = f.fma(value, x[v], q[k]);
+        at[u] = value;
+        prefix[u + 1] = value == 0 ? prefix[u] : f.mul(prefix[u], value);
       }
-      values[i * F + g] = f.mul(values[i * F + g], scale);
+      std::uint64_t running = f.inv(prefix[U]);  // 1 / (product of the nonzero values)
+      for (std::size_t u = U; u-- > 0;) {
+        if (at[u] == 0) continue;  // a vanishing factor: no inverse (never used below)
+        inverse[u] = f.mul(running, prefix[u]);
+        running = f.mul(running, at[u]);
+      }
+      for (std::size_t g = 0; g < F && ok[i]; ++g) {
+        std::uint64_t scale = 1;
+        for (const std::size_t u : r->den[g]) scale = f.mul(scale, at[u]);
+        for (const std::size_t u : r->num[g]) {
+          if (at[u] == 0) {
+            ok[i] = 0;  // a numerator factor vanishes: undefined here
+            break;
+          }
+          scale = f.mul(scale, inverse[u]);
+        }
+        values[i * F + g] = f.mul(values[i * F + g], scale);
+      }
     }
-  }
+  });
 }
 
 void multiply_back(RationalFunction& r, const FunctionFactors& factors) {

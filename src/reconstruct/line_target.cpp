@@ -49,9 +49,11 @@ bool solve_dense(const field::Zp64& f, std::size_t U, std::vector<std::uint64_t>
 }
 
 LineTarget::LineTarget(const BlackBox& box, const field::Zp64& f, RandomElements& random,
-                       std::vector<std::uint64_t> shift, std::vector<LineShape> shapes)
+                       std::vector<std::uint64_t> shift, std::vector<LineShape> shapes,
+                       HostThreads* threads)
     : box_(box),
       random_(random),
+      threads_(threads),
       shift_(std::move(shift)),
       shapes_(std::move(shapes)),
       n_(box.variables()) {
@@ -206,18 +208,21 @@ void LineTarget::evaluate(const field::Zp64& f, std::size_t count,
   }
   values.assign(count * P, 0);
   ok.assign(count, 1);
-  Slots s;
-  for (std::size_t i = 0; i < count; ++i) {
-    interruption_point();  // a fit is a dense solve: many of them take a while
-    if (ts[i].size() < needed[i]) {
-      ok[i] = 0;
-      continue;
-    }
-    for (std::size_t g = 0; g < F && ok[i]; ++g) {
+  for (std::size_t i = 0; i < count; ++i)
+    if (ts[i].size() < needed[i]) ok[i] = 0;
+  // One fit per (point, function), each a small dense solve writing only its
+  // own parts: spread over the host threads (a singular fit marks its point).
+  interruption_point();
+  std::vector<std::uint8_t> singular(count * F, 0);
+  for_each_on(threads_, count * F, [&](std::size_t begin, std::size_t end) {
+    Slots s;
+    for (std::size_t at = begin; at < end; ++at) {
+      const std::size_t i = at / F, g = at % F;
+      if (ok[i] == 0) continue;
       slots(g, known, i, s);
       if (s.unknowns() > 0 && !fit(f, s, ts[i].data(), ys[i].data() + g, F)) {
-        ok[i] = 0;
-        break;
+        singular[at] = 1;
+        continue;
       }
       for (int den = 0; den < 2; ++den) {
         const auto& v = den ? s.den : s.num;
@@ -227,7 +232,9 @@ void LineTarget::evaluate(const field::Zp64& f, std::size_t count,
         }
       }
     }
-  }
+  }, 8);
+  for (std::size_t at = 0; at < count * F; ++at)
+    if (singular[at] != 0) ok[at / F] = 0;
 }
 
 }  // namespace hepex::reconstruct::detail

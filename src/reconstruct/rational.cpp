@@ -1,5 +1,6 @@
 #include "hepex/reconstruct/rational.hpp"
 
+#include <memory>
 #include <algorithm>
 #include <chrono>
 #include <optional>
@@ -206,6 +207,10 @@ class Reconstructor {
     zippel_options_.max_degree = options.max_degree;
     zippel_options_.max_degree_name = options.max_degree_name;
     zippel_options_.progress = options.progress;
+    if (resolve_host_threads(options.threads) > 1) {
+      threads_ = std::make_unique<HostThreads>(options.threads);
+      zippel_options_.threads = threads_.get();
+    }
     result_.seed = options.seed;
   }
 
@@ -380,7 +385,7 @@ class Reconstructor {
                        : detail::scan_factors(box_, f, random_, zippel_options_, variables);
     const bool divided = std::any_of(factors.begin(), factors.end(),
                                      [](const detail::FunctionFactors& g) { return !g.empty(); });
-    factored_.emplace(box_, std::move(factors));
+    factored_.emplace(box_, std::move(factors), threads_.get());
     if (divided) zippel_options_.probes_on_hyperplanes = false;
     if (options_.progress != nullptr) {
       std::size_t found = 0;
@@ -480,6 +485,7 @@ class Reconstructor {
   }
 
   const Clock::time_point start_ = Clock::now();
+  std::unique_ptr<HostThreads> threads_;  // the algebra's (null: one thread)
   CountingBox box_;
   std::optional<detail::FactoredBox> factored_;
   const ReconstructOptions& options_;

@@ -38,3 +38,41 @@ std::vector<std::uint64_t> master_derivatives(const field::Zp64& f, const Vander
 }
 
 }  // namespace hepex::reconstruct::detail
+
+namespace hepex::reconstruct::detail {
+
+void solve_vandermonde_group(const field::Zp64& f, const std::uint64_t* nodes, const std::uint64_t* rhs,
+                             std::size_t T, std::uint64_t* out, std::vector<std::uint64_t>& scratch) {
+  if (T == 0) return;
+  // P(Z) = prod_j (Z - m_j), lowest coefficient first, monic (T + 1 words).
+  std::vector<std::uint64_t>& master = scratch;
+  master.assign(T + 1, 0);
+  master[0] = 1;
+  for (std::size_t j = 0; j < T; ++j) {
+    const std::uint64_t minus_m = f.neg(nodes[j]), shoup = f.shoup(minus_m);
+    // (Z - m) times the degree-j polynomial in master[0..j].
+    master[j + 1] = master[j];
+    for (std::size_t k = j; k >= 1; --k) master[k] = f.add(master[k - 1], f.mul_shoup(master[k], minus_m, shoup));
+    master[0] = f.mul_shoup(master[0], minus_m, shoup);
+  }
+  for (std::size_t j = 0; j < T; ++j) {
+    const std::uint64_t m = nodes[j], m_shoup = f.shoup(m);
+    field::detail::TripleWord<std::uint64_t> sum;
+    std::uint64_t q = 1;        // q_{T-1}
+    std::uint64_t derivative = 1;  // Q_j(m) by Horner, from q_{T-1} down
+    detail::add_product(sum, q, rhs[T - 1]);
+    for (std::size_t k = T - 1; k >= 1; --k) {
+      q = f.add(f.mul_shoup(q, m, m_shoup), master[k]);  // q_{k-1} = P_k + m q_k
+      detail::add_product(sum, q, rhs[k - 1]);
+      derivative = f.add(f.mul_shoup(derivative, m, m_shoup), q);
+    }
+    const std::uint64_t denominator = f.mul(m, derivative);  // m_j P'(m_j)
+    if (denominator == 0) {
+      throw Error("transposed Vandermonde: node " + std::to_string(j) + " (" + std::to_string(m) +
+                  ") is zero or repeated in its group; the nodes must be distinct and nonzero mod p");
+    }
+    out[j] = f.mul(sum.reduce(f), f.inv(denominator));
+  }
+}
+
+}  // namespace hepex::reconstruct::detail

@@ -54,6 +54,7 @@ struct Probe {
 struct FunctionState {
   std::size_t stage = 0, value = 0, window = 0, moves = 0;
   bool started = false, done = false;
+  bool announced = false;             // target.finished() called (the engine's thread)
   PolynomialModP skeleton;            // monomials in x_0..x_{k-1}, values at x_k = anchor
   std::vector<std::uint64_t> nodes;   // m_t = prod_l y_l^{e_tl}
   std::vector<TermInterpolation> terms;
@@ -89,6 +90,7 @@ struct PassedCache {
     std::vector<std::uint64_t> weights;
   };
   std::array<Cursor, 4> cursors;
+  std::size_t clock = 0;  // Cursor::used
 };
 
 class Engine {
@@ -115,6 +117,7 @@ class Engine {
       s.skeleton = PolynomialModP{m_, {}, {}};
       s.skeleton.add_term(zero.data(), 0);
     }
+    passed_cache_.resize(F_);  // before known()'s threads index it
   }
 
   std::vector<PolynomialModP> run() {
@@ -139,6 +142,8 @@ class Engine {
       const auto ripe = fewest_probes_first(active);
       probe(ripe);
       solve(ripe);
+      for (const std::size_t g : ripe) announce(g);
+      if (options_.progress != nullptr) report();
       evict();
     }
     std::vector<PolynomialModP> out;
@@ -206,6 +211,16 @@ class Engine {
       s.started = true;
       if (s.active.empty()) next_stage(g);
     }
+    announce(g);
+  }
+
+  // Tells the target of g's completion, once (from the engine's thread:
+  // next_stage() may run on a host thread), and reports progress.
+  void announce(std::size_t g) {
+    FunctionState& s = states_[g];
+    if (!s.done || s.announced) return;
+    s.announced = true;
+    target_.finished(g, s.skeleton);
   }
 
   // The terms of stage k are known: the skeleton in x_0..x_k.
@@ -232,11 +247,7 @@ class Engine {
     s.terms.clear();
     s.solved.clear();
     s.started = false;
-    if (++s.stage == m_) {
-      s.done = true;
-      target_.finished(g, s.skeleton);
-    }
-    if (options_.progress != nullptr) report();
+    if (++s.stage == m_) s.done = true;  // announce() tells the target
   }
 
   void report() {
@@ -334,7 +345,11 @@ class Engine {
       for (std::size_t g = 0; g < F_; ++g)
         if (has_passed[g] != 0) terms[g] = states_[g].skeleton.terms();
       const std::vector<std::uint8_t> need = target_.known_needed(has_passed, terms);
-      for (std::size_t g = 0; g < F_; ++g) {
+      // Each function's values are its own entries of `out` and its own
+      // cache: the functions spread over the host threads.
+      for_each_on(options_.threads, F_, [&](std::size_t g_begin, std::size_t g_end) {
+      std::vector<std::uint64_t> at_nodes;  // passed()'s nodes
+      for (std::size_t g = g_begin; g < g_end; ++g) {
         if (has_passed[g] != 0 && need[g] == ProbeTarget::known_unknown) continue;
         if (has_passed[g] != 0 && need[g] == ProbeTarget::known_unused) {
           for (std::size_t q = begin; q < end; ++q) out.mask[q * F_ + g] = 1;
@@ -371,7 +386,7 @@ class Engine {
           }
           cursor->i = first.i;
           cursor->j = keys[end - 1].j;
-          cursor->used = ++cursor_clock_;
+          cursor->used = ++c->clock;
           weights = &w;
           nodes = &c->nodes;
           shoup = &c->shoup;
@@ -384,8 +399,8 @@ class Engine {
             local[t] = f_.mul(local[t], f_.pow(at->nodes[t], first.j));
             shoup_here[t] = f_.shoup(at->nodes[t]);
           }
-          at_nodes_ = std::move(at->nodes);
-          nodes = &at_nodes_;
+          at_nodes = std::move(at->nodes);
+          nodes = &at_nodes;
           shoup = &shoup_here;
         }
         std::vector<std::uint64_t>& w = *weights;
@@ -399,6 +414,7 @@ class Engine {
           out.values[q * F_ + g] = sum;
         }
       }
+      }, 16);
     }
     return out;
   }
@@ -408,7 +424,6 @@ class Engine {
   PassedCache* passed_skeleton(std::size_t g, std::size_t k) const {
     const FunctionState& s = states_[g];
     if (!(s.done || s.stage > k)) return nullptr;
-    if (passed_cache_.size() != F_) passed_cache_.resize(F_);
     PassedCache& c = passed_cache_[g];
     if (c.k == k && c.stage == s.stage && c.done == s.done) return &c;
     c = PassedCache{};
@@ -492,38 +507,67 @@ class Engine {
   }
 
   // One value for every active function: one batched transposed Vandermonde
-  // solve over all of them, then the terms take their values.
+  // solve over all of them, then the terms take their values. The right-hand
+  // sides and the terms' updates are per function (its own state, the probe
+  // cache only read): spread over the host threads; the solve (Kokkos) stays
+  // on this thread.
   void solve(const std::vector<std::size_t>& active) {
+    const std::size_t A = active.size();
+    std::vector<std::vector<std::uint64_t>> rhs(A);
+    std::vector<std::uint8_t> to_solve(A, 0);
+    for_each_on(options_.threads, A, [&](std::size_t begin, std::size_t end) {
+      for (std::size_t q = begin; q < end; ++q) {
+        const std::size_t g = active[q];
+        if (!right_hand_side(g, rhs[q])) continue;
+        if (states_[g].stage == 0) {
+          feed(g, {rhs[q][0]});  // the single term's value itself
+        } else {
+          to_solve[q] = 1;
+        }
+      }
+    }, 4);
+    // Groups of host_group_below unknowns or more: one batched solve here
+    // (Kokkos: the device where there is one); the others each on its
+    // function's host thread below.
     VandermondeSystems systems;
     std::vector<std::uint64_t> rhs_all;
-    std::vector<std::size_t> solved;
-    for (const std::size_t g : active) {
-      std::vector<std::uint64_t> rhs;
-      if (!right_hand_side(g, rhs)) continue;
-      FunctionState& s = states_[g];
-      if (s.stage == 0) {  // the single term's value itself
-        feed(g, {rhs[0]});
-        continue;
-      }
+    std::vector<std::size_t> solved, batched(A, SIZE_MAX);  // batched[q]: its group
+    for (std::size_t q = 0; q < A; ++q) {
+      if (to_solve[q] == 0) continue;
+      solved.push_back(q);
+      const FunctionState& s = states_[active[q]];
+      if (s.active.size() < host_group_below) continue;
+      batched[q] = systems.groups();
       for (const std::size_t t : s.active) systems.nodes.push_back(s.nodes[t]);
       systems.offsets.push_back(systems.nodes.size());
-      rhs_all.insert(rhs_all.end(), rhs.begin(), rhs.end());
-      solved.push_back(g);
+      rhs_all.insert(rhs_all.end(), rhs[q].begin(), rhs[q].end());
     }
     if (solved.empty()) return;
-    const TransposedVandermonde<DeviceSpace> solver(f_, systems);
-    const auto a = solver.solve(1, rhs_all);
-    for (std::size_t q = 0; q < solved.size(); ++q) {
-      const std::size_t g = solved[q];
-      FunctionState& s = states_[g];
-      std::vector<std::uint64_t> values(a.begin() + systems.offsets[q],
-                                        a.begin() + systems.offsets[q + 1]);
-      if (s.window != 0) {  // solved a_t m_t^window
-        for (std::size_t u = 0; u < values.size(); ++u)
-          values[u] = f_.mul(values[u], f_.inv(f_.pow(s.nodes[s.active[u]], s.window)));
+    std::vector<std::uint64_t> a;
+    if (systems.groups() > 0) a = TransposedVandermonde<DeviceSpace>(f_, systems).solve(1, rhs_all);
+    for_each_on(options_.threads, solved.size(), [&](std::size_t begin, std::size_t end) {
+      std::vector<std::uint64_t> nodes, scratch;
+      for (std::size_t u = begin; u < end; ++u) {
+        const std::size_t q = solved[u], g = active[q];
+        FunctionState& s = states_[g];
+        std::vector<std::uint64_t> values;
+        if (batched[q] != SIZE_MAX) {
+          const std::size_t b = batched[q];
+          values.assign(a.begin() + static_cast<std::ptrdiff_t>(systems.offsets[b]),
+                        a.begin() + static_cast<std::ptrdiff_t>(systems.offsets[b + 1]));
+        } else {
+          nodes.clear();
+          for (const std::size_t t : s.active) nodes.push_back(s.nodes[t]);
+          values.resize(nodes.size());
+          solve_vandermonde_group(f_, nodes.data(), rhs[q].data(), nodes.size(), values.data(), scratch);
+        }
+        if (s.window != 0) {  // solved a_t m_t^window
+          for (std::size_t v = 0; v < values.size(); ++v)
+            values[v] = f_.mul(values[v], f_.inv(f_.pow(s.nodes[s.active[v]], s.window)));
+        }
+        feed(g, values);
       }
-      feed(g, values);
-    }
+    }, 4);
   }
 
   // The active terms of g at the current value; the next value.
@@ -576,8 +620,6 @@ class Engine {
   std::vector<GeometricPoints> points_;
   std::vector<FunctionState> states_;
   mutable std::vector<PassedCache> passed_cache_;  // per function (known())
-  mutable std::vector<std::uint64_t> at_nodes_;    // known()'s scratch
-  mutable std::size_t cursor_clock_ = 0;            // PassedCache::Cursor::used
   std::map<Key, Probe> cache_;
   std::size_t reported_stage_ = 0;
 };

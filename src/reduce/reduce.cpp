@@ -3,11 +3,13 @@
 #include <algorithm>
 #include <chrono>
 #include <cstring>
+#include <future>
 #include <memory>
 #include <unordered_map>
 #include <numeric>
 
 #include "hepex/core/error.hpp"
+#include "hepex/core/host_threads.hpp"
 #include "hepex/core/random.hpp"
 #include "hepex/field/primes.hpp"
 #include "hepex/reconstruct/black_box.hpp"
@@ -196,11 +198,21 @@ std::string identity(const System& s, const ReduceOptions& o, const std::vector<
 
 }  // namespace
 
+// The check's first point (step 4): a fresh elimination of the whole system
+// mod the check's prime, independent of learning and of the reconstruction:
+// with more than one host thread it runs beside them from the start.
+struct FirstCheck {
+  std::vector<std::uint64_t> x;       // the parameters
+  std::uint64_t counter = 0;          // the check's random counter after it
+  std::future<detail::Plan> fresh;    // invalid: no point was found
+};
+
 // What learning gives reduce() and learn_reduction().
 struct Learned {
   std::vector<std::size_t> by_order;     // column -> integral
   std::vector<std::uint32_t> targets;    // columns
-  Numeric whole;                         // every equation (the check)
+  std::shared_ptr<const Numeric> whole;  // every equation (the check; shared with its thread)
+  FirstCheck first_check;
   detail::Plan plan;
   Numeric needed;                        // the equations the targets need
   detail::ReplayProgram program;
@@ -212,7 +224,7 @@ struct Learned {
 // Steps 1 and the trace: the order's columns, the plan learned at random
 // points, the needed equations' coefficients and the traced program; `out`
 // gets the masters, counts and seed.
-Learned learn_all(const System& system, const ReduceOptions& options, Reduction& out) {
+Learned learn_all(const System& system, const ReduceOptions& options, Reduction& out, bool with_check) {
   const std::size_t N = system.integrals.size();
   // Columns: the integrals in the order, most complex first.
   std::vector<std::size_t> by_order(N);
@@ -269,7 +281,7 @@ Learned learn_all(const System& system, const ReduceOptions& options, Reduction&
   // pivot vanishes, gives another structure).
   std::vector<std::size_t> all(system.equations.size());
   std::iota(all.begin(), all.end(), std::size_t{0});
-  Numeric whole = numeric(system, column_of, all);
+  const auto whole = std::make_shared<const Numeric>(numeric(system, column_of, all));
   reconstruct::ReconstructOptions reconstruction = options.reconstruction;
   // The factor scan in every variable (not only those whose hyperplane x = 0
   // is a pole): IBP coefficients carry d - 4, 2 d - 7 ... as much as s, t;
@@ -293,6 +305,28 @@ Learned learn_all(const System& system, const ReduceOptions& options, Reduction&
   const std::uint64_t seed = random::splitmix64(reconstruction.seed ^ 0x6c6561726eull);
   const auto primes = field::random_large_primes(2, seed);
   const field::Zp64 learn_field(primes[0]);
+  FirstCheck first_check;
+  if (with_check && options.check_points > 0) {
+    // The check's first point (its coefficients here: Kokkos stays on this
+    // thread), and its fresh elimination started now.
+    const field::Zp64 check_field(primes[1]);
+    first_check.counter = 1u << 20;
+    for (int attempt = 0; attempt < 16; ++attempt) {
+      std::vector<std::uint64_t> x(system.parameters.size()), c;
+      for (auto& v : x) v = check_field.from_uint(random::counter_u64(seed, first_check.counter++));
+      std::vector<std::uint8_t> ok;
+      whole->coefficients->evaluate(check_field, 1, x, c, ok);
+      if (ok[0] == 0) continue;
+      const bool beside = resolve_host_threads(options.reconstruction.threads) > 1 &&
+                          (comm == nullptr || comm->rank() == 0);
+      first_check.x = std::move(x);
+      first_check.fresh = std::async(beside ? std::launch::async : std::launch::deferred,
+                                     [whole, check_field, N, targets, values = std::move(c)] {
+                                       return detail::learn(check_field, whole->equations, N, targets, values.data());
+                                     });
+      break;
+    }
+  }
   std::uint64_t counter = 0;
   // An unlucky point (a pivot that vanishes there but not in general)
   // gives a structure that other points do not follow: tracing or the
@@ -302,9 +336,9 @@ Learned learn_all(const System& system, const ReduceOptions& options, Reduction&
   std::optional<Numeric> needed;
   std::optional<detail::ReplayProgram> program;
   for (int round = 0; round < 8 && !program; ++round) {
-    const auto values = values_at(*whole.coefficients, learn_field, seed, counter);
+    const auto values = values_at(*whole->coefficients, learn_field, seed, counter);
     if (!values) throw Error("the coefficients are undefined at every random point tried (a division by zero everywhere?)");
-    detail::Plan p = detail::learn(learn_field, whole.equations, N, targets, values->data());
+    detail::Plan p = detail::learn(learn_field, whole->equations, N, targets, values->data());
     Numeric n = numeric(system, column_of, p.needed);
     try {
       program = traced_program(n, p, learn_field, seed, counter);
@@ -328,7 +362,7 @@ Learned learn_all(const System& system, const ReduceOptions& options, Reduction&
 
   out.instructions = program->instructions.size();
   out.registers = program->registers;
-  return Learned{std::move(by_order), std::move(targets), std::move(whole), std::move(*plan),
+  return Learned{std::move(by_order), std::move(targets), whole, std::move(first_check), std::move(*plan),
                  std::move(*needed), std::move(*program), reconstruction, seed, primes};
 }
 
@@ -355,11 +389,10 @@ void same_structure_on_every_rank(const distributed::Communicator& comm, const L
 Reduction reduce(const System& system, const ReduceOptions& options) {
   const auto start = Clock::now();
   Reduction out;
-  Learned l = learn_all(system, options, out);
-  const std::size_t N = system.integrals.size();
+  Learned l = learn_all(system, options, out, true);
   const auto& by_order = l.by_order;
   const auto& targets = l.targets;
-  const Numeric& whole = l.whole;
+  const Numeric& whole = *l.whole;
   const detail::Plan* plan = &l.plan;
   const auto& primes = l.primes;
   const std::uint64_t seed = l.seed;
@@ -406,28 +439,30 @@ Reduction reduce(const System& system, const ReduceOptions& options) {
   // table; a fresh elimination of 40,000 equations costs what learning does).
   const auto check_start = Clock::now();
   const field::Zp64 check_field(primes[1]);
-  std::uint64_t check_counter = 1u << 20;
+  std::uint64_t check_counter = l.first_check.counter;
   for (std::size_t k = 0; k < options.check_points; ++k) {
-    std::optional<std::vector<std::uint64_t>> values;
     std::vector<std::uint64_t> x(system.parameters.size()), table(targets.size() * M);
-    for (int attempt = 0; attempt < 16 && !values; ++attempt) {
-      for (auto& v : x) v = check_field.from_uint(random::counter_u64(seed, check_counter++));
-      std::vector<std::uint64_t> c;
-      std::vector<std::uint8_t> ok;
-      whole.coefficients->evaluate(check_field, 1, x, c, ok);
-      if (ok[0] == 0) continue;
-      if (k > 0 && !detail::replay(check_field, whole.equations, *plan, c.data(), table.data())) continue;
-      values = std::move(c);
-    }
-    if (!values) throw Error("reduce: no point to check the table at", ErrorKind::runtime);
     if (k == 0) {
-      detail::Plan fresh = detail::learn(check_field, whole.equations, N, targets, values->data());
+      // The fresh elimination started with learning (learn_all).
+      if (!l.first_check.fresh.valid()) throw Error("reduce: no point to check the table at", ErrorKind::runtime);
+      x = l.first_check.x;
+      detail::Plan fresh = l.first_check.fresh.get();
       if (fresh.masters != plan->masters) {
         throw Error("reduce: a fresh elimination at a check point finds other masters; the table is "
                     "not returned (an unlucky learning point: run again with another --seed)",
                     ErrorKind::runtime);
       }
       table = std::move(fresh.table);
+    } else {
+      bool found = false;
+      for (int attempt = 0; attempt < 16 && !found; ++attempt) {
+        for (auto& v : x) v = check_field.from_uint(random::counter_u64(seed, check_counter++));
+        std::vector<std::uint64_t> c;
+        std::vector<std::uint8_t> ok;
+        whole.coefficients->evaluate(check_field, 1, x, c, ok);
+        found = ok[0] != 0 && detail::replay(check_field, whole.equations, *plan, c.data(), table.data());
+      }
+      if (!found) throw Error("reduce: no point to check the table at", ErrorKind::runtime);
     }
     for (std::size_t t = 0; t < targets.size(); ++t) {
       for (std::size_t m = 0; m < M; ++m) {
@@ -456,7 +491,7 @@ Reduction reduce(const System& system, const ReduceOptions& options) {
 
 LearnedReduction learn_reduction(const System& system, const ReduceOptions& options) {
   Reduction out;
-  Learned l = learn_all(system, options, out);
+  Learned l = learn_all(system, options, out, false);
   LearnedReduction r;
   r.box = std::make_unique<ReductionBox>(std::move(l.needed), l.program, system.parameters.size(),
                                          options.device_min_points);

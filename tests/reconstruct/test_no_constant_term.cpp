@@ -219,3 +219,56 @@ TEST(Reconstruct, FireFlyShapedFunctions) {
 }
 
 }  // namespace
+
+// The algebra on several host threads (ReconstructOptions::threads) changes
+// nothing: the same functions, primes and probes as on one, for the cases
+// above and for many functions of one black box (one fit, one Vandermonde
+// system and one known value per function and probe, spread over threads).
+TEST(Reconstruct, HostThreadsGiveTheSameAnswerAndProbes) {
+  SCOPED_TRACE(hepex::test::seed_trace());
+  std::mt19937_64 rng(hepex::test::seed() + 39);
+  const auto run = [](const std::vector<std::string>& texts, const std::vector<std::string>& vars,
+                      std::uint64_t seed, std::size_t threads) {
+    ReconstructOptions options;
+    options.seed = seed;
+    options.max_primes = 60;
+    options.threads = threads;
+    return from_text(texts, vars, options);
+  };
+  const auto same = [](const Reconstruction& one, const Reconstruction& many, const std::vector<std::string>& vars) {
+    ASSERT_EQ(one.functions.size(), many.functions.size());
+    for (std::size_t g = 0; g < one.functions.size(); ++g)
+      EXPECT_EQ(to_string(one.functions[g], vars), to_string(many.functions[g], vars)) << "function " << g;
+    EXPECT_EQ(one.probes, many.probes);
+    ASSERT_EQ(one.prime_uses.size(), many.prime_uses.size());
+    for (std::size_t k = 0; k < one.prime_uses.size(); ++k) {
+      EXPECT_EQ(one.prime_uses[k].prime, many.prime_uses[k].prime);
+      EXPECT_EQ(one.prime_uses[k].probes, many.prime_uses[k].probes);
+    }
+  };
+  for (std::size_t c = 0; c < 30; ++c) {
+    const Case k = make_case(rng, c);
+    const auto vars = names(k.truth.num.variables);
+    const std::string text = to_string(k.truth, vars);
+    SCOPED_TRACE("case " + std::to_string(c) + " (" + k.what + "): " + text);
+    const auto one = run({text}, vars, hepex::test::seed() + c, 1);
+    const auto many = run({text}, vars, hepex::test::seed() + c, 2 + c % 6);
+    EXPECT_TRUE(hepex::test::same_function(many.functions.at(0), k.truth));
+    same(one, many, vars);
+  }
+  const std::size_t n = 3;
+  const auto vars = names(n);
+  std::vector<RationalFunction> truth;
+  std::vector<std::string> texts;
+  for (std::size_t g = 0; g < 80; ++g) {
+    PolynomialQ den = hepex::test::random_polynomial(rng, n, 1 + rng() % 2, 2, 16, true);
+    for (std::size_t k = 0; k < 1 + rng() % 3; ++k) den = multiply(den, denominator_factor(rng, n, k == 0));
+    truth.push_back({hepex::test::random_polynomial(rng, n, 1 + rng() % 30, 7, g % 4 == 0 ? 90 : 12, false), den});
+    texts.push_back(to_string(truth.back(), vars));
+  }
+  const auto one = run(texts, vars, hepex::test::seed(), 1);
+  const auto many = run(texts, vars, hepex::test::seed(), 7);
+  for (std::size_t g = 0; g < truth.size(); ++g)
+    EXPECT_TRUE(hepex::test::same_function(many.functions.at(g), truth[g])) << texts[g];
+  same(one, many, vars);
+}

@@ -38,6 +38,9 @@ struct ReconstructOptions {
   std::size_t verify_points = 2;     // random probes per check
   std::size_t retries = 4;           // attempts per prime
   std::ostream* progress = nullptr;  // --verbose
+  // Host threads for the algebra (0: the cores this process may run on,
+  // its affinity mask). The black box is called from the calling thread.
+  std::size_t threads = 0;
   // The factor scan (detail/factor_scan.hpp): on the variables whose
   // hyperplane x_i = 0 is outside the black box's domain (automatic), on
   // every variable, or off.

@@ -21,6 +21,7 @@
 #include <string>
 #include <vector>
 
+#include "hepex/core/host_threads.hpp"
 #include "hepex/field/zp.hpp"
 #include "hepex/reconstruct/black_box.hpp"
 #include "hepex/reconstruct/polynomial.hpp"
@@ -42,6 +43,10 @@ struct ZippelOptions {
   // (factors divided out of it vanish there: detail/factor_scan.hpp), so that
   // choosing the shift tests lines, not points with zero coordinates.
   bool probes_on_hyperplanes = true;
+  // Host threads for the algebra between probe batches (not owned; null:
+  // the calling thread only). The black box is still called from the
+  // calling thread alone.
+  HostThreads* threads = nullptr;
 };
 
 // The message of a degree beyond the limit: names the option, and the other

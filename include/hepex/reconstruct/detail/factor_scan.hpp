@@ -27,6 +27,7 @@
 
 #include <gmpxx.h>
 
+#include "hepex/core/host_threads.hpp"
 #include "hepex/reconstruct/black_box.hpp"
 #include "hepex/reconstruct/polynomial.hpp"
 #include "hepex/reconstruct/zippel.hpp"
@@ -60,8 +61,9 @@ std::vector<FunctionFactors> scan_factors(const BlackBox& box, const field::Zp64
 // the prime divides a factor's coefficient's denominator).
 class FactoredBox : public BlackBox {
  public:
-  FactoredBox(const BlackBox& box, std::vector<FunctionFactors> factors)
-      : box_(box), factors_(std::move(factors)) {
+  // threads (may be null): the points of a batch divided on them.
+  FactoredBox(const BlackBox& box, std::vector<FunctionFactors> factors, HostThreads* threads = nullptr)
+      : box_(box), factors_(std::move(factors)), threads_(threads) {
     for (const auto& g : factors_) none_ = none_ && g.num.empty() && g.den.empty();
   }
   std::size_t variables() const override { return box_.variables(); }
@@ -84,6 +86,7 @@ class FactoredBox : public BlackBox {
 
   const BlackBox& box_;
   std::vector<FunctionFactors> factors_;
+  HostThreads* threads_;
   bool none_ = true;  // no factor anywhere: the user's values as they are
   mutable std::mutex mutex_;                    // guards reduced_
   mutable std::shared_ptr<const Reduced> reduced_;  // the last prime's

@@ -22,6 +22,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "hepex/core/host_threads.hpp"
 #include "hepex/reconstruct/black_box.hpp"
 #include "hepex/reconstruct/detail/sparse_interpolation.hpp"
 #include "hepex/reconstruct/zippel.hpp"
@@ -54,9 +55,11 @@ struct Part {
 
 class LineTarget : public ProbeTarget {
  public:
-  // shift: per variable (zeros where not shifted); shapes: per function.
+  // shift: per variable (zeros where not shifted); shapes: per function;
+  // threads (may be null): the fits of a batch spread over them.
   LineTarget(const BlackBox& box, const field::Zp64& f, RandomElements& random,
-             std::vector<std::uint64_t> shift, std::vector<LineShape> shapes);
+             std::vector<std::uint64_t> shift, std::vector<LineShape> shapes,
+             HostThreads* threads = nullptr);
 
   // Every coefficient but the normalising one and those known to be zero.
   const std::vector<Part>& parts() const { return parts_; }
@@ -94,6 +97,7 @@ class LineTarget : public ProbeTarget {
 
   const BlackBox& box_;
   RandomElements& random_;
+  HostThreads* threads_;
   std::vector<std::uint64_t> shift_;
   std::vector<LineShape> shapes_;
   std::size_t n_;

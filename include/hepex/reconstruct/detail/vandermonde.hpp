@@ -58,6 +58,23 @@ std::vector<std::uint64_t> master_polynomials(const field::Zp64& f, const Vander
 std::vector<std::uint64_t> master_derivatives(const field::Zp64& f, const VandermondeSystems& s,
                                               const std::vector<std::uint64_t>& master);
 
+// One group's transposed Vandermonde system on the calling thread, O(T^2):
+// sum_j a_j m_j^k = b_k for k = 1..T (rhs[k-1] = b_k), a into `out`; the
+// same arithmetic as TransposedVandermonde's quadratic solve (Zippel 1990:
+// Q_j = P / (Z - m_j) by synthetic division, a_j = sum_k q_k b_{k+1} /
+// (m_j P'(m_j)), P'(m_j) = Q_j(m_j)). For the engine's many small groups on
+// host threads (no Kokkos, no transfers). Throws hepex::Error for a node
+// that is zero or repeated.
+void solve_vandermonde_group(const field::Zp64& f, const std::uint64_t* nodes, const std::uint64_t* rhs,
+                             std::size_t T, std::uint64_t* out, std::vector<std::uint64_t>& scratch);
+
+// Groups below this many unknowns are solved by solve_vandermonde_group on
+// host threads by the Zippel engine: on a host build every group the batched
+// solve would take quadratically; on a GPU build those too small for a
+// kernel launch, its transfers and allocations to pay (an IBP table's
+// thousands of functions of tens to hundreds of terms).
+inline constexpr std::size_t host_group_below = has_accelerator ? 512 : 2048;
+
 // How TransposedVandermonde solves each group: automatic picks by size.
 enum class VandermondeMethod { automatic, quadratic, fast };
 
