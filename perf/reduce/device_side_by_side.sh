@@ -11,7 +11,7 @@
 # (make_laporta_systems.sh).
 #   bash perf/reduce/device_side_by_side.sh OUT_DIR
 # Environment: THREADS (16), REPS (2: hepex's runs; Ratracer's once per
-# thread count). Writes OUT_DIR/runs.jsonl (one line a
+# thread count), REPLAY (1; 0 skips the replay-rate runs). Writes OUT_DIR/runs.jsonl (one line a
 # run: system, tool, threads, wall seconds, hepex's phases) and the tables.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
@@ -57,7 +57,7 @@ for entry in "${systems[@]}"; do
     "$HEPEX" reduce "$system" --vars "$vars" --order "$order" --targets "$targets" --seed "$rep" \
       --out "$work/hepex.txt" --json "$work/hepex.json" 2>/dev/null
     end=$(now)
-    record "$name" hepex "$(nproc)" "$start" "$end" "$(python3 -c "import json,sys; j=json.load(open(sys.argv[1])); print(json.dumps({k: j[k] for k in ('probes','learn_seconds','probe_seconds','algebra_seconds','check_seconds')}))" "$work/hepex.json")"
+    record "$name" hepex "$(nproc)" "$start" "$end" "$(python3 -c "import json,sys; j=json.load(open(sys.argv[1])); print(json.dumps({k: j.get(k) for k in ('probes','threads','learn_seconds','probe_seconds','algebra_seconds','check_seconds')}))" "$work/hepex.json")"
   done
   for threads in 1 "$THREADS"; do
       start=$(now)
@@ -76,6 +76,7 @@ done
 # The replay alone at large batches: GPU and one host core (the rate the
 # issue compares with Ratracer's probe on one core).
 for entry in "${systems[@]:1}"; do
+  [[ ${REPLAY:-1} == 1 ]] || break
   read -r name system order targets vars <<<"$entry"
   OMP_NUM_THREADS=1 build-cuda/perf/hepex_replay_rate "$system" "$order" "$targets" "$vars" 4096 65536 \
     > "$OUT/replay_rate_$name.jsonl" 2>/dev/null || echo "[device] replay_rate $name failed" >&2
