@@ -1,7 +1,6 @@
 #include "hepex/core/host_threads.hpp"
 
 #include <algorithm>
-#include <chrono>
 
 #if defined(__linux__)
 #include <sched.h>
@@ -76,12 +75,6 @@ void HostThreads::run_chunks() {
 void HostThreads::work() {
   std::size_t seen = 0;
   while (true) {
-    // A short spin before sleeping: the reconstruction calls for_each
-    // thousands of times a second, and a wake-up from the condition variable
-    // costs about as much as a small call's whole work.
-    const auto spin_until = std::chrono::steady_clock::now() + std::chrono::microseconds(50);
-    for (std::size_t k = 1; generation_.load(std::memory_order_acquire) == seen; ++k)
-      if (k % 64 == 0 && std::chrono::steady_clock::now() > spin_until) break;
     {
       std::unique_lock<std::mutex> lock(mutex_);
       start_.wait(lock, [&] { return stop_ || generation_ != seen; });

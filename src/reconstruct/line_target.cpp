@@ -232,7 +232,7 @@ void LineTarget::evaluate(const field::Zp64& f, std::size_t count,
         }
       }
     }
-  }, 8);
+  }, 32);
   for (std::size_t at = 0; at < count * F; ++at)
     if (singular[at] != 0) ok[at / F] = 0;
 }

@@ -414,7 +414,7 @@ class Engine {
           out.values[q * F_ + g] = sum;
         }
       }
-      }, 16);
+      }, 64);
     }
     return out;
   }
@@ -525,7 +525,7 @@ class Engine {
           to_solve[q] = 1;
         }
       }
-    }, 4);
+    }, 16);
     // Groups of host_group_below unknowns or more: one batched solve here
     // (Kokkos: the device where there is one); the others each on its
     // function's host thread below.
@@ -567,7 +567,7 @@ class Engine {
         }
         feed(g, values);
       }
-    }, 4);
+    }, 16);
   }
 
   // The active terms of g at the current value; the next value.

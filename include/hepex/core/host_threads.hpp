@@ -4,12 +4,13 @@
 // probe point) between the black box's batches. A Kokkos build with the
 // Serial host space (Debian's) has no other way to use the host's cores.
 //
-// The calling thread works too; the others wait on a condition variable
-// between calls (a pentagon's table is thousands of parallel sections).
+// The calling thread works too; the others sleep on a condition variable
+// between calls (a pentagon's table is thousands of parallel sections; a
+// spin before sleeping gained nothing on 2 cores and slowed the host space's
+// OpenMP threads on a GPU node's 16).
 // Bodies must not call Kokkos (a Serial space is not safe from several
 // threads) nor interruption_point() (the progress watch is the caller's).
 
-#include <atomic>
 #include <condition_variable>
 #include <cstddef>
 #include <exception>
@@ -54,7 +55,7 @@ class HostThreads {
   std::mutex call_;  // one for_each at a time
   std::mutex mutex_;
   std::condition_variable start_, finished_;
-  std::atomic<std::size_t> generation_{0};  // changed under mutex_; read spinning
+  std::size_t generation_ = 0;
   std::size_t busy_ = 0;
   bool stop_ = false;
   // The current call.
