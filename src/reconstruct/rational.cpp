@@ -207,10 +207,13 @@ class Reconstructor {
     zippel_options_.max_degree = options.max_degree;
     zippel_options_.max_degree_name = options.max_degree_name;
     zippel_options_.progress = options.progress;
-    if (resolve_host_threads(options.threads) > 1) {
+    if (options.pool != nullptr) {
+      pool_ = options.pool;
+    } else if (resolve_host_threads(options.threads) > 1) {
       threads_ = std::make_unique<HostThreads>(options.threads);
-      zippel_options_.threads = threads_.get();
+      pool_ = threads_.get();
     }
+    zippel_options_.threads = pool_;
     result_.seed = options.seed;
   }
 
@@ -283,7 +286,10 @@ class Reconstructor {
       }
       dropped(PrimeUse::Role::image);
       ++result_.primes;
-      for (std::size_t g = 0; g < lifts_.size(); ++g) lifts_[g].add(f.modulus(), (*images)[g]);
+      // Each function's CRT and rational reconstructions (GMP) on the threads.
+      for_each_on(pool_, lifts_.size(), [&](std::size_t begin, std::size_t end) {
+        for (std::size_t g = begin; g < end; ++g) lifts_[g].add(f.modulus(), (*images)[g]);
+      });
       report(result_.primes, f.modulus());
     }
   }
@@ -385,7 +391,7 @@ class Reconstructor {
                        : detail::scan_factors(box_, f, random_, zippel_options_, variables);
     const bool divided = std::any_of(factors.begin(), factors.end(),
                                      [](const detail::FunctionFactors& g) { return !g.empty(); });
-    factored_.emplace(box_, std::move(factors), threads_.get());
+    factored_.emplace(box_, std::move(factors), pool_);
     if (divided) zippel_options_.probes_on_hyperplanes = false;
     if (options_.progress != nullptr) {
       std::size_t found = 0;
@@ -396,9 +402,12 @@ class Reconstructor {
   }
 
   Verdict confirmed(const field::Zp64& f) {
+    std::vector<std::optional<RationalFunction>> candidates(lifts_.size());
+    for_each_on(pool_, lifts_.size(), [&](std::size_t begin, std::size_t end) {
+      for (std::size_t g = begin; g < end; ++g) candidates[g] = lifts_[g].candidate();
+    });
     candidates_.clear();
-    for (const auto& l : lifts_) {
-      auto c = l.candidate();
+    for (auto& c : candidates) {
       if (!c) return Verdict::disagrees;
       candidates_.push_back(std::move(*c));
     }
@@ -433,12 +442,13 @@ class Reconstructor {
   }
 
   Reconstruction finish() {
-    for (std::size_t g = 0; g < candidates_.size(); ++g) {
-      auto& c = candidates_[g];
-      if (factored_) detail::multiply_back(c, factored_->factors()[g]);
-      make_primitive(c);
-      result_.functions.push_back(std::move(c));
-    }
+    for_each_on(pool_, candidates_.size(), [&](std::size_t begin, std::size_t end) {
+      for (std::size_t g = begin; g < end; ++g) {
+        if (factored_) detail::multiply_back(candidates_[g], factored_->factors()[g]);
+        make_primitive(candidates_[g]);
+      }
+    });
+    for (auto& c : candidates_) result_.functions.push_back(std::move(c));
     account();
     return std::move(result_);
   }
@@ -485,7 +495,8 @@ class Reconstructor {
   }
 
   const Clock::time_point start_ = Clock::now();
-  std::unique_ptr<HostThreads> threads_;  // the algebra's (null: one thread)
+  std::unique_ptr<HostThreads> threads_;  // the algebra's own pool
+  HostThreads* pool_ = nullptr;           // the one used (null: one thread)
   CountingBox box_;
   std::optional<detail::FactoredBox> factored_;
   const ReconstructOptions& options_;

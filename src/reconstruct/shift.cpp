@@ -69,18 +69,20 @@ std::vector<LineFit> fit_along(const BlackBox& box, const field::Zp64& f, Random
     std::vector<std::uint64_t> out;
     std::vector<std::uint8_t> ok;
     box.evaluate(f, draws, points, out, ok);
-    for (std::size_t r = 0; r < draws; ++r) {
-      if (ok[r] == 0) continue;
-      ++defined;
-      for (std::size_t g = 0; g < F; ++g) {
-        if (done[g] != 0) continue;
-        if (fit[g].add(ts[r], out[r * F + g]) == RationalFit::Added::predicted) done[g] = 1;
-        if (!done[g] && fit[g].size() >= limit) {
-          throw Error(degree_limit_message("the total degree", max_degree, options.max_degree_name),
-                      ErrorKind::negative_answer);
+    for (std::size_t r = 0; r < draws; ++r) defined += ok[r] != 0 ? 1 : 0;
+    // Each function's fit takes the round's points on its own (the host threads).
+    for_each_on(options.threads, F, [&](std::size_t begin, std::size_t end) {
+      for (std::size_t g = begin; g < end; ++g) {
+        for (std::size_t r = 0; r < draws && done[g] == 0; ++r) {
+          if (ok[r] == 0) continue;
+          if (fit[g].add(ts[r], out[r * F + g]) == RationalFit::Added::predicted) done[g] = 1;
+          if (!done[g] && fit[g].size() >= limit) {
+            throw Error(degree_limit_message("the total degree", max_degree, options.max_degree_name),
+                        ErrorKind::negative_answer);
+          }
         }
       }
-    }
+    }, 16);
   }
   std::vector<LineFit> fits(F);
   for (std::size_t g = 0; g < F; ++g) fit[g].to_rational(fits[g].num, fits[g].den);
@@ -348,9 +350,9 @@ std::vector<PolynomialModP> coefficients_of(const LineTarget& target,
   std::vector<PolynomialModP> nu((den ? shape.den_degree : shape.num_degree) + 1,
                                  PolynomialModP{m, {}, {}});
   if (den != shape.num_side) nu[0].add_term(std::vector<std::uint32_t>(m, 0).data(), 1);
-  for (std::size_t q = 0; q < parts.size(); ++q) {
-    const Part& p = target.parts()[q];
-    if (p.g == g && p.den == den) nu[p.r] = parts[q];
+  for (std::size_t r = 0; r < nu.size(); ++r) {
+    const long q = target.part_index(g, den, r);
+    if (q >= 0) nu[r] = parts[static_cast<std::size_t>(q)];
   }
   return nu;
 }
@@ -362,10 +364,12 @@ std::vector<RationalModP> rationals_along_lines(const LineTarget& target,
                                                 const field::Zp64& f) {
   const std::size_t F = target.shapes().size(), n = target.shift().size();
   std::vector<RationalModP> result(F);
-  for (std::size_t g = 0; g < F; ++g) {
-    result[g].num = unshift(f, coefficients_of(target, parts, g, false, n - 1), target.shift());
-    result[g].den = unshift(f, coefficients_of(target, parts, g, true, n - 1), target.shift());
-  }
+  for_each_on(target.threads(), F, [&](std::size_t begin, std::size_t end) {
+    for (std::size_t g = begin; g < end; ++g) {
+      result[g].num = unshift(f, coefficients_of(target, parts, g, false, n - 1), target.shift());
+      result[g].den = unshift(f, coefficients_of(target, parts, g, true, n - 1), target.shift());
+    }
+  });
   return result;
 }
 

@@ -93,9 +93,12 @@ std::optional<std::vector<std::uint64_t>> values_at(const reconstruct::BlackBox&
 // latencies, while the host's lanes share each pivot's inversion).
 class ReductionBox : public reconstruct::BlackBox {
  public:
+  // threads (may be null): the host replay's lane groups where the host
+  // space is Serial.
   ReductionBox(Numeric needed, const detail::ReplayProgram& program, std::size_t parameters,
-               std::size_t device_min_points)
-      : needed_(std::move(needed)), host_(program), parameters_(parameters), device_min_points_(device_min_points) {
+               std::size_t device_min_points, HostThreads* threads = nullptr)
+      : needed_(std::move(needed)), host_(program), threads_(threads), parameters_(parameters),
+        device_min_points_(device_min_points) {
     if constexpr (has_accelerator) {
       device_coefficients_ = reconstruct::expression_black_box(needed_.expressions, parameters);
       device_.emplace(program);
@@ -111,13 +114,14 @@ class ReductionBox : public reconstruct::BlackBox {
     values.assign(count * functions(), 0);
     std::vector<std::uint8_t> replayed(count);
     if (on_device) device_->run(f, count, c.data(), values.data(), replayed.data());
-    else host_.run(f, count, c.data(), values.data(), replayed.data());
+    else host_.run(f, count, c.data(), values.data(), replayed.data(), threads_);
     for (std::size_t i = 0; i < count; ++i) ok[i] = ok[i] != 0 && replayed[i] != 0 ? 1 : 0;
   }
 
  private:
   Numeric needed_;
   detail::ReplayKernel<HostSpace> host_;
+  HostThreads* threads_;
   std::unique_ptr<reconstruct::BlackBox> device_coefficients_;
   std::optional<detail::ReplayKernel<DeviceSpace>> device_;
   std::size_t parameters_, device_min_points_;
@@ -401,7 +405,13 @@ Reduction reduce(const System& system, const ReduceOptions& options) {
 
   // 2.-3. The table from the replay box.
   const auto probe_start = Clock::now();
-  ReductionBox box(std::move(l.needed), l.program, system.parameters.size(), options.device_min_points);
+  // One pool of host threads for the replay and the reconstruction's algebra
+  // (they take turns: the black box is called between the algebra's steps).
+  std::unique_ptr<HostThreads> pool;
+  if (resolve_host_threads(options.reconstruction.threads) > 1)
+    pool = std::make_unique<HostThreads>(options.reconstruction.threads);
+  ReductionBox box(std::move(l.needed), l.program, system.parameters.size(), options.device_min_points,
+                   pool.get());
   const distributed::Communicator* comm = options.communicator;
   std::optional<detail::RankSharedBox> shared;
   if (comm != nullptr && comm->size() > 1) {
@@ -420,7 +430,9 @@ Reduction reduce(const System& system, const ReduceOptions& options) {
     if (reconstruction.progress != nullptr && log->loaded() > 0)
       *reconstruction.progress << "reduce: " << log->path() << ": " << log->loaded() << " probes of an earlier run\n";
   }
-  const auto r = reconstruct::reconstruct(log ? static_cast<const reconstruct::BlackBox&>(*log) : probes, reconstruction);
+  reconstruct::ReconstructOptions with_pool = reconstruction;
+  with_pool.pool = pool.get();
+  const auto r = reconstruct::reconstruct(log ? static_cast<const reconstruct::BlackBox&>(*log) : probes, with_pool);
   shared.reset();  // the other ranks are done
   if (log) out.replayed = log->replayed();
   out.probes = r.probes;

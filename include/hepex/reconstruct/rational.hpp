@@ -25,6 +25,7 @@
 #include <string>
 #include <vector>
 
+#include "hepex/core/host_threads.hpp"
 #include "hepex/core/error.hpp"
 #include "hepex/reconstruct/black_box.hpp"
 #include "hepex/reconstruct/polynomial.hpp"
@@ -41,6 +42,9 @@ struct ReconstructOptions {
   // Host threads for the algebra (0: the cores this process may run on,
   // its affinity mask). The black box is called from the calling thread.
   std::size_t threads = 0;
+  // A pool of the caller's to use instead of `threads` new ones (not owned;
+  // reduce shares its pool with its black box).
+  HostThreads* pool = nullptr;
   // The factor scan (detail/factor_scan.hpp): on the variables whose
   // hyperplane x_i = 0 is outside the black box's domain (automatic), on
   // every variable, or off.

@@ -65,6 +65,13 @@ class LineTarget : public ProbeTarget {
   const std::vector<Part>& parts() const { return parts_; }
   const std::vector<LineShape>& shapes() const { return shapes_; }
   const std::vector<std::uint64_t>& shift() const { return shift_; }
+  HostThreads* threads() const { return threads_; }
+  // The index in parts() of function g's coefficient of t^r (den: of the
+  // denominator), or -1 for the normalising 1 or one known to be zero.
+  long part_index(std::size_t g, bool den, std::size_t r) const {
+    const auto& side = index_[g][den ? 1 : 0];
+    return r < side.size() ? side[r] : -1;
+  }
 
   std::size_t variables() const override { return n_ - 1; }
   std::size_t functions() const override { return parts_.size(); }

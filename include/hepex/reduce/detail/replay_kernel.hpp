@@ -13,6 +13,7 @@
 #include <type_traits>
 #include <vector>
 
+#include "hepex/core/host_threads.hpp"
 #include "hepex/core/kokkos_compat.hpp"
 #include "hepex/core/kokkos_lock.hpp"
 #include "hepex/core/vector_view.hpp"
@@ -69,10 +70,12 @@ class ReplayKernel {
 
   // inputs: count x inputs (row-major, host); table: count x outputs();
   // ok[i] = 0 where a pivot vanishes at point i.
+  // threads: where the host space has a single thread (Serial), the lane
+  // groups spread over them instead (may be null).
   void run(const field::Zp64& f, std::size_t count, const std::uint64_t* inputs, std::uint64_t* table,
-           std::uint8_t* ok) const {
+           std::uint8_t* ok, HostThreads* threads = nullptr) const {
     if constexpr (std::is_same<Memory, Kokkos::HostSpace>::value) {
-      run_on_host(f, count, inputs, table, ok);
+      run_on_host(f, count, inputs, table, ok, threads);
     } else {
       run_on_device(f, count, inputs, table, ok);
     }
@@ -83,13 +86,12 @@ class ReplayKernel {
   // (run_lanes: one inversion per pivot for all lanes), the lane groups in
   // parallel over the space's threads.
   void run_on_host(const field::Zp64& f, std::size_t count, const std::uint64_t* inputs, std::uint64_t* table,
-                   std::uint8_t* ok) const {
+                   std::uint8_t* ok, HostThreads* threads) const {
     const KokkosLock lock;
     const std::size_t L = host_lanes, C = inputs_, F = outputs(), R = registers_;
     const std::size_t groups = (count + L - 1) / L;
     const ReplayProgram* program = &host_program_;
-    Kokkos::parallel_for(
-        "hepex::reduce::replay_lanes", Kokkos::RangePolicy<ExecSpace>(0, groups), [=](const std::size_t g) {
+    const auto group = [=](const std::size_t g) {
           thread_local std::vector<std::uint64_t> registers, lane_table;
           thread_local std::vector<std::uint8_t> lane_ok;
           registers.resize(R * L);
@@ -104,7 +106,14 @@ class ReplayKernel {
             ok[first + l] = lane_ok[l];
             if (lane_ok[l] != 0) std::copy_n(lane_table.data() + l * F, F, table + (first + l) * F);
           }
-        });
+        };
+    if (threads != nullptr && ExecSpace().concurrency() == 1) {
+      for_each_on(threads, groups, [&](std::size_t begin, std::size_t end) {
+        for (std::size_t g = begin; g < end; ++g) group(g);
+      });
+    } else {
+      Kokkos::parallel_for("hepex::reduce::replay_lanes", Kokkos::RangePolicy<ExecSpace>(0, groups), group);
+    }
   }
 
   void run_on_device(const field::Zp64& f, std::size_t count, const std::uint64_t* inputs, std::uint64_t* table,
