@@ -1,6 +1,12 @@
 #include "hepex/core/host_threads.hpp"
 
 #include <algorithm>
+#include <atomic>
+
+#include <Kokkos_Core.hpp>
+
+#include "hepex/core/kokkos_lock.hpp"
+#include "hepex/core/spaces.hpp"
 
 #if defined(__linux__)
 #include <sched.h>
@@ -37,6 +43,12 @@ std::size_t resolve_host_threads(std::size_t threads) {
 }
 
 HostThreads::HostThreads(std::size_t threads) {
+  const std::size_t space = static_cast<std::size_t>(HostSpace().concurrency());
+  if (space > 1 && (threads == 0 || threads == space)) {
+    on_host_space_ = true;
+    host_space_threads_ = space;
+    return;
+  }
   const std::size_t total = resolve_host_threads(threads);
   workers_.reserve(total - 1);
   for (std::size_t k = 1; k < total; ++k) workers_.emplace_back([this] { work(); });
@@ -99,6 +111,10 @@ void HostThreads::for_each(std::size_t count, const std::function<void(std::size
     return;
   }
   const std::lock_guard<std::mutex> one_call(call_);
+  if (on_host_space_) {
+    for_each_on_host_space(count, body, grain);
+    return;
+  }
   {
     const std::lock_guard<std::mutex> lock(mutex_);
     body_ = &body;
@@ -121,6 +137,34 @@ void HostThreads::for_each(std::size_t count, const std::function<void(std::size
     error = error_;
     error_ = nullptr;
   }
+  if (error) std::rethrow_exception(error);
+}
+
+void HostThreads::for_each_on_host_space(std::size_t count,
+                                         const std::function<void(std::size_t, std::size_t)>& body,
+                                         std::size_t grain) {
+  const std::size_t chunk =
+      std::max<std::size_t>(std::max<std::size_t>(grain, 1), count / (4 * host_space_threads_) + 1);
+  const std::size_t chunks = (count + chunk - 1) / chunk;
+  // No exception may leave an OpenMP region: the first is kept and rethrown.
+  std::mutex error_mutex;
+  std::exception_ptr error;
+  std::atomic<bool> failed{false};
+  const KokkosLock lock;
+  Kokkos::parallel_for(
+      "hepex::host_threads", Kokkos::RangePolicy<HostSpace, Kokkos::Schedule<Kokkos::Dynamic>>(0, chunks),
+      [&](const std::size_t c) {
+        if (failed.load(std::memory_order_relaxed)) return;
+        try {
+          const RunningBody running(this);
+          body(c * chunk, std::min(count, (c + 1) * chunk));
+        } catch (...) {
+          const std::lock_guard<std::mutex> guard(error_mutex);
+          if (!error) error = std::current_exception();
+          failed = true;
+        }
+      });
+  Kokkos::fence();
   if (error) std::rethrow_exception(error);
 }
 

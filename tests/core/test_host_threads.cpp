@@ -21,9 +21,12 @@ using hepex::HostThreads;
 TEST(HostThreads, EveryIndexExactlyOnce) {
   SCOPED_TRACE(hepex::test::seed_trace());
   std::mt19937_64 rng(hepex::test::seed() + 41);
-  for (const std::size_t size : {1u, 2u, 3u, 8u}) {
+  // 0: the default (the host space's threads where it has several, as in
+  // the GPU build's OpenMP; else the affinity mask's cores).
+  for (const std::size_t size : {0u, 1u, 2u, 3u, 8u}) {
     HostThreads pool(size);
-    ASSERT_EQ(pool.size(), size);
+    if (size > 0) ASSERT_EQ(pool.size(), size);
+    ASSERT_GE(pool.size(), 1u);
     for (int round = 0; round < 200; ++round) {
       const std::size_t count = rng() % 3 == 0 ? rng() % 5 : rng() % 5000;
       const std::size_t grain = 1 + rng() % 64;
@@ -40,7 +43,8 @@ TEST(HostThreads, EveryIndexExactlyOnce) {
 }
 
 TEST(HostThreads, ABodysExceptionReachesTheCallerAndThePoolGoesOn) {
-  HostThreads pool(4);
+  for (const std::size_t size : {0u, 4u}) {
+  HostThreads pool(size);
   for (int round = 0; round < 50; ++round) {
     EXPECT_THROW(pool.for_each(1000, [&](std::size_t begin, std::size_t end) {
       for (std::size_t i = begin; i < end; ++i)
@@ -52,10 +56,11 @@ TEST(HostThreads, ABodysExceptionReachesTheCallerAndThePoolGoesOn) {
     });
     EXPECT_EQ(sum.load(), 999u * 1000u / 2);
   }
+  }
 }
 
 TEST(HostThreads, NestedCallsRunInline) {
-  HostThreads pool(3);
+  HostThreads pool(0);
   std::atomic<std::size_t> visits{0};
   pool.for_each(40, [&](std::size_t begin, std::size_t end) {
     for (std::size_t i = begin; i < end; ++i)

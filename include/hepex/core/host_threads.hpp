@@ -4,7 +4,12 @@
 // probe point) between the black box's batches. A Kokkos build with the
 // Serial host space (Debian's) has no other way to use the host's cores.
 //
-// The calling thread works too; the others sleep on a condition variable
+// Where the Kokkos host space has threads of its own (OpenMP, as in the GPU
+// build) and `threads` is 0 or their number, for_each runs on them (a Kokkos
+// parallel_for over the chunks): two sets of threads on the same cores took
+// them from each other (the pentagon's probes twice as slow on 16 cores).
+// Else a pool of std::threads:
+// the calling thread works too; the others sleep on a condition variable
 // between calls (a pentagon's table is thousands of parallel sections; a
 // spin before sleeping gained nothing on 2 cores and slowed the host space's
 // OpenMP threads on a GPU node's 16).
@@ -36,7 +41,7 @@ class HostThreads {
   HostThreads(const HostThreads&) = delete;
   HostThreads& operator=(const HostThreads&) = delete;
 
-  std::size_t size() const { return workers_.size() + 1; }
+  std::size_t size() const { return on_host_space_ ? host_space_threads_ : workers_.size() + 1; }
 
   // body(begin, end) over [0, count) in chunks of at least `grain` items,
   // handed out in order as threads come free (pieces of uneven cost
@@ -50,6 +55,11 @@ class HostThreads {
  private:
   void work();
   void run_chunks();
+  void for_each_on_host_space(std::size_t count, const std::function<void(std::size_t, std::size_t)>& body,
+                              std::size_t grain);
+
+  bool on_host_space_ = false;
+  std::size_t host_space_threads_ = 1;
 
   std::vector<std::thread> workers_;
   std::mutex call_;  // one for_each at a time
