@@ -515,7 +515,8 @@ def _integral_file(value, name):
 
 
 def reduce(system, variables, targets, *, order=None, masters=None, primes=40, seed=None,
-           max_degree=1000, form="str", factored=False, checkpoint=None, progress=None):
+           max_degree=1000, form="str", factored=False, checkpoint=None, progress=None,
+           threads=None):
     """IBP reduction (as ``hepex reduce``): every target integral of a linear
     system as master integrals with rational-function coefficients.
 
@@ -533,7 +534,9 @@ def reduce(system, variables, targets, *, order=None, masters=None, primes=40, s
     ``form="sympy"``: sympy expressions instead of strings. ``checkpoint``:
     a directory keeping every probe (``probes-reduce``): the same call after
     a kill replays them (with the killed run's seed when ``seed`` is None);
-    the file stays after success.
+    the file stays after success. ``threads``: host threads for the
+    reconstruction's algebra and the replay (None: every core this process
+    may run on); the table does not depend on it.
 
     Returns a ``Reduction``. Bad input raises InvalidInputError naming the
     file, line and column before any work; a target that no equation reduces
@@ -546,6 +549,7 @@ def reduce(system, variables, targets, *, order=None, masters=None, primes=40, s
     form = _text(form, "form", ("str", "sympy"))
     primes = _whole(primes, "primes", 1, 10000)
     max_degree = _whole(max_degree, "max_degree", 1, 100000)
+    threads = 0 if threads is None else _whole(threads, "threads", 1, 4096)
     seed_given = seed is not None
     seed = _seed(seed)
     if not isinstance(factored, bool):
@@ -560,7 +564,8 @@ def reduce(system, variables, targets, *, order=None, masters=None, primes=40, s
     masters_text, masters_name = ("", "") if masters is None else _integral_file(masters, "masters")
     target_names, master_names, table, master_targets, unmet, stats = _hepex.reduce_system(
         system_text, system_name, names, targets_text, targets_name, order_text, order_name,
-        masters_text, masters_name, log, seed_given, primes, seed, max_degree, factored, callback)
+        masters_text, masters_name, log, seed_given, primes, seed, max_degree, factored, callback,
+        threads)
     for m in unmet:
         warnings.warn(f"preferred master {m} is not a master (the system reduces it to the others)",
                       stacklevel=2)

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "bindings.hpp"
+#include "hepex/core/host_threads.hpp"
 #include "hepex/core/error.hpp"
 #include "hepex/reconstruct/factored_form.hpp"
 #include "hepex/reduce/reduce.hpp"
@@ -29,7 +30,7 @@ py::tuple reduce_system(const std::string& system_text, const std::string& syste
                         const std::string& order_name, const std::string& masters_text,
                         const std::string& masters_name, const std::string& checkpoint, bool seed_given,
                         std::size_t primes, std::uint64_t seed, std::size_t max_degree, bool factored,
-                        const py::object& progress) {
+                        const py::object& progress, std::size_t threads) {
   if (primes < 1) throw Error("primes = 0: at least one prime is needed");
   if (max_degree < 1) throw Error("max_degree = 0 must be at least 1");
   const auto system = reduce::read_system(system_text, system_name, names);
@@ -52,6 +53,7 @@ py::tuple reduce_system(const std::string& system_text, const std::string& syste
   options.reconstruction.max_degree = max_degree;
   options.reconstruction.max_primes_name = "primes";
   options.reconstruction.max_degree_name = "max_degree";
+  options.reconstruction.threads = threads;
   const PythonCall call(progress);
   reduce::Reduction r;
   {
@@ -76,6 +78,7 @@ py::tuple reduce_system(const std::string& system_text, const std::string& syste
   stats["probes"] = r.probes;
   stats["primes"] = r.primes;
   stats["seed"] = r.seed;
+  stats["threads"] = resolve_host_threads(threads);
   stats["replay_instructions"] = r.instructions;
   stats["replay_registers"] = r.registers;
   stats["learn_seconds"] = r.learn_seconds;
@@ -94,7 +97,8 @@ void bind_reduce(py::module_& m) {
   m.def("reduce_system", &reduce_system, py::arg("system_text"), py::arg("system_name"), py::arg("variables"),
         py::arg("targets_text"), py::arg("targets_name"), py::arg("order_text"), py::arg("order_name"),
         py::arg("masters_text"), py::arg("masters_name"), py::arg("checkpoint"), py::arg("seed_given"),
-        py::arg("primes"), py::arg("seed"), py::arg("max_degree"), py::arg("factored"), py::arg("progress"));
+        py::arg("primes"), py::arg("seed"), py::arg("max_degree"), py::arg("factored"), py::arg("progress"),
+        py::arg("threads"));
 }
 
 }  // namespace hepex::python

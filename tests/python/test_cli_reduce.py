@@ -203,3 +203,20 @@ def test_checkpoint_replays_a_kept_log(cli, tmp_path):
     hepex.reduce(SYSTEM, "d,s", TARGETS, seed=SEED, checkpoint=tmp_path / "ck")
     with pytest.raises(hepex.InvalidInputError, match="probe log of another job"):
         hepex.reduce(SYSTEM, "d,s", ["B[2,1]"], seed=SEED, checkpoint=tmp_path / "ck")
+
+
+def test_host_threads_change_nothing_but_bad_counts_are_refused(cli, tmp_path):
+    tables = {}
+    for threads in ("1", "3"):
+        out = tmp_path / f"table{threads}.txt"
+        r = run(cli, SYSTEM, "--vars", "d,s", "--targets", TARGETS, "--seed", SEED, "--host-threads", threads,
+                "--out", out, "--json", tmp_path / f"r{threads}.json")
+        assert r.returncode == 0, r.stderr
+        assert json.loads((tmp_path / f"r{threads}.json").read_text())["threads"] == int(threads)
+        tables[threads] = out.read_text()
+    assert tables["1"] == tables["3"]
+    for bad in ("0", "-2", "x", "5000"):
+        out = tmp_path / "never.txt"
+        r = run(cli, SYSTEM, "--vars", "d,s", "--targets", TARGETS, "--host-threads", bad, "--out", out)
+        assert r.returncode == 1 and "--host-threads" in r.stderr, (bad, r.stderr)
+        assert not out.exists()

@@ -98,8 +98,10 @@ def test_planted_systems_come_back_exactly(tmp_path):
     rng = random.Random(SEED)
     for case in range(6):
         path, names, others, masters, c, order = planted(rng, tmp_path, case)
-        r = hepex.reduce(path, names, others, order=order, seed=SEED + case, form="sympy")
+        threads = None if case % 2 == 0 else 1 + case % 3
+        r = hepex.reduce(path, names, others, order=order, seed=SEED + case, form="sympy", threads=threads)
         assert r.masters == masters, (case, r.masters)
+        assert r.stats["threads"] >= 1 and (threads is None or r.stats["threads"] == threads)
         for j, target in enumerate(others):
             for m, master in enumerate(masters):
                 got = r.table[target].get(master, sympy.Integer(0))
@@ -121,6 +123,9 @@ def test_bad_input_names_file_line_and_column(tmp_path):
         hepex.reduce(system, "d,s", [3])
     with pytest.raises(hepex.InvalidInputError, match="primes"):
         hepex.reduce(system, "d,s", ["F[1,1]"], primes=0)
+    for threads in (0, -1, 2.5, "4"):
+        with pytest.raises(hepex.InvalidInputError, match="threads"):
+            hepex.reduce(system, "d,s", ["F[1,1]"], threads=threads)
     bad = tmp_path / "bad.m"
     bad.write_text("{d*F[1,1] + F[0,1,2]}\n")
     with pytest.raises(hepex.InvalidInputError, match=r"bad\.m:1:13: .*indices"):
