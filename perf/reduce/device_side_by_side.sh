@@ -70,8 +70,12 @@ for entry in "${systems[@]}"; do
       probe_time=$(sed 's/\x1b\[[0-9;]*m//g' "$work/ratracer_$threads.log" | grep -o 'Average time of the black-box probe: [0-9.e-]* s' | tail -1 | grep -o '[0-9.e-]* s' | cut -d' ' -f1 || echo null)
       record "$name" ratracer "$threads" "$start" "$end" "{\"probes\": ${probes:-null}, \"probe_seconds_each\": ${probe_time:-null}}"
   done
+  # A target that is a master is "(1)*TARGET" in hepex's table: hepex's
+  # masters tell ratracer_table.py which (as side_by_side.sh does).
+  python3 -c "import json, sys; print('\n'.join(json.load(open(sys.argv[1]))['masters']))" "$work/hepex.json" \
+    > "$work/masters.txt"
   python3 perf/reduce/ratracer_table.py "$work/table.raw" "$work/ratracer.txt" --targets "$targets" --vars "$vars" \
-    > /dev/null 2>&1 || true
+    --masters "$work/masters.txt" > /dev/null 2>&1 || true
 done
 # The replay alone at large batches: GPU and one host core (the rate the
 # issue compares with Ratracer's probe on one core).
