@@ -214,8 +214,8 @@ class Engine {
     announce(g);
   }
 
-  // Tells the target of g's completion, once (from the engine's thread:
-  // next_stage() may run on a host thread), and reports progress.
+  // Tells the target of g's completion, once, from the engine's thread
+  // (next_stage() may run on a host thread).
   void announce(std::size_t g) {
     FunctionState& s = states_[g];
     if (!s.done || s.announced) return;

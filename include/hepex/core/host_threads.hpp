@@ -35,7 +35,8 @@ std::size_t resolve_host_threads(std::size_t threads);
 
 class HostThreads {
  public:
-  // `threads` in all, the caller included (0: available_host_threads()).
+  // `threads` in all, the caller included (0: the host space's threads
+  // where it has several, else available_host_threads()).
   explicit HostThreads(std::size_t threads = 0);
   ~HostThreads();
   HostThreads(const HostThreads&) = delete;
