@@ -20,9 +20,17 @@ namespace hepex {
 
 Runtime::Runtime(int& argc, char* argv[], int device_id) {
   if (Kokkos::is_initialized()) return;
-  // Kokkos takes the device from its own option: add it unless given, let
-  // Kokkos consume its options from the copy, and hand back what is left.
-  std::vector<char*> args(argv, argv + argc);
+  // Kokkos gets the --kokkos-* options only (and the device unless given):
+  // Kokkos 3 also takes --threads, --numa, --device ... and fails on them
+  // with its own message (exit 2), where they are simply not hepex's options
+  // (CLI11: exit 1). What Kokkos leaves of its options goes back to argv.
+  const auto is_kokkos = [](const char* a) { return std::string(a).rfind("--kokkos-", 0) == 0; };
+  std::vector<char*> args{argv[0]}, rest;
+  bool options_end = false;
+  for (int i = 1; i < argc; ++i) {
+    options_end = options_end || std::string(argv[i]) == "--";
+    (!options_end && is_kokkos(argv[i]) ? args : rest).push_back(argv[i]);
+  }
   std::string device_option = "--kokkos-device-id=" + std::to_string(device_id);
   const bool given = std::any_of(args.begin(), args.end(), [](const char* a) {
     return std::string(a).rfind("--kokkos-device-id", 0) == 0;
@@ -31,8 +39,9 @@ Runtime::Runtime(int& argc, char* argv[], int device_id) {
   int count = static_cast<int>(args.size());
   args.push_back(nullptr);
   Kokkos::initialize(count, args.data());
-  argc = 0;
-  for (int i = 0; i < count; ++i) {
+  argc = 1;
+  for (char* a : rest) argv[argc++] = a;
+  for (int i = 1; i < count; ++i) {
     if (args[i] != device_option.data()) argv[argc++] = args[i];
   }
   argv[argc] = nullptr;

@@ -182,3 +182,16 @@ def test_numbers_beyond_a_double_are_named(cli, tmp_path, args, message):
     r = run(cli, *args, cwd=tmp_path)
     assert r.returncode == 1 and message in r.stderr, r.stderr
     assert "not finite" not in r.stderr
+
+
+@pytest.mark.parametrize("option", ["--threads", "--numa", "--device", "--ndevices"])
+def test_kokkos_3_options_outside_kokkos_namespace_are_usage_errors(cli, option):
+    """Kokkos gets only the --kokkos-* options: Kokkos 3's own --threads 3 once
+    failed inside Kokkos::initialize (exit 2, "expecting an '=INT'"), where it
+    is simply not an option of hepex (exit 1, CLI11 naming it)."""
+    r = run(cli, "reconstruct", "--vars", "x", "--function", "x + 1", option, 3)
+    assert r.returncode == 1, (r.returncode, r.stderr)
+    assert option in r.stderr and "Kokkos::initialize" not in r.stderr, r.stderr
+    # The --kokkos-* ones still reach Kokkos.
+    r = run(cli, "--kokkos-disable-warnings", "reconstruct", "--vars", "x", "--function", "x + 1")
+    assert r.returncode == 0 and r.stdout.strip() == "x + 1", r.stderr
