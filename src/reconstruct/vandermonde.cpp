@@ -42,19 +42,11 @@ std::vector<std::uint64_t> master_derivatives(const field::Zp64& f, const Vander
 namespace hepex::reconstruct::detail {
 
 void solve_vandermonde_group(const field::Zp64& f, const std::uint64_t* nodes, const std::uint64_t* rhs,
-                             std::size_t T, std::uint64_t* out, std::vector<std::uint64_t>& scratch) {
+                             std::size_t T, std::uint64_t* out) {
   if (T == 0) return;
-  // P(Z) = prod_j (Z - m_j), lowest coefficient first, monic (T + 1 words).
-  std::vector<std::uint64_t>& master = scratch;
-  master.assign(T + 1, 0);
-  master[0] = 1;
-  for (std::size_t j = 0; j < T; ++j) {
-    const std::uint64_t minus_m = f.neg(nodes[j]), shoup = f.shoup(minus_m);
-    // (Z - m) times the degree-j polynomial in master[0..j].
-    master[j + 1] = master[j];
-    for (std::size_t k = j; k >= 1; --k) master[k] = f.add(master[k - 1], f.mul_shoup(master[k], minus_m, shoup));
-    master[0] = f.mul_shoup(master[0], minus_m, shoup);
-  }
+  // P(Z) = prod_j (Z - m_j), lowest coefficient first, monic (T + 1 words):
+  // the same host product as master_polynomials().
+  const std::vector<std::uint64_t> master = product_of_linear_factors(f, nodes, T);
   for (std::size_t j = 0; j < T; ++j) {
     const std::uint64_t m = nodes[j], m_shoup = f.shoup(m);
     field::detail::TripleWord<std::uint64_t> sum;

@@ -546,7 +546,7 @@ class Engine {
     std::vector<std::uint64_t> a;
     if (systems.groups() > 0) a = TransposedVandermonde<DeviceSpace>(f_, systems).solve(1, rhs_all);
     for_each_on(options_.threads, solved.size(), [&](std::size_t begin, std::size_t end) {
-      std::vector<std::uint64_t> nodes, scratch;
+      std::vector<std::uint64_t> nodes;
       for (std::size_t u = begin; u < end; ++u) {
         const std::size_t q = solved[u], g = active[q];
         FunctionState& s = states_[g];
@@ -559,7 +559,7 @@ class Engine {
           nodes.clear();
           for (const std::size_t t : s.active) nodes.push_back(s.nodes[t]);
           values.resize(nodes.size());
-          solve_vandermonde_group(f_, nodes.data(), rhs[q].data(), nodes.size(), values.data(), scratch);
+          solve_vandermonde_group(f_, nodes.data(), rhs[q].data(), nodes.size(), values.data());
         }
         if (s.window != 0) {  // solved a_t m_t^window
           for (std::size_t v = 0; v < values.size(); ++v)

@@ -66,7 +66,7 @@ std::vector<std::uint64_t> master_derivatives(const field::Zp64& f, const Vander
 // host threads (no Kokkos, no transfers). Throws hepex::Error for a node
 // that is zero or repeated.
 void solve_vandermonde_group(const field::Zp64& f, const std::uint64_t* nodes, const std::uint64_t* rhs,
-                             std::size_t T, std::uint64_t* out, std::vector<std::uint64_t>& scratch);
+                             std::size_t T, std::uint64_t* out);
 
 // Groups below this many unknowns are solved by solve_vandermonde_group on
 // host threads by the Zippel engine: on a host build every group the batched
