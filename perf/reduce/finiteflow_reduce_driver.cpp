@@ -13,7 +13,7 @@
 //   - mark and sweep the equations the targets need, drop the others
 //     (FFSparseSolverMarkAndSweepEqs, FFSparseSolverDeleteUnneededEqs);
 //   - reconstruct all outputs over Q with FiniteFlow's default reconstruction
-//     options, one thread: degrees, then sampling and reconstruction with 1,
+//     options, on --threads threads (default 1): degrees, then sampling and reconstruction with 1,
 //     2, ... primes up to 5 (the steps of Session::full_reconstruction and of
 //     FFReconstructFunction, whose default MaxPrimes is 5), written out here
 //     only to know how many primes it took.
@@ -30,7 +30,10 @@
 // degree scans), sample_points (evaluations while sampling for the
 // reconstruction: one per point FiniteFlow generates, checks included) and
 // evaluations (all of them).
-// usage: finiteflow_reduce_driver INPUT [--out FILE] [--max-primes N]
+// usage: finiteflow_reduce_driver INPUT [--out FILE] [--max-primes N] [--threads N]
+// (--threads: FiniteFlow's own parallel degree scan, sampling and
+// reconstruction on N threads, as FFReconstructFunction's "NThreads"; default 1;
+// reading and learning are serial in FiniteFlow either way)
 #include <fflow/alg_mp_reconstruction.hh>
 #include <fflow/analytic_solver.hh>
 #include <fflow/graph.hh>
@@ -137,17 +140,21 @@ std::string json_str(const std::string& s) {
 
 int main(int argc, char** argv) {
   if (argc < 2) {
-    std::cerr << "usage: finiteflow_reduce_driver INPUT [--out FILE] [--max-primes N]\n";
+    std::cerr << "usage: finiteflow_reduce_driver INPUT [--out FILE] [--max-primes N] [--threads N]\n";
     return 2;
   }
   std::string input = argv[1], out_path;
   unsigned max_primes = 5;  // FFReconstructFunction's default MaxPrimes
+  unsigned threads = 1;
   for (int i = 2; i < argc; ++i) {
     std::string a = argv[i];
     if (a == "--out" && i + 1 < argc) {
       out_path = argv[++i];
     } else if (a == "--max-primes" && i + 1 < argc) {
       max_primes = unsigned(std::stoul(argv[++i]));
+    } else if (a == "--threads" && i + 1 < argc) {
+      threads = unsigned(std::stoul(argv[++i]));
+      if (threads == 0) fail("--threads must be at least 1");
     } else {
       fail("unknown argument " + a);
     }
@@ -234,7 +241,7 @@ int main(int argc, char** argv) {
   const unsigned nout = session.graph(graph)->nparsout;
   if (nout != ndep * nindep) fail("unexpected output length");
 
-  // ---- reconstruct over Q: Session::full_reconstruction's steps, 1 thread
+  // ---- reconstruct over Q: Session::full_reconstruction's steps on `threads`
   const auto t_rec = std::chrono::steady_clock::now();
   ReconstructionOptions opt;  // FiniteFlow's defaults
   opt.max_primes = max_primes;
@@ -243,7 +250,7 @@ int main(int argc, char** argv) {
   unsigned primes = 0;
   unsigned long long degree_evals = 0, sample_points = 0;
   if (nout > 0) {
-    if (session.parallel_all_degrees(graph, 1, opt) != SUCCESS) fail("degree scan failed");
+    if (session.parallel_all_degrees(graph, threads, opt) != SUCCESS) fail("degree scan failed");
     degrees_s = seconds_since(t_rec);
     degree_evals = evaluations;
     Ret ret = MISSING_PRIMES;
@@ -251,9 +258,9 @@ int main(int argc, char** argv) {
     for (unsigned np = 1; ret == MISSING_PRIMES && np <= max_primes; ++np) {
       step.max_primes = np;
       const unsigned long long before = evaluations;
-      session.parallel_sample(graph, 1, step);  // one evaluation per new point
+      session.parallel_sample(graph, threads, step);  // one evaluation per new point
       sample_points += evaluations - before;
-      ret = session.parallel_reconstruct(graph, res.get(), 1, step);
+      ret = session.parallel_reconstruct(graph, res.get(), threads, step);
       primes = np;
       if (ret != SUCCESS && ret != MISSING_PRIMES) fail("reconstruction failed");
     }
@@ -307,7 +314,7 @@ int main(int argc, char** argv) {
      << ", \"primes\": " << primes << ", \"learn_passes\": " << learn_calls
      << ", \"degree_evaluations\": " << degree_evals << ", \"sample_points\": " << sample_points
      << ", \"evaluations\": " << all_evals
-     << ", \"threads\": 1}";
+     << ", \"threads\": " << threads << "}";
   std::cout << js.str() << std::endl;
   return 0;
 }

@@ -1,5 +1,6 @@
 // `hepex reduce`: IBP reduction of a linear system of integrals to master
 // integrals (docs/cli.md "IBP reduction", docs/reduce.md).
+#include <chrono>
 #include <filesystem>
 #include <iostream>
 #include <memory>
@@ -33,6 +34,7 @@ void run_reduce(const ReduceCliOptions& o) {
   // spread over the ranks and rank 0 reconstructs and writes the table.
   const auto& comm = communicator();
   const auto names = io::parse_variable_list(o.vars);
+  const auto read_start = std::chrono::steady_clock::now();
   // Every input read and checked before any work.
   const auto system = reduce::read_system(read_on_rank0(o.system, comm), o.system, names);
   const auto targets = reduce::read_integral_list(read_on_rank0(o.targets, comm), o.targets);
@@ -58,6 +60,7 @@ void run_reduce(const ReduceCliOptions& o) {
     options.remove_checkpoint = false;  // removed once the table is written
   }
   auto outputs = open_outputs(o.out_path, o.json_path, comm);
+  const double read_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - read_start).count();
   options.communicator = &comm;
   options.reconstruction.max_primes = o.primes;
   options.reconstruction.max_primes_name = "--primes";
@@ -107,6 +110,7 @@ void run_reduce(const ReduceCliOptions& o) {
                             {"ranks", comm.size()},
                             {"threads", resolve_host_threads(o.threads)},
                             {"seed", r.seed},
+                            {"read_seconds", read_seconds},
                             {"learn_seconds", r.learn_seconds},
                             {"probe_seconds", r.probe_seconds},
                             {"algebra_seconds", r.algebra_seconds},
@@ -119,7 +123,7 @@ void run_reduce(const ReduceCliOptions& o) {
     std::cerr << "reduce: " << r.masters.size() << " masters, " << r.equations_needed << " of "
               << r.equations << " equations used, " << r.probes << " probes, " << r.primes
               << " primes; replay " << r.instructions << " instructions, " << r.registers
-              << " registers a point; learn " << r.learn_seconds << " s, probes " << r.probe_seconds
+              << " registers a point; read " << read_seconds << " s, learn " << r.learn_seconds << " s, probes " << r.probe_seconds
               << " s, algebra " << r.algebra_seconds << " s, check " << r.check_seconds << " s\n";
   }
 }

@@ -70,6 +70,8 @@ def test_bubble_table_agrees_with_sympy(cli, tmp_path, kira):
     summary = json.loads((tmp_path / "r.json").read_text())
     assert summary["masters"] == ["B[1,1]"]
     assert 0 < summary["equations_used"] <= summary["equations"] == len(eqs)
+    for phase in ("read", "learn", "probe", "algebra", "check"):
+        assert summary[f"{phase}_seconds"] >= 0, phase
     targets = [tuple(int(x) for x in m) for m in INTEGRAL.findall(TARGETS.read_text())]
     assert sorted(table) == sorted(targets)
     d, s = sympy.symbols("d s")

@@ -28,6 +28,8 @@ struct Integral {
   std::vector<long> indices;
   // FAMILY[i1,i2,...] (no spaces): how tables name it.
   std::string text() const;
+  // The same into `out` (its capacity reused).
+  void text_into(std::string& out) const;
 };
 
 struct Term {
