@@ -1,28 +1,40 @@
 #!/usr/bin/env bash
 # On the GPU machine (one device call): hepex reduce with the GPU, and
-# Ratracer (+ its FireFly) on the same machine's host with 1 and with
-# THREADS threads, on the benchmark systems; the replay's probe rate at large
-# batches (hepex_replay_rate) on the GPU and on one host core. The anchor is
-# the binary build_ratracer.sh made on the build machine, carried with the
-# shared libraries it needs as .ext/anchors.tar.xz (bin/ratracer, lib/*.so:
-# FLINT, NTL, gf2x, MPFR, GMP, jemalloc, libgomp, zlib; nothing of it is in
-# the repository), since nothing can be fetched or built from the network
-# there. The systems: .ext/dbox (NeatIBP's double box) and .ext/laporta
-# (make_laporta_systems.sh).
+# Ratracer (+ its FireFly) and FiniteFlow on the same machine's host with
+# the thread counts of ANCHOR_THREADS, on the benchmark systems; the
+# replay's probe rate at large batches (hepex_replay_rate) on the GPU and on
+# one host core. The anchors are the binaries build_ratracer.sh and
+# build_finiteflow.sh (+ finiteflow_reduce_driver.cpp) made on the build
+# machine, carried with the shared libraries they need as
+# .ext/anchors.tar.xz (pack_anchors.sh; nothing of them is in the
+# repository), since nothing can be fetched or built from the network
+# there. The systems: .ext/dbox (NeatIBP's double box), .ext/laporta
+# (make_laporta_systems.sh) and, when carried, .ext/inputs.tar.xz
+# (pack_anchors.sh INPUTS=1: the 98,380-equation double box and every
+# system's FiniteFlow input; without it FiniteFlow is not run).
 #   bash perf/reduce/device_side_by_side.sh OUT_DIR
-# Environment: THREADS (16), REPS (2: hepex's runs; Ratracer's once per
-# thread count), REPLAY (1; 0 skips the replay-rate runs). Writes OUT_DIR/runs.jsonl (one line a
-# run: system, tool, threads, wall seconds, hepex's phases) and the tables.
+# Environment: THREADS (16), ANCHOR_THREADS ("1 $THREADS"), REPS (2: hepex's
+# runs; the anchors' once per thread count), SYSTEMS (every one: names to
+# run), REPLAY (1; 0 skips the replay-rate runs). Writes OUT_DIR/runs.jsonl
+# (one line a run: system, tool, threads, wall seconds, hepex's phases) and
+# the tables.
 set -euo pipefail
+# Ratracer gets one define-family argument per integral (63,706 on the
+# largest double box): more than the default 2 MB of arguments, a quarter of
+# the stack limit.
+ulimit -s unlimited 2>/dev/null || ulimit -s 1048576
 cd "$(dirname "$0")/../.."
 OUT=${1:?usage: device_side_by_side.sh OUT_DIR}
 THREADS=${THREADS:-16}
 REPS=${REPS:-2}
+ANCHOR_THREADS=${ANCHOR_THREADS:-1 $THREADS}
 mkdir -p "$OUT"
 HEPEX_CMAKE_ARGS=-DHEPEX_BUILD_PERF=ON HEPEX_TARGETS="hepex_cli hepex_replay_rate" \
   bash perf/common/build_gpu.sh build-cuda > "$OUT/build.log" 2>&1
 source perf/common/gpu_env.sh
 [[ -d .ext/anchors ]] || tar -C .ext -xJf .ext/anchors.tar.xz
+[[ -d .ext/inputs || ! -f .ext/inputs.tar.xz ]] || tar -C .ext -xJf .ext/inputs.tar.xz
+FF_DRIVER=$PWD/.ext/anchors/bin/finiteflow_reduce_driver
 export LD_LIBRARY_PATH=$PWD/.ext/anchors/lib:$LD_LIBRARY_PATH
 HEPEX=$PWD/build-cuda/src/hepex
 RATRACER=$PWD/.ext/anchors/bin/ratracer
@@ -43,8 +55,11 @@ systems=(
   "laporta_dbox .ext/laporta/dbox.m .ext/laporta/dbox.order .ext/laporta/dbox.targets d,s,t"
   "laporta_pentagon .ext/laporta/pentagon.m .ext/laporta/pentagon.order .ext/laporta/pentagon.targets d,s12,s23,s34,s45,s51"
 )
+[[ ! -d .ext/inputs ]] ||
+  systems+=("laporta_dbox13 .ext/inputs/laporta/dbox13.m .ext/inputs/laporta/dbox13.order .ext/inputs/laporta/dbox13.targets d,s,t")
 for entry in "${systems[@]}"; do
   read -r name system order targets vars <<<"$entry"
+  [[ -z ${SYSTEMS:-} || " $SYSTEMS " == *" $name "* ]] || continue
   work=$OUT/$name
   mkdir -p "$work"
   python3 perf/reduce/to_kira_equations.py "$system" "$work/system.eqns" --vars "$vars" --order "$order" \
@@ -57,9 +72,20 @@ for entry in "${systems[@]}"; do
     "$HEPEX" reduce "$system" --vars "$vars" --order "$order" --targets "$targets" --seed "$rep" \
       --out "$work/hepex.txt" --json "$work/hepex.json" 2>/dev/null
     end=$(now)
-    record "$name" hepex "$(nproc)" "$start" "$end" "$(python3 -c "import json,sys; j=json.load(open(sys.argv[1])); print(json.dumps({k: j.get(k) for k in ('probes','threads','learn_seconds','probe_seconds','algebra_seconds','check_seconds')}))" "$work/hepex.json")"
+    record "$name" hepex "$(nproc)" "$start" "$end" "$(python3 -c "import json,sys; j=json.load(open(sys.argv[1])); print(json.dumps({k: j.get(k) for k in ('probes','threads','read_seconds','learn_seconds','probe_seconds','algebra_seconds','check_seconds')}))" "$work/hepex.json")"
   done
-  for threads in 1 "$THREADS"; do
+  ff_input=.ext/inputs/ffinput/$name.txt
+  for threads in $ANCHOR_THREADS; do
+    if [[ -f $ff_input ]]; then
+      start=$(now)
+      "$FF_DRIVER" "$ff_input" --threads "$threads" --out "$work/finiteflow_$threads.txt" \
+        > "$work/finiteflow_$threads.json" 2> "$work/finiteflow_$threads.log" ||
+        echo "[device] finiteflow failed: $(tail -3 "$work/finiteflow_$threads.log")" >&2
+      end=$(now)
+      record "$name" finiteflow "$threads" "$start" "$end" "$(tail -n1 "$work/finiteflow_$threads.json" | python3 -c "import json,sys; j=json.loads(sys.stdin.read() or '{}'); print(json.dumps({k: j.get(k) for k in ('build_s','learn_s','degrees_s','reconstruct_s','total_s','evaluations','primes')}))")"
+    fi
+  done
+  for threads in $ANCHOR_THREADS; do
       start=$(now)
       (cd "$work" && TMPDIR="$work" "$RATRACER" "${families[@]}" load-equations system.eqns solve-equations \
         choose-equation-outputs keep-outputs keep.txt optimize finalize reconstruct --threads="$threads" \

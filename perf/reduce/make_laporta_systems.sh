@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Regenerates the two large Laporta IBP benchmark systems of
+# Regenerates the three large Laporta IBP benchmark systems of
 # perf/reduce/laporta_generator.py into DIR (default /tmp/laporta), with the
 # exact parameters of the benchmark:
 #   dbox      families/dbox.json, massless planar double box (NeatIBP's
@@ -11,6 +11,9 @@
 #             r = 4, s = 2, all non-zero subsectors; targets: top sector,
 #             <= 4 dots -> 20130 equations, 10377 integrals, 126 targets;
 #             vars d,s12,s23,s34,s45,s51
+#   dbox13    the double box again with seeds r = 1, s = 3; targets: top
+#             sector, <= 1 dot, <= 2 numerators -> 98380 equations, 63706
+#             integrals, 48 targets; vars d,s,t
 # Per system NAME: NAME.m (Mathematica list, the input of `hepex reduce` and
 # of to_finiteflow_input.py / to_kira_equations.py), NAME.kira (Kira's
 # equation format), NAME.order (every integral, most complex first: hepex's
@@ -25,16 +28,18 @@ HERE=$(cd "$(dirname "$0")" && pwd)
 DIR=${1:-/tmp/laporta}
 PYTHON=${PYTHON:-/usr/bin/python3}
 mkdir -p "$DIR"
-gen() {  # gen NAME R S
-  local name=$1 r=$2 s=$3 start end
+gen() {  # gen NAME FAMILY R S [TARGET_R TARGET_S]
+  local name=$1 family=$2 r=$3 s=$4 start end targets=()
+  [ $# -ge 6 ] && targets=(--target-r "$5" --target-s "$6")
   start=$(date +%s%N)
-  "$PYTHON" "$HERE/laporta_generator.py" "$HERE/families/$name.json" --r "$r" --s "$s" \
-    --sectors subsectors --target-sectors top \
+  "$PYTHON" "$HERE/laporta_generator.py" "$HERE/families/$family.json" --r "$r" --s "$s" \
+    --sectors subsectors --target-sectors top "${targets[@]}" \
     --mathematica "$DIR/$name.m" --kira "$DIR/$name.kira" \
     --order "$DIR/$name.order" --targets "$DIR/$name.targets" --quiet > "$DIR/$name.summary.json"
   end=$(date +%s%N)
   echo "[$name] r=$r s=$s: $(cat "$DIR/$name.summary.json") wall $(( (end - start) / 1000000 )) ms" >&2
 }
-gen dbox 1 2
-gen pentagon 4 2
-echo "vars: dbox d,s,t; pentagon d,s12,s23,s34,s45,s51; files in $DIR" >&2
+gen dbox dbox 1 2
+gen pentagon pentagon 4 2
+gen dbox13 dbox 1 3 1 2
+echo "vars: dbox and dbox13 d,s,t; pentagon d,s12,s23,s34,s45,s51; files in $DIR" >&2

@@ -18,6 +18,10 @@
 # conversion excluded. The tables are compared afterwards (compare_tables.py
 # --numeric: every coefficient at 20 random rational points, exact).
 set -euo pipefail
+# Ratracer gets one define-family argument per integral (63,706 on the
+# largest double box): more than the default 2 MB of arguments, a quarter of
+# the stack limit.
+ulimit -s unlimited 2>/dev/null || ulimit -s 1048576
 PERF=$(cd "$(dirname "$0")" && pwd)
 REPO=$(cd "$PERF/../.." && pwd)
 [ $# -eq 4 ] || { sed -n 2,19p "$0" >&2; exit 1; }
@@ -58,7 +62,7 @@ for rep in $(seq "$REPS"); do
         taskset -c "$CORE" "$HEPEX" reduce "$SYSTEM" --vars "$VARS" --order "$ORDER" --targets "$TARGETS" \
           --seed "$rep" --out "$OUT/hepex.txt" --json "$OUT/hepex.json" 2> "$OUT/hepex.log"
         end=$(now)
-        extra=$(python3 -c "import json,sys; j=json.load(open(sys.argv[1])); print(json.dumps({k: j[k] for k in ('probes','primes','learn_seconds','probe_seconds','algebra_seconds','check_seconds','masters','equations_used')}))" "$OUT/hepex.json") ;;
+        extra=$(python3 -c "import json,sys; j=json.load(open(sys.argv[1])); print(json.dumps({k: j.get(k) for k in ('probes','primes','read_seconds','learn_seconds','probe_seconds','algebra_seconds','check_seconds','masters','equations_used')}))" "$OUT/hepex.json") ;;
       finiteflow)
         taskset -c "$CORE" "$FF_DRIVER" "$OUT/ff_input.txt" --out "$OUT/finiteflow.txt" > "$OUT/finiteflow.json"
         end=$(now)

@@ -5,6 +5,7 @@
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
 
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -33,7 +34,10 @@ py::tuple reduce_system(const std::string& system_text, const std::string& syste
                         const py::object& progress, std::size_t threads) {
   if (primes < 1) throw Error("primes = 0: at least one prime is needed");
   if (max_degree < 1) throw Error("max_degree = 0 must be at least 1");
-  const auto system = reduce::read_system(system_text, system_name, names);
+  // One pool of host threads for reading and for reduce().
+  std::unique_ptr<HostThreads> pool;
+  if (resolve_host_threads(threads) > 1) pool = std::make_unique<HostThreads>(threads);
+  const auto system = reduce::read_system(system_text, system_name, names, pool.get());
   const auto targets = reduce::read_integral_list(targets_text, targets_name);
   if (targets.integrals.empty()) throw Error(targets_name + ": no targets");
   reduce::require_in_system(system, targets, targets_name, "target");
@@ -54,6 +58,7 @@ py::tuple reduce_system(const std::string& system_text, const std::string& syste
   options.reconstruction.max_primes_name = "primes";
   options.reconstruction.max_degree_name = "max_degree";
   options.reconstruction.threads = threads;
+  options.reconstruction.pool = pool.get();
   const PythonCall call(progress);
   reduce::Reduction r;
   {

@@ -35,8 +35,12 @@ void run_reduce(const ReduceCliOptions& o) {
   const auto& comm = communicator();
   const auto names = io::parse_variable_list(o.vars);
   const auto read_start = std::chrono::steady_clock::now();
+  // One pool of host threads for reading and for reduce() (its replay and
+  // the reconstruction's algebra).
+  std::unique_ptr<HostThreads> pool;
+  if (resolve_host_threads(o.threads) > 1) pool = std::make_unique<HostThreads>(o.threads);
   // Every input read and checked before any work.
-  const auto system = reduce::read_system(read_on_rank0(o.system, comm), o.system, names);
+  const auto system = reduce::read_system(read_on_rank0(o.system, comm), o.system, names, pool.get());
   const auto targets = reduce::read_integral_list(read_on_rank0(o.targets, comm), o.targets);
   reduce::require_in_system(system, targets, o.targets, "target");
   reduce::ReduceOptions options;
@@ -67,6 +71,7 @@ void run_reduce(const ReduceCliOptions& o) {
   options.reconstruction.max_degree = o.max_degree;
   options.reconstruction.max_degree_name = "--max-degree";
   options.reconstruction.threads = o.threads;
+  options.reconstruction.pool = pool.get();
   if (o.seed.empty()) {
     std::random_device device;
     options.reconstruction.seed = (std::uint64_t{device()} << 32) ^ device();

@@ -6,6 +6,7 @@
 #include <numeric>
 
 #include "hepex/core/error.hpp"
+#include "hepex/core/host_threads.hpp"
 #include "hepex/reduce/system.hpp"
 
 namespace hepex::reduce {
@@ -54,9 +55,16 @@ class Reader {
   // `end` is set past the ']'.
   Integral integral(std::size_t at, std::size_t& end) const {
     Integral in;
+    integral_into(at, end, in);
+    return in;
+  }
+  // The same into `in` (its family and indices' capacity reused: a system
+  // has millions of terms).
+  void integral_into(std::size_t at, std::size_t& end, Integral& in) const {
+    in.indices.clear();
     std::size_t i = at;
     while (i < text_.size() && is_name_char(text_[i])) ++i;
-    in.family = text_.substr(at, i - at);
+    in.family.assign(text_, at, i - at);
     if (i >= text_.size() || text_[i] != '[') fail(i, "expected '[' after the integral family '" + in.family + "'");
     ++i;
     while (true) {
@@ -79,7 +87,6 @@ class Reader {
       fail(i, "expected ',' or ']' in " + in.family + "[...]");
     }
     end = i + 1;
-    return in;
   }
 
   // The spans of a Mathematica list's elements: {a, b, ...} from `open`.
@@ -149,12 +156,12 @@ class Reader {
     return s;
   }
 
-  // One term: its integral (exactly one at depth 0) and its coefficient text.
-  std::pair<Integral, std::string> term(Span s, std::size_t& integral_at) const {
+  // One term: its integral (exactly one at depth 0) into `in` and its
+  // coefficient text into `coefficient` (both reused from term to term).
+  void term(Span s, std::size_t& integral_at, Integral& in, std::string& coefficient) const {
     int depth = 0;
     bool found = false;
-    Integral in;
-    std::string coefficient;
+    coefficient.clear();
     for (std::size_t i = s.begin; i < s.end;) {
       const char c = text_[i];
       if (c == '(') ++depth;
@@ -168,7 +175,7 @@ class Reader {
                     "divisor or a power): write each equation as a sum of coefficient*INTEGRAL terms");
           if (found) fail(i, "a product of two integrals (an equation must be linear in them)");
           std::size_t end = 0;
-          in = integral(i, end);
+          integral_into(i, end, in);
           integral_at = i;
           found = true;
           coefficient += " 1 ";
@@ -183,7 +190,7 @@ class Reader {
       ++i;
     }
     if (!found) fail(s.begin, "a term without an integral (the equations are homogeneous in the integrals)");
-    return {in, implicit_products(coefficient)};
+    implicit_products(coefficient);
   }
 
   // Whether every parenthesis group around offset `at` (inside term s) is a
@@ -232,22 +239,23 @@ class Reader {
   }
 
   // Mathematica's implicit multiplication: a space between two operands is '*'.
-  static std::string implicit_products(const std::string& t) {
-    if (std::none_of(t.begin(), t.end(), is_space)) return t;
-    std::string out;
+  static void implicit_products(std::string& t) {
+    // In place: a run of spaces becomes at most one '*', so the written end
+    // never passes the read position.
+    std::size_t w = 0;
     for (std::size_t i = 0; i < t.size(); ++i) {
       if (!is_space(t[i])) {
-        out += t[i];
+        t[w++] = t[i];
         continue;
       }
       std::size_t j = i;
       while (j < t.size() && is_space(t[j])) ++j;
-      const char before = out.empty() ? 0 : out.back();
+      const char before = w == 0 ? 0 : t[w - 1];
       const char after = j < t.size() ? t[j] : 0;
-      if ((is_name_char(before) || before == ')') && (is_name_char(after) || after == '(')) out += '*';
+      if ((is_name_char(before) || before == ')') && (is_name_char(after) || after == '(')) t[w++] = '*';
       i = j - 1;
     }
-    return out;
+    t.resize(w);
   }
 
   const std::string& text() const { return text_; }
@@ -311,11 +319,13 @@ void add_equation(System& s, Integrals& integrals, Coefficients& coefficients, c
   // (integral, coefficient): the terms of one integral added (their texts
   // joined as a sum, parsed again).
   std::vector<std::pair<std::size_t, std::size_t>> terms;
+  thread_local Integral in;
+  thread_local std::string text;
   for (const Span& piece : spans) {
     for (const Span& t : r.terms(piece)) {
       if (r.blank(t)) continue;
       std::size_t at = 0;
-      auto [in, text] = r.term(t, at);
+      r.term(t, at, in, text);
       const std::size_t k = integrals.add(in, at, r);
       std::size_t c = 0;
       try {
@@ -360,41 +370,163 @@ void Integral::text_into(std::string& s) const {
   s += ']';
 }
 
-System read_system(const std::string& text, const std::string& file,
-                   const std::vector<std::string>& parameters) {
-  System s;
-  s.file = file;
-  s.parameters = parameters;
-  const Reader r(text, file);
-  Integrals integrals(s);
-  Coefficients coefficients(s);
+namespace {
+
+// The equations' places in the text: one span each in a Mathematica list,
+// a run of non-blank lines in Kira's format.
+struct EquationSpans {
+  std::vector<Span> spans;
+  std::vector<std::size_t> first;  // equation e is spans[first[e]] .. spans[first[e + 1] - 1]
+  bool list = false;
+  std::size_t close = 0;  // the list's closing brace
+};
+
+EquationSpans equation_spans(const std::string& text, const std::string& file, const Reader& r) {
+  EquationSpans out;
   std::size_t first = 0;
   while (first < text.size() && is_space(text[first])) ++first;
   if (first == text.size()) throw Error(file + ": no equations");
   if (text[first] == '{') {
-    std::size_t close = 0;
-    for (const Span& e : r.list_elements(first, close)) {
-      if (r.blank(e)) r.fail(e.begin, "an empty equation in the list");
-      add_equation(s, integrals, coefficients, r, {e});
-    }
-    r.no_trailing_text(close + 1);
-  } else {
-    // Kira: equations are runs of non-blank lines, one or more terms a line.
-    std::vector<Span> lines;
-    std::size_t start = 0;
-    for (std::size_t i = 0; i <= text.size(); ++i) {
-      if (i < text.size() && text[i] != '\n') continue;
-      const Span line{start, i};
-      if (r.blank(line)) {
-        if (!lines.empty()) add_equation(s, integrals, coefficients, r, lines);
-        lines.clear();
-      } else {
-        lines.push_back(line);
-      }
-      start = i + 1;
-    }
-    if (!lines.empty()) add_equation(s, integrals, coefficients, r, lines);
+    out.list = true;
+    out.spans = r.list_elements(first, out.close);
+    out.first.resize(out.spans.size() + 1);
+    std::iota(out.first.begin(), out.first.end(), std::size_t{0});
+    return out;
   }
+  // Kira: equations are runs of non-blank lines, one or more terms a line.
+  std::size_t start = 0;
+  bool in_equation = false;
+  for (std::size_t i = 0; i <= text.size(); ++i) {
+    if (i < text.size() && text[i] != '\n') continue;
+    const Span line{start, i};
+    if (r.blank(line)) {
+      in_equation = false;
+    } else {
+      if (!in_equation) out.first.push_back(out.spans.size());
+      in_equation = true;
+      out.spans.push_back(line);
+    }
+    start = i + 1;
+  }
+  out.first.push_back(out.spans.size());
+  return out;
+}
+
+// Equations [begin, end) of `at` into s (the integrals and coefficients met
+// first there appended to s's).
+void add_equations(System& s, Integrals& integrals, Coefficients& coefficients, const Reader& r,
+                   const EquationSpans& at, std::size_t begin, std::size_t end) {
+  std::vector<Span> spans;
+  for (std::size_t e = begin; e < end; ++e) {
+    spans.assign(at.spans.begin() + static_cast<std::ptrdiff_t>(at.first[e]),
+                 at.spans.begin() + static_cast<std::ptrdiff_t>(at.first[e + 1]));
+    if (at.list && r.blank(spans.front())) r.fail(spans.front().begin, "an empty equation in the list");
+    add_equation(s, integrals, coefficients, r, spans);
+  }
+}
+
+// Appends `part` (equations read on their own, later in the text than s's)
+// to s: its integrals and coefficients mapped to s's, new ones appended in
+// the order `part` met them, so that s is what reading both at once gives.
+// False where a family's index count differs from s's (the serial reader
+// then says where).
+bool append_part(System& s, System& part, std::map<std::string, std::size_t>& arity,
+                 std::unordered_map<std::string, std::size_t>& coefficient_index) {
+  std::vector<std::size_t> integral(part.integrals.size()), coefficient(part.coefficients.size());
+  std::string key;
+  for (std::size_t k = 0; k < part.integrals.size(); ++k) {
+    Integral& in = part.integrals[k];
+    auto it = arity.find(in.family);
+    if (it == arity.end()) it = arity.emplace(in.family, in.indices.size()).first;
+    if (it->second != in.indices.size()) return false;
+    in.text_into(key);
+    const auto found = s.index.find(key);
+    if (found != s.index.end()) {
+      integral[k] = found->second;
+      continue;
+    }
+    integral[k] = s.integrals.size();
+    s.index.emplace(key, s.integrals.size());
+    s.integrals.push_back(std::move(in));
+    s.first_seen.push_back(part.first_seen[k]);
+  }
+  for (std::size_t c = 0; c < part.coefficients.size(); ++c) {
+    const auto [it, fresh] = coefficient_index.emplace(part.coefficients[c].text, s.coefficients.size());
+    coefficient[c] = it->second;
+    if (fresh) s.coefficients.push_back(std::move(part.coefficients[c]));
+  }
+  for (Equation& eq : part.equations) {
+    for (Term& t : eq.terms) {
+      t.integral = integral[t.integral];
+      t.coefficient = coefficient[t.coefficient];
+    }
+    // add_equation's order: by integral (distinct within an equation).
+    std::sort(eq.terms.begin(), eq.terms.end(),
+              [](const Term& a, const Term& b) { return a.integral < b.integral; });
+    s.equations.push_back(std::move(eq));
+  }
+  return true;
+}
+
+}  // namespace
+
+System read_system(const std::string& text, const std::string& file, const std::vector<std::string>& parameters,
+                   HostThreads* threads) {
+  System s;
+  s.file = file;
+  s.parameters = parameters;
+  const Reader r(text, file);
+  const EquationSpans at = equation_spans(text, file, r);
+  const std::size_t equations = at.first.size() - 1;
+  // Parts of equations read on the threads, then appended in order; any
+  // error (or index counts that differ between parts) and the whole text is
+  // read again on this thread, which stops at the first error as it always
+  // did: the same message, file, line and column.
+  const std::size_t parts = threads == nullptr || threads->size() < 2 || equations < 4096
+                                ? 1
+                                : std::min(equations / 1024, 4 * threads->size());
+  bool parallel_done = false;
+  if (parts > 1) {
+    std::vector<System> read(parts);
+    std::vector<std::uint8_t> failed(parts, 0);
+    threads->for_each(parts, [&](std::size_t begin, std::size_t end) {
+      for (std::size_t p = begin; p < end; ++p) {
+        read[p].file = file;
+        read[p].parameters = parameters;
+        try {
+          Integrals integrals(read[p]);
+          Coefficients coefficients(read[p]);
+          add_equations(read[p], integrals, coefficients, r, at, equations * p / parts, equations * (p + 1) / parts);
+        } catch (const Error&) {
+          failed[p] = 1;
+        }
+      }
+    });
+    if (std::find(failed.begin(), failed.end(), 1) == failed.end()) {
+      std::map<std::string, std::size_t> arity;
+      std::unordered_map<std::string, std::size_t> coefficient_index;
+      parallel_done = true;
+      for (System& part : read) {
+        if (!append_part(s, part, arity, coefficient_index)) {
+          parallel_done = false;
+          break;
+        }
+      }
+    }
+    if (!parallel_done) {
+      s.integrals.clear();
+      s.first_seen.clear();
+      s.index.clear();
+      s.coefficients.clear();
+      s.equations.clear();
+    }
+  }
+  if (!parallel_done) {
+    Integrals integrals(s);
+    Coefficients coefficients(s);
+    add_equations(s, integrals, coefficients, r, at, 0, equations);
+  }
+  if (at.list) r.no_trailing_text(at.close + 1);
   if (s.equations.empty()) throw Error(file + ": no equations");
   return s;
 }

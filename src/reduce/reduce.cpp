@@ -407,11 +407,15 @@ Reduction reduce(const System& system, const ReduceOptions& options) {
   const auto probe_start = Clock::now();
   // One pool of host threads for the replay and the reconstruction's algebra
   // (they take turns: the black box is called between the algebra's steps).
-  std::unique_ptr<HostThreads> pool;
-  if (resolve_host_threads(options.reconstruction.threads) > 1)
-    pool = std::make_unique<HostThreads>(options.reconstruction.threads);
+  // (The caller's, options.reconstruction.pool, where given.)
+  std::unique_ptr<HostThreads> own_pool;
+  HostThreads* pool = options.reconstruction.pool;
+  if (pool == nullptr && resolve_host_threads(options.reconstruction.threads) > 1) {
+    own_pool = std::make_unique<HostThreads>(options.reconstruction.threads);
+    pool = own_pool.get();
+  }
   ReductionBox box(std::move(l.needed), l.program, system.parameters.size(), options.device_min_points,
-                   pool.get());
+                   pool);
   const distributed::Communicator* comm = options.communicator;
   std::optional<detail::RankSharedBox> shared;
   if (comm != nullptr && comm->size() > 1) {
@@ -431,7 +435,7 @@ Reduction reduce(const System& system, const ReduceOptions& options) {
       *reconstruction.progress << "reduce: " << log->path() << ": " << log->loaded() << " probes of an earlier run\n";
   }
   reconstruct::ReconstructOptions with_pool = reconstruction;
-  with_pool.pool = pool.get();
+  with_pool.pool = pool;
   const auto r = reconstruct::reconstruct(log ? static_cast<const reconstruct::BlackBox&>(*log) : probes, with_pool);
   shared.reset();  // the other ranks are done
   if (log) out.replayed = log->replayed();

@@ -21,6 +21,10 @@
 
 #include "hepex/io/expression.hpp"
 
+namespace hepex {
+class HostThreads;
+}
+
 namespace hepex::reduce {
 
 struct Integral {
@@ -64,9 +68,11 @@ struct System {
   std::vector<Equation> equations;
 };
 
-// Reads a system from `text` (named `file` in messages) over `parameters`.
+// Reads a system from `text` (named `file` in messages) over `parameters`;
+// with `threads` (may be null) a large one in parts on them (the same System
+// and the same first error as on one thread).
 System read_system(const std::string& text, const std::string& file,
-                   const std::vector<std::string>& parameters);
+                   const std::vector<std::string>& parameters, HostThreads* threads = nullptr);
 
 // A list of integrals: a Mathematica list {F[..], ...} or one a line (blank
 // lines and lines starting with '#' skipped), with where each was met.
