@@ -126,6 +126,11 @@ def test_bad_inputs_name_file_line_column(cli, tmp_path):
     # A parameter not in --vars.
     r = run(cli, SYSTEM, "--vars", "d", "--targets", targets)
     assert r.returncode == 1 and "ibp_bubble.m:" in r.stderr and "unknown" in r.stderr.lower(), r.stderr
+    # A system that is not a file one can read, or no file at all.
+    r = run(cli, tmp_path, "--vars", "d,s", "--targets", targets)
+    assert r.returncode == 1 and f"{tmp_path}: cannot read the file" in r.stderr, r.stderr
+    r = run(cli, tmp_path / "absent.m", "--vars", "d,s", "--targets", targets)
+    assert r.returncode == 1 and "absent.m: cannot open the file" in r.stderr, r.stderr
 
 
 def test_factored_table_parses_back(cli, tmp_path):
