@@ -39,11 +39,6 @@ void subtract(const field::Zp64& f, Row& r, std::uint64_t c, const Row& s, Row& 
   std::swap(r, out);
 }
 
-void normalise(const field::Zp64& f, Row& r) {
-  const std::uint64_t inverse = f.inv(r.val[0]);
-  for (auto& v : r.val) v = f.mul(v, inverse);
-}
-
 // The row being reduced, scattered (a sparse accumulator): its values by
 // column, and the set of columns that may be nonzero as a two-level bitset
 // (a bit per column, and a bit per 64-column word that has any), so the
@@ -85,11 +80,39 @@ struct Accumulator {
   }
 };
 
+// The pivot rows back to back, a column and its value side by side: a
+// forward step reads one pivot row, somewhere in memory, and the cache
+// misses of finding it were most of learning's time once the accumulator
+// was a bitset (a Row apiece: its two vectors and their header, three).
+struct PivotRows {
+  struct Entry {
+    std::uint64_t val;
+    std::uint32_t col;
+  };
+  std::vector<std::size_t> start{0};  // row p: entries [start[p], start[p + 1])
+  std::vector<Entry> entries;
+  std::size_t size() const { return start.size() - 1; }
+  const Entry* begin(std::size_t p) const { return entries.data() + start[p]; }
+  const Entry* end(std::size_t p) const { return entries.data() + start[p + 1]; }
+  std::uint32_t lead(std::size_t p) const { return entries[start[p]].col; }
+  Row row(std::size_t p) const {
+    Row r;
+    for (const Entry* e = begin(p); e != end(p); ++e) {
+      r.col.push_back(e->col);
+      r.val.push_back(e->val);
+    }
+    return r;
+  }
+};
+
 struct Forward {
-  std::vector<std::int64_t> pivot_of;           // column -> pivot row, or -1
-  std::vector<Row> rows;                         // pivot rows (leading entry 1)
-  std::vector<std::size_t> owner;                // pivot row -> equation
-  std::vector<std::vector<std::uint32_t>> used;  // pivot row -> pivot rows it was reduced by
+  std::vector<std::int64_t> pivot_of;  // column -> pivot row, or -1
+  PivotRows rows;                      // leading entry 1
+  std::vector<std::size_t> owner;      // pivot row -> equation
+  // Pivot row p was reduced by the pivot rows used[used_start[p] ..
+  // used_start[p + 1]) (kept when learning).
+  std::vector<std::size_t> used_start{0};
+  std::vector<std::uint32_t> used;
   Accumulator acc;
   explicit Forward(std::size_t columns) : pivot_of(columns, -1), acc(columns) {}
 };
@@ -103,7 +126,7 @@ std::int64_t forward(const field::Zp64& f, Forward& fw, const SparseEquation& e,
     a.value[c] = f.add(a.value[c], values[e.slots[k]]);
     a.push(c);
   }
-  std::vector<std::uint32_t> used;
+  const std::size_t used_before = fw.used.size();
   while (!a.empty()) {
     const std::uint32_t c = a.pop();
     const std::uint64_t v = a.value[c];
@@ -112,34 +135,33 @@ std::int64_t forward(const field::Zp64& f, Forward& fw, const SparseEquation& e,
     const std::int64_t p = fw.pivot_of[c];
     if (p < 0) {
       // The new pivot row: c and what is left, ascending, leading entry 1.
-      Row row;
-      row.col.push_back(c);
-      row.val.push_back(v);
+      const std::uint64_t inverse = f.inv(v);
+      const std::uint64_t inverse_shoup = f.shoup(inverse);
+      auto& entries = fw.rows.entries;
+      entries.push_back({1, c});
       while (!a.empty()) {  // ascending
         const std::uint32_t other = a.pop();
         if (a.value[other] != 0) {
-          row.col.push_back(other);
-          row.val.push_back(a.value[other]);
+          entries.push_back({f.mul_shoup(a.value[other], inverse, inverse_shoup), other});
           a.value[other] = 0;
         }
       }
-      normalise(f, row);
       fw.pivot_of[c] = static_cast<std::int64_t>(fw.rows.size());
-      fw.rows.push_back(std::move(row));
+      fw.rows.start.push_back(entries.size());
       fw.owner.push_back(index);
-      if (track) fw.used.push_back(std::move(used));
+      if (track) fw.used_start.push_back(fw.used.size());
       return c;
     }
-    if (track) used.push_back(static_cast<std::uint32_t>(p));
+    if (track) fw.used.push_back(static_cast<std::uint32_t>(p));
     // Minus v times the pivot row (its leading entry, 1, cancels c).
-    const Row& s = fw.rows[static_cast<std::size_t>(p)];
     const std::uint64_t v_shoup = f.shoup(v);
-    for (std::size_t k = 1; k < s.col.size(); ++k) {
-      const std::uint32_t other = s.col[k];
-      a.value[other] = f.sub(a.value[other], f.mul_shoup(s.val[k], v, v_shoup));
-      a.push(other);
+    const auto* end = fw.rows.end(static_cast<std::size_t>(p));
+    for (const auto* e = fw.rows.begin(static_cast<std::size_t>(p)) + 1; e != end; ++e) {
+      a.value[e->col] = f.sub(a.value[e->col], f.mul_shoup(e->val, v, v_shoup));
+      a.push(e->col);
     }
   }
+  fw.used.resize(used_before);  // a dependent equation: no pivot row
   return -1;
 }
 
@@ -150,7 +172,7 @@ void back_substitute(const field::Zp64& f, const Forward& fw, const std::vector<
                      std::vector<Row>& full) {
   Row scratch;
   for (const std::uint32_t c : back) {  // descending: simplest first
-    Row r = fw.rows[static_cast<std::size_t>(fw.pivot_of[c])];
+    Row r = fw.rows.row(static_cast<std::size_t>(fw.pivot_of[c]));
     while (true) {
       std::size_t k = 1;
       while (k < r.col.size() && fw.pivot_of[r.col[k]] < 0) ++k;
@@ -202,7 +224,9 @@ Plan learn(const field::Zp64& f, const std::vector<SparseEquation>& equations, s
   while (!stack.empty()) {
     const std::uint32_t c = stack.back();
     stack.pop_back();
-    for (const std::uint32_t other : fw.rows[static_cast<std::size_t>(fw.pivot_of[c])].col) {
+    const auto p = static_cast<std::size_t>(fw.pivot_of[c]);
+    for (const auto* e = fw.rows.begin(p); e != fw.rows.end(p); ++e) {
+      const std::uint32_t other = e->col;
       if (fw.pivot_of[other] >= 0 && !in_back[other]) {
         in_back[other] = 1;
         stack.push_back(other);
@@ -222,7 +246,8 @@ Plan learn(const field::Zp64& f, const std::vector<SparseEquation>& equations, s
   while (!rows.empty()) {
     const std::uint32_t p = rows.back();
     rows.pop_back();
-    for (const std::uint32_t q : fw.used[p]) {
+    for (std::size_t k = fw.used_start[p]; k < fw.used_start[p + 1]; ++k) {
+      const std::uint32_t q = fw.used[k];
       if (!needed_row[q]) {
         needed_row[q] = 1;
         rows.push_back(q);
@@ -234,7 +259,7 @@ Plan learn(const field::Zp64& f, const std::vector<SparseEquation>& equations, s
   for (std::size_t p = 0; p < fw.rows.size(); ++p) {
     if (needed_row[p]) {
       plan.needed.push_back(fw.owner[p]);
-      plan.pivot.push_back(fw.rows[p].col[0]);
+      plan.pivot.push_back(fw.rows.lead(p));
     }
   }
   // The masters: the non-pivot columns of the targets' reduced rows, and
