@@ -13,7 +13,8 @@
 # (pack_anchors.sh INPUTS=1: the 98,380-equation double box and every
 # system's FiniteFlow input; without it FiniteFlow is not run).
 #   bash perf/reduce/device_side_by_side.sh OUT_DIR
-# Environment: THREADS (16), ANCHOR_THREADS ("1 $THREADS"), REPS (2: hepex's
+# Environment: THREADS (16), ANCHOR_THREADS ("1 $THREADS"), ANCHORS
+# ("finiteflow ratracer": which to run), REPS (2: hepex's
 # runs; the anchors' once per thread count), SYSTEMS (every one: names to
 # run), REPLAY (1; 0 skips the replay-rate runs). Writes OUT_DIR/runs.jsonl
 # (one line a run: system, tool, threads, wall seconds, hepex's phases) and
@@ -28,6 +29,7 @@ OUT=${1:?usage: device_side_by_side.sh OUT_DIR}
 THREADS=${THREADS:-16}
 REPS=${REPS:-2}
 ANCHOR_THREADS=${ANCHOR_THREADS:-1 $THREADS}
+ANCHORS=${ANCHORS:-finiteflow ratracer}
 mkdir -p "$OUT"
 HEPEX_CMAKE_ARGS=-DHEPEX_BUILD_PERF=ON HEPEX_TARGETS="hepex_cli hepex_replay_rate" \
   bash perf/common/build_gpu.sh build-cuda > "$OUT/build.log" 2>&1
@@ -76,7 +78,7 @@ for entry in "${systems[@]}"; do
   done
   ff_input=.ext/inputs/ffinput/$name.txt
   for threads in $ANCHOR_THREADS; do
-    if [[ -f $ff_input ]]; then
+    if [[ -f $ff_input && " $ANCHORS " == *" finiteflow "* ]]; then
       start=$(now)
       "$FF_DRIVER" "$ff_input" --threads "$threads" --out "$work/finiteflow_$threads.txt" \
         > "$work/finiteflow_$threads.json" 2> "$work/finiteflow_$threads.log" ||
@@ -86,6 +88,7 @@ for entry in "${systems[@]}"; do
     fi
   done
   for threads in $ANCHOR_THREADS; do
+      [[ " $ANCHORS " == *" ratracer "* ]] || continue
       start=$(now)
       (cd "$work" && TMPDIR="$work" "$RATRACER" "${families[@]}" load-equations system.eqns solve-equations \
         choose-equation-outputs keep-outputs keep.txt optimize finalize reconstruct --threads="$threads" \
