@@ -48,7 +48,8 @@ void subtract(const field::Zp64& f, Row& r, std::uint64_t c, const Row& s, Row& 
 // sum. The leading column only grows while a row is reduced (a pivot row's
 // other columns lie after its leading one), so the search for the next one
 // starts where the last ended: a pop reads a few words, where a binary heap
-// cost log(size) cache misses a push and a pop (16% of learning's time).
+// cost log(size) cache misses a push and a pop (a third of the elimination's
+// time on the 98,380-equation double box).
 struct Accumulator {
   std::vector<std::uint64_t> value;  // per column, 0 where absent
   std::vector<std::uint64_t> bits;   // bit c: column c queued
