@@ -7,12 +7,12 @@
 #include <filesystem>
 #include <fstream>
 #include <iomanip>
-#include <iterator>
 #include <sstream>
 #include <string_view>
 #include <vector>
 
 #include "hepex/core/error.hpp"
+#include "hepex/io/read_stream.hpp"
 #include "hepex/distributed/detail/job_file.hpp"
 
 namespace hepex::distributed {
@@ -44,7 +44,7 @@ constexpr const char* job_prefix = "job-";
 std::string read_file(const fs::path& path) {
   std::ifstream in(path, std::ios::binary);
   if (!in) throw Error(path.string() + ": cannot read the checkpoint file", ErrorKind::runtime);
-  return std::string(std::istreambuf_iterator<char>(in), {});
+  return io::read_stream(in);
 }
 
 // A job file's header line (without its newline) and the bytes after it,

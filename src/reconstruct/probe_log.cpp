@@ -5,10 +5,10 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
-#include <iterator>
 #include <sstream>
 
 #include "hepex/core/error.hpp"
+#include "hepex/io/read_stream.hpp"
 #include "hepex/distributed/detail/job_file.hpp"
 
 namespace hepex::reconstruct {
@@ -94,7 +94,7 @@ void ProbeLog::load(const std::string& expected_shape) {
     throw Error(path_ + ": the probe log's header has no seed; delete it to start afresh");
   }
   const std::size_t header_bytes = header.size() + 1;
-  const std::string bytes(std::istreambuf_iterator<char>(in), {});
+  const std::string bytes = io::read_stream(in);
   if (in.bad()) throw Error(path_ + ": cannot read the probe log", ErrorKind::runtime);
   const std::size_t words = record_words(), size = 8 * words;
   std::vector<std::uint64_t> record(words);
