@@ -18,7 +18,8 @@ C       HEPEX_PARAM_CARD=param_card.dat ./bridge_example DATA_DIR
       INTEGER IGRAPH(NB_PAGE), SELHEL(NB_PAGE), SELCOL(NB_PAGE)
       INTEGER REF_HEL(NB_PAGE), REF_COL(NB_PAGE), CHANID(NB_PAGE)
       INTEGER NGOODHEL, NTOTHEL, IVEC, NBAD
-      DOUBLE PRECISION ROW(2 + 4 * NEXTERNAL + 2), WORST
+      DOUBLE PRECISION ROW(2 + 4 * NEXTERNAL + 2), WORST, WWORST
+      DOUBLE PRECISION WEIGHT(NB_PAGE)
       CHARACTER*4096 DIR
       LOGICAL HELONLY
 
@@ -41,27 +42,77 @@ C     helicities, then one call per page.
      &  RNDHEL, RNDCOL, IGRAPH, OUT, SELHEL, SELCOL, HELONLY)
       WORST = 0
       NBAD = 0
-      DO IVEC = 1, NB_PAGE
-        WORST = MAX(WORST, ABS(OUT(IVEC) / REF_ME(IVEC) - 1))
-        IF (SELHEL(IVEC).NE.REF_HEL(IVEC)) NBAD = NBAD + 1
-        IF (SELCOL(IVEC).NE.REF_COL(IVEC)) NBAD = NBAD + 1
-      END DO
-C     The multichannel entry point with channel 0 (no enhancement).
-      DO IVEC = 1, NB_PAGE
-        CHANID(IVEC) = 0
-      END DO
+C     MadGraph's choices; where igraph is 0 (no configuration: MadGraph's
+C     CUDACPP then chooses no colour) hepex chooses among all 24 flows.
+      CALL CHECK_PAGE(NB_PAGE, OUT, SELHEL, SELCOL, REF_ME, REF_HEL,
+     &  REF_COL, IGRAPH, WORST, NBAD)
+C     MadEvent with single-diagram enhancement: each event's channel id
+C     (the diagram of its integration configuration) and the ME times the
+C     channel's multichannel weight, MadGraph's own (sde_strategy 2 of
+C     genps.f, gg_ttgg_channel_weights_ref.txt; its stot 1.69e8 is that
+C     of the run card beside the param card, 4 x 6500^2).
+      CALL READ_CHANNELS(
+     &  TRIM(DIR)//'/madgraph/gg_ttgg_channel_weights_ref.txt',
+     &  NB_PAGE, CHANID, WEIGHT)
       CALL FBRIDGESEQUENCE(FBRIDGE_PBRIDGE, P_MULTI, GS, RNDHEL, RNDCOL,
      &  CHANID, IGRAPH, OUT, SELHEL, SELCOL, HELONLY)
+      WWORST = 0
       DO IVEC = 1, NB_PAGE
+        OUT(IVEC) = OUT(IVEC) / WEIGHT(IVEC)
+        WWORST = MAX(WWORST, ABS(OUT(IVEC) / REF_ME(IVEC) - 1))
+      END DO
+      CALL CHECK_PAGE(NB_PAGE, OUT, SELHEL, SELCOL, REF_ME, REF_HEL,
+     &  REF_COL, IGRAPH, WORST, NBAD)
+      CALL FBRIDGEDELETE(FBRIDGE_PBRIDGE)
+      WRITE(*,'(A,I3,A,I4,A,ES10.3,A,ES10.3,A,I3)')
+     &  'bridge gg_ttgg: good hel ', NGOODHEL, ' of', NTOTHEL,
+     &  ', max rel. ME error ', WORST, ' (with channel weights ',
+     &  WWORST, '), choices differing from MadGraph ', NBAD
+      IF (WORST.GT.1D-12 .OR. NBAD.NE.0 .OR. NGOODHEL.NE.64) STOP 1
+      END
+
+C     One page against the reference: the ME, the helicity, and the colour
+C     (MadGraph's where igraph is not 0, else any of the 24 flows).
+      SUBROUTINE CHECK_PAGE(NEVT, OUT, SELHEL, SELCOL, REF_ME, REF_HEL,
+     &  REF_COL, IGRAPH, WORST, NBAD)
+      IMPLICIT NONE
+      INTEGER NEVT, SELHEL(NEVT), SELCOL(NEVT), REF_HEL(NEVT)
+      INTEGER REF_COL(NEVT), IGRAPH(NEVT), NBAD, IVEC
+      DOUBLE PRECISION OUT(NEVT), REF_ME(NEVT), WORST
+      DO IVEC = 1, NEVT
         WORST = MAX(WORST, ABS(OUT(IVEC) / REF_ME(IVEC) - 1))
         IF (SELHEL(IVEC).NE.REF_HEL(IVEC)) NBAD = NBAD + 1
-        IF (SELCOL(IVEC).NE.REF_COL(IVEC)) NBAD = NBAD + 1
+        IF (IGRAPH(IVEC).NE.0) THEN
+          IF (SELCOL(IVEC).NE.REF_COL(IVEC)) NBAD = NBAD + 1
+        ELSE IF (SELCOL(IVEC).LT.1 .OR. SELCOL(IVEC).GT.24) THEN
+          NBAD = NBAD + 1
+        END IF
       END DO
-      CALL FBRIDGEDELETE(FBRIDGE_PBRIDGE)
-      WRITE(*,'(A,I3,A,I4,A,ES10.3,A,I3)') 'bridge gg_ttgg: good hel ',
-     &  NGOODHEL, ' of', NTOTHEL, ', max rel. ME error ', WORST,
-     &  ', choices differing from MadGraph ', NBAD
-      IF (WORST.GT.1D-12 .OR. NBAD.NE.0 .OR. NGOODHEL.NE.64) STOP 1
+      END
+
+C     The first channel with stot 1.69e8 of each of the first NEVT events
+C     of a channel-weight reference (ievt stot tmin channel weight).
+      SUBROUTINE READ_CHANNELS(PATH, NEVT, CHANID, WEIGHT)
+      IMPLICIT NONE
+      CHARACTER*(*) PATH
+      INTEGER NEVT, CHANID(NEVT), K, STATUS, IEVT, ID
+      DOUBLE PRECISION WEIGHT(NEVT), STOT, TMIN, W
+      CHARACTER*4096 LINE
+      OPEN(UNIT=23, FILE=PATH, STATUS='OLD', ACTION='READ')
+      K = 0
+      DO WHILE (K.LT.NEVT)
+        READ(23, '(A)', IOSTAT=STATUS) LINE
+        IF (STATUS.NE.0) STOP 2
+        IF (LINE(1:1).NE.'#') THEN
+          READ(LINE, *) IEVT, STOT, TMIN, ID, W
+          IF (IEVT.EQ.K .AND. STOT.EQ.1.69D8) THEN
+            K = K + 1
+            CHANID(K) = ID
+            WEIGHT(K) = W
+          END IF
+        END IF
+      END DO
+      CLOSE(23)
       END
 
 C     The momenta (columns 3 .. 2+N) of the first NEVT data lines of an

@@ -7,11 +7,16 @@
  *
  * The process follows from npar (4: gg_tt ... 7: gg_ttggg), the precision
  * from the environment variable HEPEX_PRECISION (double, float or mixed;
- * default double), the parameters from the param_card.dat named by
- * HEPEX_PARAM_CARD or, as CUDACPP reads it, ../../Cards/param_card.dat.
- * Fortran has no error return here: an error (a missing card, bad inputs, a
- * channel other than 0) prints "hepex fbridge: ..." to stderr and exits with
- * status 1 before anything is written, where CUDACPP throws. */
+ * default double), the parameters from the run's param_card.dat and
+ * run_card.dat: those named by HEPEX_PARAM_CARD and HEPEX_RUN_CARD (default:
+ * run_card.dat beside the param card), else the Cards directory where
+ * CUDACPP finds it (../Cards, ../../Cards, $MG5AMC_CARD_PATH, then ../Cards
+ * and ../../Cards beside the executable). A channel id other than 0
+ * multiplies the ME by the channel's multichannel weight (docs/madevent.md).
+ * Every entry point leaves the caller's floating-point environment (its
+ * exception flags) as it found it. Fortran has no error return here: an
+ * error (a missing card, bad inputs) prints "hepex fbridge: ..." to stderr
+ * and exits with status 1 before anything is written, where CUDACPP throws. */
 #ifndef HEPEX_HEPEX_FBRIDGE_H
 #define HEPEX_HEPEX_FBRIDGE_H
 

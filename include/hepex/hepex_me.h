@@ -50,6 +50,12 @@ int hepex_me_evaluate(hepex_me* handle, int n_events, const double* momenta, dou
 hepex_me* hepex_me_create_bridge(const char* process, const char* precision,
                                  const char* param_card, int max_events);
 
+/* Like hepex_me_create_bridge, with MadEvent's run_card.dat too (NULL: none):
+ * the collider's s and tmin_for_channel of the multichannel weights
+ * (hepex_me_sequence's channel; docs/madevent.md). NULL on failure. */
+hepex_me* hepex_me_create_madevent(const char* process, const char* precision,
+                                   const char* param_card, const char* run_card, int max_events);
+
 /* One batch of 1..max_events events, as CUDACPP's fbridgesequence:
  *   gs      the event's strong coupling (> 0; NULL: sqrt(4 pi aS) of the card);
  *   rndhel  uniform in [0, 1): the helicity is chosen into out_selhel (the
@@ -58,10 +64,12 @@ hepex_me* hepex_me_create_bridge(const char* process, const char* precision,
  *   rndcol  uniform in [0, 1): the colour flow is chosen into out_selcol
  *           (1-based), with probability proportional to |jamp_i|^2 over the
  *           flows that configuration igraph allows (MadGraph's icolamp;
- *           igraph 0: none, out_selcol 0; igraph NULL: every flow); NULL:
- *           none (out_selcol may be NULL);
- *   channel MadEvent's multichannel ids: NULL or all 0 (no single-diagram
- *           enhancement; other ids are refused, docs/madevent.md).
+ *           igraph 0 or NULL: the channel's configuration, else every
+ *           flow); NULL: none (out_selcol may be NULL);
+ *   channel MadEvent's channel ids (the diagram of an integration
+ *           configuration, 1..diagrams of the process): out_me is the ME
+ *           times the channel's multichannel weight, MadGraph's
+ *           sde_strategy 2 (docs/madevent.md); 0 or NULL: the ME alone.
  * Every input is checked first: on an error (HEPEX_ME_INVALID_INPUT, with
  * the event and value in hepex_me_last_error) nothing is written. */
 int hepex_me_sequence(hepex_me* handle, int n_events, const double* momenta, const double* gs,

@@ -638,43 +638,51 @@ class MatrixElement:
     ``precision``: "double", "float" or "mixed"; ``colour_sum``: "kernel" or
     "blas"; ``simd``: the host kernel's instruction set ("auto", "none",
     "sse", "avx2", "avx512"); ``param_card``: a MadGraph param_card.dat for
-    the top mass and width and alpha_s.
+    the top mass and width and alpha_s; ``run_card``: a MadGraph
+    run_card.dat for the collider's s and tmin_for_channel of the channel
+    weights (``evaluate``'s ``channel``).
 
     One object may be used from several threads (and several objects at
     once): hepex runs their evaluations one after the other.
     """
 
     def __init__(self, process, *, precision="double", colour_sum="kernel", simd="auto",
-                 param_card=None):
-        if param_card is not None and not isinstance(param_card, (str, os.PathLike)):
-            raise InvalidInputError(f"param_card = {param_card!r} is not a path")
+                 param_card=None, run_card=None):
+        for name, card in (("param_card", param_card), ("run_card", run_card)):
+            if card is not None and not isinstance(card, (str, os.PathLike)):
+                raise InvalidInputError(f"{name} = {card!r} is not a path")
         self._me = _hepex.MatrixElement(_text(process, "process"), _text(precision, "precision"),
                                         _text(colour_sum, "colour_sum"), _text(simd, "simd"),
-                                        "" if param_card is None else os.fspath(param_card))
+                                        "" if param_card is None else os.fspath(param_card),
+                                        "" if run_card is None else os.fspath(run_card))
 
     process = property(lambda self: self._me.process)
     particles = property(lambda self: self._me.particles)
     configurations = property(lambda self: self._me.configurations,
                               doc="MadEvent's igraph runs 1..configurations")
+    diagrams = property(lambda self: self._me.diagrams,
+                        doc="MadEvent's channel ids run 1..diagrams (those with a configuration)")
     me_units = property(lambda self: self._me.me_units)
     good_helicities = property(lambda self: self._me.good_helicities)
 
     def evaluate(self, momenta, *, gs=None, rndhel=None, rndcol=None, igraph=None,
-                 tolerance=None, progress=None):
+                 channel=None, tolerance=None, progress=None):
         """|M|^2 for momenta of shape (events, particles, 4): (E, px, py, pz)
         in GeV, particles in the order g g t tbar g..., checked first
         (conservation, mass shells; ``tolerance`` relaxes both).
 
         Per event, optionally: ``gs`` (the strong coupling), ``rndhel`` and
         ``rndcol`` (uniform in [0, 1): choose a helicity and a colour flow),
-        ``igraph`` (MadEvent's configuration, with rndcol). Returns the |M|^2
+        ``igraph`` (MadEvent's configuration, with rndcol), ``channel``
+        (MadEvent's channel id: |M|^2 times the channel's multichannel
+        weight, docs/madevent.md; 0: none). Returns the |M|^2
         array, or ``EventResults(me, selhel, selcol)`` when rndhel or rndcol
         is given. ``progress`` as for ``rref``; the events are evaluated in
         batches, so that Ctrl-C ends a long call within a second.
         """
         if tolerance is not None:
             tolerance = _tol(tolerance)
-        result = self._me.evaluate(np.asarray(momenta), gs, rndhel, rndcol, igraph,
+        result = self._me.evaluate(np.asarray(momenta), gs, rndhel, rndcol, igraph, channel,
                                    0.0 if tolerance is None else tolerance, _progress(progress))
         if isinstance(result, tuple):
             return EventResults(*result)

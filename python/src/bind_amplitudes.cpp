@@ -32,12 +32,13 @@ class PyMatrixElement {
  public:
   PyMatrixElement(const std::string& process, const std::string& precision,
                   const std::string& colour_sum, const std::string& simd,
-                  const std::string& param_card) {
+                  const std::string& param_card, const std::string& run_card) {
     MatrixElementOptions options;
     options.precision = parse_precision(precision);
     options.colour_sum = parse_colour_sum(colour_sum);
     options.simd = parse_simd(simd);
     if (!param_card.empty()) options.parameters = read_param_card(param_card);
+    if (!run_card.empty()) options.run = read_run_card(run_card);
     const PythonCall call;
     py::gil_scoped_release release;  // the probe batch finds the good helicities
     me_ = std::make_unique<MatrixElement>(parse_process(process), options);
@@ -47,7 +48,8 @@ class PyMatrixElement {
 
   // me per event, or (me, selhel, selcol) when rndhel or rndcol is given.
   py::object evaluate(const py::array& momenta, const py::object& gs, const py::object& rndhel,
-                      const py::object& rndcol, const py::object& igraph, double tolerance,
+                      const py::object& rndcol, const py::object& igraph,
+                      const py::object& channel, double tolerance,
                       const py::object& progress) {
     const PythonCall call(progress);
     const auto& process = info();
@@ -67,6 +69,7 @@ class PyMatrixElement {
     inputs.rndhel = per_event<double>(rndhel, "rndhel", events);
     inputs.rndcol = per_event<double>(rndcol, "rndcol", events);
     inputs.igraph = per_event<int>(igraph, "igraph", events);
+    inputs.channel = per_event<int>(channel, "channel", events);
     MomentumTolerance check;
     if (tolerance > 0) check = {tolerance, tolerance};
     EventResults r;
@@ -98,15 +101,17 @@ class PyMatrixElement {
 void bind_amplitudes(py::module_& m) {
   py::class_<PyMatrixElement>(m, "MatrixElement")
       .def(py::init<const std::string&, const std::string&, const std::string&,
-                    const std::string&, const std::string&>(),
+                    const std::string&, const std::string&, const std::string&>(),
            py::arg("process"), py::arg("precision"), py::arg("colour_sum"), py::arg("simd"),
-           py::arg("param_card"))
+           py::arg("param_card"), py::arg("run_card"))
       .def("evaluate", &PyMatrixElement::evaluate, py::arg("momenta"), py::arg("gs"),
-           py::arg("rndhel"), py::arg("rndcol"), py::arg("igraph"), py::arg("tolerance"),
+           py::arg("rndhel"), py::arg("rndcol"), py::arg("igraph"), py::arg("channel"),
+           py::arg("tolerance"),
            py::arg("progress"))
       .def_property_readonly("process", [](const PyMatrixElement& e) { return std::string(e.info().name); })
       .def_property_readonly("particles", [](const PyMatrixElement& e) { return e.info().particles; })
       .def_property_readonly("configurations", [](const PyMatrixElement& e) { return configurations(e.info().process); })
+      .def_property_readonly("diagrams", [](const PyMatrixElement& e) { return diagrams(e.info().process); })
       .def_property_readonly("me_units", [](const PyMatrixElement& e) { return std::string(e.info().me_units); })
       .def_property_readonly("good_helicities", &PyMatrixElement::good_helicities);
 }

@@ -53,8 +53,8 @@ void ensure_kokkos() {
 
 extern "C" {
 
-hepex_me* hepex_me_create_bridge(const char* process, const char* precision,
-                                 const char* param_card, int max_events) {
+hepex_me* hepex_me_create_madevent(const char* process, const char* precision,
+                                   const char* param_card, const char* run_card, int max_events) {
   hepex_me* handle = nullptr;
   guarded([&] {
     if (process == nullptr || precision == nullptr)
@@ -66,11 +66,17 @@ hepex_me* hepex_me_create_bridge(const char* process, const char* precision,
     hepex::amplitudes::MatrixElementOptions options;
     options.precision = hepex::amplitudes::parse_precision(precision);
     if (param_card != nullptr) options.parameters = hepex::amplitudes::read_param_card(param_card);
+    if (run_card != nullptr) options.run = hepex::amplitudes::read_run_card(run_card);
     ensure_kokkos();
     auto me = std::make_unique<hepex::amplitudes::MatrixElement>(p, options);
     handle = new hepex_me{std::move(me), max_events};
   });
   return handle;
+}
+
+hepex_me* hepex_me_create_bridge(const char* process, const char* precision,
+                                 const char* param_card, int max_events) {
+  return hepex_me_create_madevent(process, precision, param_card, nullptr, max_events);
 }
 
 hepex_me* hepex_me_create(const char* process, const char* precision) {
@@ -116,20 +122,12 @@ int hepex_me_sequence(hepex_me* handle, int n_events, const double* momenta, con
       throw hepex::Error("hepex_me_sequence: igraph without rndcol");
     }
     const std::size_t events = std::size_t(n_events);
-    for (std::size_t e = 0; channel != nullptr && e < events; ++e) {
-      if (channel[e] != 0) {
-        throw hepex::Error("hepex_me_sequence: event " + std::to_string(e) + ": channel " +
-                           std::to_string(channel[e]) +
-                           ": multichannel enhancement needs per-diagram amplitudes, which "
-                           "hepex does not form; pass channel 0 (docs/madevent.md)");
-      }
-    }
     const auto vector = [&](const auto* p) {
       using T = std::remove_cv_t<std::remove_pointer_t<decltype(p)>>;
       return p == nullptr ? std::vector<T>() : std::vector<T>(p, p + events);
     };
     hepex::amplitudes::EventInputs inputs{vector(gs), vector(rndhel), vector(rndcol),
-                                          vector(igraph)};
+                                          vector(igraph), vector(channel)};
     const std::size_t values = events * 4 * handle->me->info().particles;
     const auto results =
         handle->me->evaluate(std::vector<double>(momenta, momenta + values), inputs);

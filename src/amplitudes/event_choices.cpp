@@ -5,6 +5,7 @@
 #include <sstream>
 #include <string>
 
+#include "hepex/amplitudes/detail/channel_weights.hpp"
 #include "hepex/amplitudes/detail/colour_flow_choices.hpp"
 #include "hepex/amplitudes/detail/event_choices.hpp"
 #include "hepex/amplitudes/matrix_element.hpp"
@@ -33,6 +34,17 @@ FlowChoiceTable flow_choice_table(Process process) {
 
 int configurations(Process process) { return detail::flow_choice_table(process).configurations; }
 
+int diagrams(Process process) { return detail::channel_table(process).diagrams; }
+
+int configuration_channel(Process process, int configuration) {
+  const auto table = detail::channel_table(process);
+  if (configuration < 1 || configuration > table.configurations) {
+    throw Error("configuration " + std::to_string(configuration) + " is not in [1, " +
+                std::to_string(table.configurations) + "]");
+  }
+  return table.config_diagram[configuration - 1];
+}
+
 namespace {
 
 std::string number(double x) {
@@ -55,6 +67,7 @@ void check_event_inputs(const ProcessInfo& process, std::size_t events,
   check_size(inputs.rndhel.size(), "rndhel");
   check_size(inputs.rndcol.size(), "rndcol");
   check_size(inputs.igraph.size(), "igraph");
+  check_size(inputs.channel.size(), "channel");
   if (inputs.rndcol.empty() && !inputs.igraph.empty()) {
     throw Error("igraph without rndcol: it restricts the colour flows that rndcol chooses from");
   }
@@ -80,7 +93,22 @@ void check_event_inputs(const ProcessInfo& process, std::size_t events,
     if (inputs.igraph[e] < 0 || inputs.igraph[e] > most) {
       fail(e, "igraph = " + std::to_string(inputs.igraph[e]) + " is not in [0, " +
                   std::to_string(most) + "] (" + process.name + " has " + std::to_string(most) +
-                  " diagram configurations; 0: no colour chosen)");
+                  " diagram configurations; 0: the channel's, or any)");
+    }
+  }
+  const auto channels = detail::channel_table(process.process);
+  for (std::size_t e = 0; e < inputs.channel.size(); ++e) {
+    const int channel = inputs.channel[e];
+    if (channel < 0 || channel > channels.diagrams) {
+      fail(e, "channel = " + std::to_string(channel) + " is not in [0, " +
+                  std::to_string(channels.diagrams) + "] (" + process.name + " has " +
+                  std::to_string(channels.diagrams) + " diagrams; 0: no channel)");
+    }
+    if (channel != 0 && detail::channel_configuration(channels, channel) == 0) {
+      fail(e, "channel = " + std::to_string(channel) + ": diagram " + std::to_string(channel) +
+                  " of " + process.name +
+                  " has no integration configuration (a four-gluon vertex), so no MadEvent "
+                  "channel");
     }
   }
 }

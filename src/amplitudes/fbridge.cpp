@@ -2,9 +2,13 @@
 // (include/hepex/hepex_fbridge.h).
 #include "hepex/hepex_fbridge.h"
 
+#include <cfenv>
+#include <climits>
 #include <cstdio>
 #include <cstdlib>
+#include <filesystem>
 #include <string>
+#include <system_error>
 #include <vector>
 
 namespace {
@@ -19,11 +23,55 @@ void check(int status) {
   if (status != HEPEX_ME_OK) fail(hepex_me_last_error());
 }
 
+// The caller's floating-point environment, restored when the entry point
+// returns: the exceptions hepex's own work raised (a division by zero in a
+// helicity that vanishes, say) are not left signalling in the Fortran
+// program, which would report them at its end as if its own.
+class KeepFloatingPointEnvironment {
+ public:
+  KeepFloatingPointEnvironment() { std::fegetenv(&saved_); }
+  ~KeepFloatingPointEnvironment() { std::fesetenv(&saved_); }
+  KeepFloatingPointEnvironment(const KeepFloatingPointEnvironment&) = delete;
+  KeepFloatingPointEnvironment& operator=(const KeepFloatingPointEnvironment&) = delete;
+
+ private:
+  std::fenv_t saved_;
+};
+
+bool is_file(const std::string& path) {
+  std::error_code error;
+  return std::filesystem::is_regular_file(path, error);
+}
+
+// The run's Cards directory, where CUDACPP looks for param_card.dat: from the
+// working directory ../Cards (madevent run in its P directory) or
+// ../../Cards (a survey job in P/G1), $MG5AMC_CARD_PATH, then beside the
+// executable ../Cards and ../../Cards. The first with param_card.dat.
+std::string cards_directory() {
+  std::vector<std::string> tried{"../Cards", "../../Cards"};
+  if (const char* path = std::getenv("MG5AMC_CARD_PATH")) tried.push_back(path);
+  std::error_code error;
+  const auto executable = std::filesystem::read_symlink("/proc/self/exe", error);
+  if (!error) {
+    tried.push_back((executable.parent_path() / "../Cards").string());
+    tried.push_back((executable.parent_path() / "../../Cards").string());
+  }
+  std::string list;
+  for (const auto& directory : tried) {
+    if (is_file(directory + "/param_card.dat")) return directory;
+    list += (list.empty() ? "" : ", ") + directory;
+  }
+  fail("fbridgecreate: no param_card.dat in " + list +
+       " (the run's Cards directory, as CUDACPP looks for it; HEPEX_PARAM_CARD and "
+       "HEPEX_RUN_CARD name the cards instead)");
+}
+
 }  // namespace
 
 extern "C" {
 
 void fbridgecreate_(hepex_me** bridge, const int* nevt, const int* npar, const int* np4) {
+  const KeepFloatingPointEnvironment keep;
   static const char* const processes[] = {"gg_tt", "gg_ttg", "gg_ttgg", "gg_ttggg"};
   if (*npar < 4 || *npar > 7 || *np4 != 4) {
     fail("fbridgecreate: npar = " + std::to_string(*npar) + ", np4 = " + std::to_string(*np4) +
@@ -31,14 +79,29 @@ void fbridgecreate_(hepex_me** bridge, const int* nevt, const int* npar, const i
   }
   if (*nevt <= 0) fail("fbridgecreate: nevt = " + std::to_string(*nevt) + " must be positive");
   const char* precision = std::getenv("HEPEX_PRECISION");
-  const char* card = std::getenv("HEPEX_PARAM_CARD");
-  hepex_me* me = hepex_me_create_bridge(processes[*npar - 4], precision ? precision : "double",
-                                        card ? card : "../../Cards/param_card.dat", *nevt);
+  // The cards: HEPEX_PARAM_CARD and HEPEX_RUN_CARD where set, else the
+  // run's Cards directory (its run card beside a HEPEX_PARAM_CARD).
+  const char* param = std::getenv("HEPEX_PARAM_CARD");
+  const char* run = std::getenv("HEPEX_RUN_CARD");
+  std::string param_card, run_card;
+  if (param != nullptr) {
+    param_card = param;
+    run_card = (std::filesystem::path(param_card).parent_path() / "run_card.dat").string();
+    if (std::filesystem::path(param_card).parent_path().empty()) run_card = "run_card.dat";
+  } else {
+    const std::string cards = cards_directory();
+    param_card = cards + "/param_card.dat";
+    run_card = cards + "/run_card.dat";
+  }
+  if (run != nullptr) run_card = run;
+  hepex_me* me = hepex_me_create_madevent(processes[*npar - 4], precision ? precision : "double",
+                                          param_card.c_str(), run_card.c_str(), *nevt);
   if (me == nullptr) fail(hepex_me_last_error());
   *bridge = me;
 }
 
 void fbridgedelete_(hepex_me** bridge) {
+  const KeepFloatingPointEnvironment keep;
   hepex_me_destroy(*bridge);
   *bridge = nullptr;
 }
@@ -47,12 +110,20 @@ void fbridgesequence_(hepex_me** bridge, const double* momenta, const double* gs
                       const double* rndhel, const double* rndcol, const unsigned int* channel_ids,
                       const int* igraph, double* mes, int* selhel, int* selcol,
                       const bool* helonly) {
+  const KeepFloatingPointEnvironment keep;
   if (*bridge == nullptr) fail("fbridgesequence: no bridge (fbridgecreate first)");
   if (helonly != nullptr && *helonly) return;
   int events = 0;
   check(hepex_me_max_events(*bridge, &events));
   std::vector<int> channels;
-  if (channel_ids != nullptr) channels.assign(channel_ids, channel_ids + events);
+  if (channel_ids != nullptr) {
+    channels.resize(events);
+    for (int e = 0; e < events; ++e) {
+      // A channel id beyond int is beyond every process's diagrams: passed
+      // as -1, which hepex_me_sequence refuses naming the event.
+      channels[e] = channel_ids[e] > unsigned(INT_MAX) ? -1 : int(channel_ids[e]);
+    }
+  }
   check(hepex_me_sequence(*bridge, events, momenta, gs, rndhel, rndcol,
                           channel_ids != nullptr ? channels.data() : nullptr, igraph, mes, selhel,
                           selcol));
@@ -66,6 +137,7 @@ void fbridgesequence_nomultichannel_(hepex_me** bridge, const double* momenta, c
 }
 
 void fbridgegetngoodhel_(hepex_me** bridge, unsigned int* ngoodhel, unsigned int* ntothel) {
+  const KeepFloatingPointEnvironment keep;
   if (*bridge == nullptr) fail("fbridgegetngoodhel: no bridge (fbridgecreate first)");
   int good = 0, total = 0;
   check(hepex_me_helicities(*bridge, &good, &total));

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "hepex/amplitudes/detail/channel_weights.hpp"
 #include "hepex/amplitudes/detail/lane_evaluator.hpp"
 #include "hepex/amplitudes/rambo.hpp"
 #include "hepex/config.hpp"
@@ -117,6 +118,27 @@ void check_parameters(const ModelParameters& p) {
   }
 }
 
+void check_run(const RunParameters& r) {
+  if (!(r.collider_s >= 0) || !std::isfinite(r.collider_s)) {
+    throw Error("collider s " + std::to_string(r.collider_s) + " GeV^2: must be >= 0 and finite");
+  }
+  if (!(r.tmin_for_channel >= -1 && r.tmin_for_channel <= 0)) {
+    throw Error("tmin_for_channel " + std::to_string(r.tmin_for_channel) + ": must be in [-1, 0]");
+  }
+  if (r.tmin_for_channel > -1 && r.collider_s == 0) {
+    throw Error("tmin_for_channel " + std::to_string(r.tmin_for_channel) +
+                " cuts t / s: it needs the collider's s (> 0)");
+  }
+}
+
+// `host` (n values) in a new View of Memory.
+template <class T>
+Kokkos::View<T*, Memory> copy_table(const T* host, std::size_t n, const char* label) {
+  Kokkos::View<T*, Memory> device(std::string(label), n);
+  Kokkos::deep_copy(device, Kokkos::View<const T*, Kokkos::HostSpace, Kokkos::MemoryUnmanaged>(host, n));
+  return device;
+}
+
 }  // namespace
 
 MatrixElement::MatrixElement(Process process, MatrixElementOptions options,
@@ -124,6 +146,7 @@ MatrixElement::MatrixElement(Process process, MatrixElementOptions options,
     : info_(process_info(process)), options_(options) {
   const KokkosLock lock;
   check_parameters(options_.parameters);
+  check_run(options_.run);
   if (options_.streams < 1) throw Error("streams must be at least 1");
   lanes_ = uses_lanes(options_);
   if (lanes_) {
@@ -159,6 +182,16 @@ MatrixElement::MatrixElement(Process process, MatrixElementOptions options,
   Kokkos::deep_copy(flow_choices_, Kokkos::View<const std::uint64_t*, Kokkos::HostSpace,
                                                 Kokkos::MemoryUnmanaged>(table.words,
                                                                          flow_choices_.extent(0)));
+
+  const auto channels = detail::channel_table(process);
+  channel_diagrams_ = copy_table(channels.config_diagram, channels.configurations,
+                                 "hepex::channel_diagrams");
+  channel_forest_ = copy_table(channels.forest, std::size_t(channels.configurations) * channels.propagators * 3,
+                               "hepex::channel_forest");
+  std::vector<int> configuration(channels.diagrams + 1, 0);
+  for (int d = 1; d <= channels.diagrams; ++d) configuration[d] = detail::channel_configuration(channels, d);
+  diagram_configuration_ = copy_table(configuration.data(), configuration.size(),
+                                      "hepex::diagram_configuration");
 
   const double mass = options_.parameters.top_mass;
   MomentaView<Memory> probe("hepex::probe_momenta", probe_events, info_.particles, 4);
@@ -233,11 +266,17 @@ void MatrixElement::evaluate_async(const MomentaView<Memory>& momenta,
   const bool gs = given(arguments.gs, "gs"), rndhel = given(arguments.rndhel, "rndhel"),
              rndcol = given(arguments.rndcol, "rndcol");
   const bool igraph = given(arguments.igraph, "igraph");
+  const bool channel = given(arguments.channel, "channel");
   if (given(arguments.selhel, "selhel") != rndhel || given(arguments.selcol, "selcol") != rndcol ||
       (igraph && !rndcol)) {
     throw Error("selhel goes with rndhel, selcol (and igraph, if given) with rndcol");
   }
   if (events == 0) return;
+  // Over several instances the units of one evaluation share per-event
+  // counters (EventTotals) that the next evaluation's units must not see
+  // before the last of this one has finished: wait for the previous one.
+  if (streams_.size() > 1) fence();
+  if (channel) weigh_channels(momenta, arguments, rndcol);
   detail::EventChoices choices;
   if (gs) choices.gs = arguments.gs.data();
   if (rndhel) {
@@ -247,6 +286,7 @@ void MatrixElement::evaluate_async(const MomentaView<Memory>& momenta,
   if (rndcol) {
     choices.rndcol = arguments.rndcol.data();
     if (igraph) choices.igraph = arguments.igraph.data();
+    if (channel) choices.igraph = colour_configuration_.data();
     choices.selcol = arguments.selcol.data();
     choices.flow_choices = flow_choices_.data();
     choices.flow_words = flow_words_;
@@ -259,11 +299,31 @@ void MatrixElement::evaluate_async(const MomentaView<Memory>& momenta,
     const double ratio = options_.parameters.alpha_s / reference_alpha_s;
     for (int v = 0; v < info_.gluons; ++v) scale /= ratio;
   }
-  // Over several instances the units of one evaluation share per-event
-  // counters (EventTotals) that the next evaluation's units must not see
-  // before the last of this one has finished: wait for the previous one.
-  if (streams_.size() > 1) fence();
   evaluator_->run(streams_, momenta, good_, me, scale, choices);
+  if (channel) {
+    if (streams_.size() > 1) fence();
+    detail::scale_by_weights(streams_[0], me, channel_weights_);
+  }
+}
+
+void MatrixElement::weigh_channels(const MomentaView<Memory>& momenta,
+                                   const EventArguments& arguments, bool colour) {
+  const std::size_t events = momenta.extent(0);
+  if (channel_weights_.extent(0) < events) {
+    channel_weights_ = Kokkos::View<double*, Memory>("hepex::channel_weights", events);
+    colour_configuration_ = Kokkos::View<int*, Memory>("hepex::colour_configuration", events);
+  }
+  detail::ChannelTable table = detail::channel_table(info_.process);
+  table.config_diagram = channel_diagrams_.data();
+  table.forest = channel_forest_.data();
+  const detail::ChannelConstants constants{options_.parameters.top_mass,
+                                           options_.parameters.top_width,
+                                           options_.run.collider_s, options_.run.tmin_for_channel};
+  detail::launch_channel_weights(streams_[0], table, constants, momenta, arguments.channel,
+                                 arguments.igraph, diagram_configuration_, channel_weights_,
+                                 colour ? colour_configuration_ : Kokkos::View<int*, Memory>());
+  // The kernels read colour_configuration on every instance.
+  if (streams_.size() > 1) streams_[0].fence();
 }
 
 std::vector<double> MatrixElement::evaluate(const std::vector<double>& momenta,
@@ -324,7 +384,8 @@ EventResults MatrixElement::evaluate(const std::vector<double>& momenta, const E
                                      EventInputs{slice(inputs.gs, first, count),
                                                  slice(inputs.rndhel, first, count),
                                                  slice(inputs.rndcol, first, count),
-                                                 slice(inputs.igraph, first, count)});
+                                                 slice(inputs.igraph, first, count),
+                                                 slice(inputs.channel, first, count)});
     results.me.insert(results.me.end(), part.me.begin(), part.me.end());
     results.selhel.insert(results.selhel.end(), part.selhel.begin(), part.selhel.end());
     results.selcol.insert(results.selcol.end(), part.selcol.begin(), part.selcol.end());
@@ -350,6 +411,7 @@ EventResults MatrixElement::evaluate_batch(const double* momenta, std::size_t ev
   arguments.rndhel = to_device(inputs.rndhel, "hepex::rndhel");
   arguments.rndcol = to_device(inputs.rndcol, "hepex::rndcol");
   arguments.igraph = to_device(inputs.igraph, "hepex::igraph");
+  arguments.channel = to_device(inputs.channel, "hepex::channel");
   const Kokkos::View<int*, Memory> selhel("hepex::selhel", inputs.rndhel.empty() ? 0 : events);
   const Kokkos::View<int*, Memory> selcol("hepex::selcol", inputs.rndcol.empty() ? 0 : events);
   arguments.selhel = selhel;

@@ -125,17 +125,24 @@ void check_in_flight(MatrixElement& me, const MomentaView<MatrixElement::Memory>
 // What MadEvent passes per event (--choices on): gs from alpha_s uniform in
 // [0.08, 0.16], rndhel and rndcol uniform in [0, 1), igraph uniform over
 // the process's configurations; selhel and selcol per evaluation in flight.
+// --choices channels: as MadEvent with single-diagram enhancement and no
+// MLM passes them, a channel id per event (the diagram of a configuration
+// uniform over them: |M|^2 times its channel weight) and igraph 0 (the
+// colour from the channel's configuration).
 struct BenchChoices {
   using Memory = MatrixElement::Memory;
   std::vector<MatrixElement::EventArguments> arguments;  // per evaluation in flight
 
-  BenchChoices(Process process, std::size_t events, int in_flight, std::uint64_t seed) {
+  BenchChoices(Process process, std::size_t events, int in_flight, std::uint64_t seed,
+               bool channels) {
     std::mt19937_64 rng(seed);
     std::uniform_real_distribution<double> alpha(0.08, 0.16), unit(0, 1);
     std::uniform_int_distribution<int> configuration(1, configurations(process));
     const Kokkos::View<double*, Memory> gs("hepex::bench_gs", events),
         rndhel("hepex::bench_rndhel", events), rndcol("hepex::bench_rndcol", events);
-    const Kokkos::View<int*, Memory> igraph("hepex::bench_igraph", events);
+    const Kokkos::View<int*, Memory> igraph("hepex::bench_igraph", events),
+        channel("hepex::bench_channel", channels ? events : 0);
+    const auto channel_host = Kokkos::create_mirror_view(channel);
     const auto gs_host = Kokkos::create_mirror_view(gs);
     const auto rndhel_host = Kokkos::create_mirror_view(rndhel);
     const auto rndcol_host = Kokkos::create_mirror_view(rndcol);
@@ -145,7 +152,12 @@ struct BenchChoices {
       rndhel_host(e) = unit(rng);
       rndcol_host(e) = unit(rng);
       igraph_host(e) = configuration(rng);
+      if (channels) {
+        channel_host(e) = configuration_channel(process, igraph_host(e));
+        igraph_host(e) = 0;
+      }
     }
+    Kokkos::deep_copy(channel, channel_host);
     Kokkos::deep_copy(gs, gs_host);
     Kokkos::deep_copy(rndhel, rndhel_host);
     Kokkos::deep_copy(rndcol, rndcol_host);
@@ -153,15 +165,17 @@ struct BenchChoices {
     for (int k = 0; k < in_flight; ++k) {
       arguments.push_back({gs, rndhel, Kokkos::View<int*, Memory>("hepex::bench_selhel", events),
                            rndcol, igraph,
-                           Kokkos::View<int*, Memory>("hepex::bench_selcol", events)});
+                           Kokkos::View<int*, Memory>("hepex::bench_selcol", events), channel});
     }
   }
 };
 
 // One configuration's sweep: a row per batch until the next batch would
 // exceed the budget or the memory.
-void sweep(Process process, Precision precision, ColourSumMethod method, Simd simd, bool choosing,
-           const MeBenchOptions& o, Table& table, nlohmann::json& rows, nlohmann::json& peaks) {
+void sweep(Process process, Precision precision, ColourSumMethod method, Simd simd,
+           const std::string& choice, const MeBenchOptions& o, Table& table, nlohmann::json& rows,
+           nlohmann::json& peaks) {
+  const bool choosing = choice != "off", channels = choice == "channels";
   const auto& info = process_info(process);
   MatrixElementOptions options;
   options.precision = precision;
@@ -199,8 +213,8 @@ void sweep(Process process, Precision precision, ColourSumMethod method, Simd si
           MomentaView<Memory>("hepex::bench_momenta", n, particles, 4)};
       std::vector<Kokkos::View<double*, Memory>> values;
       for (int k = 0; k < o.in_flight; ++k) values.emplace_back("hepex::bench_me", n);
-      const auto choices = choosing ? BenchChoices(process, n, o.in_flight, o.seed)
-                                    : BenchChoices(process, 0, 0, o.seed);
+      const auto choices = choosing ? BenchChoices(process, n, o.in_flight, o.seed, channels)
+                                    : BenchChoices(process, 0, 0, o.seed, false);
       const auto arguments = [&](int k) {
         return choosing ? choices.arguments[k] : MatrixElement::EventArguments{};
       };
@@ -240,7 +254,7 @@ void sweep(Process process, Precision precision, ColourSumMethod method, Simd si
     last_seconds = t;
     last_events = n;
     const auto [fastest, slowest] = std::minmax_element(seconds.begin(), seconds.end());
-    table.add_row({info.name, precision_name(precision), sum_name, choosing ? "on" : "off",
+    table.add_row({info.name, precision_name(precision), sum_name, choice,
                    simd_used, shape,
                    std::to_string(n), std::to_string(o.in_flight), fixed(t * 1e6, 1),
                    fixed(cpu * 1e6, 1), fixed(rate, 0),
@@ -250,6 +264,8 @@ void sweep(Process process, Precision precision, ColourSumMethod method, Simd si
                     {"precision", precision_name(precision)},
                     {"colour_sum", sum_name},
                     {"choices", choosing},
+                   {"channels", channels},
+                    {"channels", channels},
                     {"simd", simd_used},
                     {"team_size", me.options().team_size},
                     {"events_per_team", me.options().events_per_team},
@@ -271,6 +287,7 @@ void sweep(Process process, Precision precision, ColourSumMethod method, Simd si
                    {"precision", precision_name(precision)},
                    {"colour_sum", sum_name},
                    {"choices", choosing},
+                   {"channels", channels},
                    {"simd", simd_used},
                    {"peak_mes_per_second", best},
                    {"events_at_90_percent", at90->first}});
@@ -289,11 +306,12 @@ void run_bench_me(MeBenchOptions o) {
   for (const auto& name : o.processes) processes.push_back(parse_process(name));
   for (const auto& name : o.precisions) precisions.push_back(parse_precision(name));
   for (const auto& name : o.colour_sums) methods.push_back(parse_colour_sum(name));
-  std::vector<bool> choices;
   for (const auto& name : o.choices) {
-    if (name != "off" && name != "on") throw Error("bench me: --choices '" + name + "': off or on");
-    choices.push_back(name == "on");
+    if (name != "off" && name != "on" && name != "channels") {
+      throw Error("bench me: --choices '" + name + "': off, on or channels");
+    }
   }
+  const std::vector<std::string>& choices = o.choices;
   for (const auto& name : o.simds) {
     simds.push_back(parse_simd(name));
     resolve_simd(simds.back());  // refused here, before any work, if this CPU lacks it
@@ -333,14 +351,15 @@ void run_bench_me(MeBenchOptions o) {
                       << simd_name(simd) << ")\n";
             continue;
           }
-          for (const bool choosing : choices) {
-            if (choosing && method == ColourSumMethod::blas) {
-              std::cout << "skipped: --choices on needs the kernel colour sum (blas)\n";
+          for (const auto& choice : choices) {
+            if (choice != "off" && method == ColourSumMethod::blas) {
+              std::cout << "skipped: --choices " << choice
+                        << " needs the kernel colour sum (blas)\n";
               continue;
             }
             task.set_stage(std::string(process_info(process).name) + " " +
                            precision_name(precision));
-            sweep(process, precision, method, simd, choosing, o, table, rows, peaks);
+            sweep(process, precision, method, simd, choice, o, table, rows, peaks);
             task.update(static_cast<double>(++swept));
           }
         }
@@ -353,7 +372,7 @@ void run_bench_me(MeBenchOptions o) {
       {"process", "precision", "colour sum", "choices", "simd", "peak MEs/s", "90% at events"});
   for (const auto& p : peaks) {
     summary.add_row({p["process"].get<std::string>(), p["precision"].get<std::string>(),
-                     p["colour_sum"].get<std::string>(), p["choices"].get<bool>() ? "on" : "off",
+                     p["colour_sum"].get<std::string>(), !p["choices"].get<bool>() ? "off" : p.value("channels", false) ? "channels" : "on",
                      p["simd"].get<std::string>(),
                      fixed(p["peak_mes_per_second"].get<double>(), 0),
                      std::to_string(p["events_at_90_percent"].get<std::size_t>())});
@@ -385,9 +404,10 @@ void add_bench_me_command(CLI::App& bench) {
                  "host kernel instruction sets: auto, none, sse, avx2, avx512 (default auto)")
       ->delimiter(',');
   me->add_option("--choices", o->choices,
-                 "off, on: also the per-event coupling and the helicity and colour choices "
-                 "(random gs, rndhel, rndcol, igraph per event, as MadEvent passes them; "
-                 "default off)")
+                 "off, on, channels: also the per-event coupling and the helicity and colour "
+                 "choices (random gs, rndhel, rndcol, igraph per event, as MadEvent passes them); "
+                 "channels: with a channel id per event and igraph 0, as MadEvent with "
+                 "single-diagram enhancement (the ME times the channel weight; default off)")
       ->delimiter(',');
   me->add_option("--batches", o->batches, "events per evaluation (default 32, 64, ..., 2^20)")
       ->delimiter(',')

@@ -39,7 +39,7 @@ struct MeOptions {
   std::string simd = "auto";
   std::string momenta_path;
   std::string select_path;
-  std::string param_card;
+  std::string param_card, run_card;
   std::string out_path;
   std::string json_path;
   std::size_t batches = 0;  // 0: one batch, time printed on stdout
@@ -216,9 +216,9 @@ void run_rambo_batches(const MeOptions& o, Process process, const MatrixElementO
   outputs.out.commit();
 }
 
-// --select: per event "gs rndhel rndcol" or "gs rndhel rndcol igraph" (the
-// same form on every line), in the order of the --momenta events; checked
-// (messages name the line) before any work.
+// --select: per event "gs rndhel rndcol", "gs rndhel rndcol igraph" or "gs
+// rndhel rndcol igraph channel" (the same form on every line), in the order
+// of the --momenta events; checked (messages name the line) before any work.
 struct SelectFile {
   EventInputs inputs;
   std::vector<std::size_t> lines;
@@ -234,20 +234,28 @@ SelectFile read_select_file(const std::string& path, const ProcessInfo& info,
   for (const auto& line : lines) {
     const auto where = path + ":" + std::to_string(line.line) + ": ";
     const std::size_t columns = lines.front().values.size();
-    if ((columns != 3 && columns != 4) || line.values.size() != columns) {
+    if (columns < 3 || columns > 5 || line.values.size() != columns) {
       throw Error(where + std::to_string(line.values.size()) + " numbers, expected " +
-                  (columns == 4 ? "4 (gs rndhel rndcol igraph, as the first line)"
-                                : "3 (gs rndhel rndcol) or 4 (... igraph)"));
+                  (columns == 5   ? "5 (gs rndhel rndcol igraph channel, as the first line)"
+                   : columns == 4 ? "4 (gs rndhel rndcol igraph, as the first line)"
+                                  : "3 (gs rndhel rndcol), 4 (... igraph) or 5 (... igraph channel)"));
     }
     inputs.gs.push_back(line.values[0]);
     inputs.rndhel.push_back(line.values[1]);
     inputs.rndcol.push_back(line.values[2]);
-    if (columns == 4) {
+    if (columns >= 4) {
       const double igraph = line.values[3];
       if (!(igraph >= 0 && igraph <= 1e9) || igraph != std::floor(igraph)) {
         throw Error(where + "igraph " + std::to_string(igraph) + " is not a whole number >= 0");
       }
       inputs.igraph.push_back(static_cast<int>(igraph));
+    }
+    if (columns == 5) {
+      const double channel = line.values[4];
+      if (!(channel >= 0 && channel <= 1e9) || channel != std::floor(channel)) {
+        throw Error(where + "channel " + std::to_string(channel) + " is not a whole number >= 0");
+      }
+      inputs.channel.push_back(static_cast<int>(channel));
     }
     file.lines.push_back(line.line);
   }
@@ -331,6 +339,7 @@ void run_me(const MeOptions& o) {
   options.colour_sum = parse_colour_sum(o.colour_sum);
   options.simd = parse_simd(o.simd);
   if (!o.param_card.empty()) options.parameters = read_param_card(o.param_card);
+  if (!o.run_card.empty()) options.run = read_run_card(o.run_card);
   if (!o.momenta_path.empty() && o.batches > 0) throw Error("--batches is for RAMBO runs, not --momenta");
   if (!o.select_path.empty() && o.momenta_path.empty()) {
     throw Error("--select chooses helicities and colours for the events of --momenta");
@@ -380,13 +389,17 @@ void add_me_command(CLI::App& app) {
   me->add_option("--momenta", o->momenta_path,
                  "events to evaluate, one per line ('-': stdin; default: RAMBO events)");
   me->add_option("--select", o->select_path,
-                 "--momenta: per event a line 'gs rndhel rndcol [igraph]' (strong coupling, "
-                 "uniform random numbers in [0, 1), MadEvent's diagram configuration); writes "
-                 "'ME selhel selcol' per event: the ME at that gs and the helicity and colour "
-                 "flow chosen as MadGraph does (default: none)");
+                 "--momenta: per event a line 'gs rndhel rndcol [igraph [channel]]' (strong "
+                 "coupling, uniform random numbers in [0, 1), MadEvent's diagram configuration "
+                 "and channel id); writes 'ME selhel selcol' per event: the ME at that gs (times "
+                 "the channel's multichannel weight) and the helicity and colour flow chosen as "
+                 "MadGraph does (default: none)");
   me->add_option("--param-card", o->param_card,
                  "MadGraph param_card.dat: top mass and width (MT, WT) and alpha_s (aS) "
                  "(default: none, i.e. 173, 1.4915, 0.118)");
+  me->add_option("--run-card", o->run_card,
+                 "MadGraph run_card.dat: the collider's s and tmin_for_channel of the channel "
+                 "weights (default: none, i.e. no regulator, no t cut)");
   me->add_option("--out", o->out_path, "write to FILE (default: standard output)");
   me->add_option("--momentum-tolerance", o->momentum_tolerance,
                  "--momenta: relative tolerance of the momentum conservation and mass-shell "

@@ -63,6 +63,27 @@ static int read_selection(const char* path, double* gs, double* rndhel, double* 
   return events;
 }
 
+/* The first channel of each of the first MAX_EVENTS events in
+ * P_channel_weights_ref.txt (ievt stot tmin channel weight) with stot
+ * 1.69e8 and its weight. */
+static int read_channels(const char* path, int* channel, double* weight) {
+  FILE* file = fopen(path, "r");
+  char line[4096];
+  int events = 0, ievt, id;
+  double stot, tmin, w;
+  if (!file) return 0;
+  while (events < MAX_EVENTS && fgets(line, sizeof line, file)) {
+    if (line[0] == '#') continue;
+    if (sscanf(line, "%d %lf %lf %d %lf", &ievt, &stot, &tmin, &id, &w) != 5) break;
+    if (ievt != events || stot != 1.69e8) continue;
+    channel[events] = id;
+    weight[events] = w;
+    ++events;
+  }
+  fclose(file);
+  return events;
+}
+
 /* The bridge call sequence on MadGraph's selection reference of gg_ttgg, and
  * bad inputs: each refused with HEPEX_ME_INVALID_INPUT, a message naming it,
  * and nothing written. */
@@ -71,8 +92,10 @@ static void check_bridge(const char* data) {
   static double gs[MAX_EVENTS], rndhel[MAX_EVENTS], rndcol[MAX_EVENTS], ref_me[MAX_EVENTS];
   static int igraph[MAX_EVENTS], ref_hel[MAX_EVENTS], ref_col[MAX_EVENTS];
   static int selhel[MAX_EVENTS], selcol[MAX_EVENTS], channel[MAX_EVENTS];
-  char path[1024], card[1024];
-  int e, good = 0, total = 0, mismatches = 0, events;
+  static double me_any[MAX_EVENTS];
+  static int selhel_any[MAX_EVENTS], selcol_any[MAX_EVENTS];
+  char path[1024], card[1024], run_card[1024];
+  int e, good = 0, total = 0, mismatches = 0, events, igraph_zero = 0;
   double worst = 0;
   hepex_me* bridge;
   snprintf(path, sizeof path, "%s/madgraph/gg_ttgg_onshell_ref.txt", data);
@@ -90,13 +113,44 @@ static void check_bridge(const char* data) {
   check(hepex_me_sequence(bridge, events, momenta, gs, rndhel, rndcol, channel, igraph, me,
                           selhel, selcol) == HEPEX_ME_OK,
         "sequence");
+  /* MadGraph's CUDACPP chooses no colour for igraph 0 (selcol 0); hepex
+   * chooses among all flows there, as with igraph NULL. */
+  check(hepex_me_sequence(bridge, events, momenta, gs, rndhel, rndcol, NULL, NULL, me_any,
+                          selhel_any, selcol_any) == HEPEX_ME_OK,
+        "sequence without igraph");
   for (e = 0; e < events; ++e) {
+    const int expected_col = igraph[e] == 0 ? selcol_any[e] : ref_col[e];
+    igraph_zero += igraph[e] == 0;
     worst = fmax(worst, fabs(me[e] / ref_me[e] - 1));
-    mismatches += (selhel[e] != ref_hel[e]) + (selcol[e] != ref_col[e]);
+    mismatches += (selhel[e] != ref_hel[e]) + (selcol[e] != expected_col) +
+                  (selcol[e] < 1 || selcol[e] > 24);
   }
-  printf("C bridge gg_ttgg: %d events, max relative error %.3g, %d choices unlike MadGraph's\n",
-         events, worst, mismatches);
-  check(worst < 1e-12 && mismatches == 0, "MadGraph's MEs and choices");
+  printf("C bridge gg_ttgg: %d events (%d with igraph 0), max relative error %.3g, %d choices "
+         "unlike MadGraph's\n",
+         events, igraph_zero, worst, mismatches);
+  check(worst < 1e-12 && mismatches == 0 && igraph_zero > 0, "MadGraph's MEs and choices");
+
+  /* With MadEvent's channel ids (the diagram of a configuration) the ME is
+   * times MadGraph's multichannel weight (P_channel_weights_ref.txt, the
+   * rows of stot 1.69e8 = 4 x 6500^2, the run card's). */
+  {
+    hepex_me* madevent = NULL;
+    double weight[MAX_EVENTS];
+    snprintf(path, sizeof path, "%s/madgraph/gg_ttgg_channel_weights_ref.txt", data);
+    check(read_channels(path, channel, weight) == MAX_EVENTS, "read channel weights");
+    snprintf(run_card, sizeof run_card, "%s/madgraph/run_card.dat", data);
+    madevent = hepex_me_create_madevent("gg_ttgg", "double", card, run_card, MAX_EVENTS);
+    check(madevent != NULL, "create with the run card");
+    if (!madevent) return;
+    check(hepex_me_sequence(madevent, events, momenta, gs, rndhel, rndcol, channel, igraph,
+                            me_any, selhel_any, selcol_any) == HEPEX_ME_OK,
+          "sequence with channels");
+    worst = 0;
+    for (e = 0; e < events; ++e) worst = fmax(worst, fabs(me_any[e] / me[e] / weight[e] - 1));
+    printf("C bridge gg_ttgg: channel weights, max relative error %.3g\n", worst);
+    check(worst < 1e-14, "MadGraph's channel weights");
+    hepex_me_destroy(madevent);
+  }
 
   /* Bad inputs, event 5: nothing may be written. */
   {
@@ -131,11 +185,16 @@ static void check_bridge(const char* data) {
             strstr(hepex_me_last_error(), "event 5: igraph = 106") != NULL,
         "igraph out of range");
   igraph[5] = 1;
-  channel[7] = 3;
+  channel[7] = 1; /* gg_ttgg's diagram 1 (a four-gluon vertex) is no channel */
   check(hepex_me_sequence(bridge, events, momenta, gs, rndhel, rndcol, channel, igraph, me,
                           selhel, selcol) == HEPEX_ME_INVALID_INPUT &&
-            strstr(hepex_me_last_error(), "event 7: channel 3") != NULL,
-        "multichannel refused");
+            strstr(hepex_me_last_error(), "event 7: channel = 1: diagram 1") != NULL,
+        "a diagram without a channel");
+  channel[7] = 124;
+  check(hepex_me_sequence(bridge, events, momenta, gs, rndhel, rndcol, channel, igraph, me,
+                          selhel, selcol) == HEPEX_ME_INVALID_INPUT &&
+            strstr(hepex_me_last_error(), "event 7: channel = 124 is not in [0, 123]") != NULL,
+        "channel out of range");
   check(hepex_me_sequence(bridge, MAX_EVENTS + 1, momenta, gs, rndhel, rndcol, NULL, igraph, me,
                           selhel, selcol) == HEPEX_ME_INVALID_INPUT &&
             strstr(hepex_me_last_error(), "max_events") != NULL,

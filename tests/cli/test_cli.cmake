@@ -230,6 +230,15 @@ set(card "${CMAKE_CURRENT_LIST_DIR}/../data/madgraph/param_card.dat")
 file(WRITE "${medir}/select.txt" "# gs rndhel rndcol igraph\n1.0195716890686066 0.66557313892569314 0.44326176554822083 13\n")
 expect(0 "^2\\.08762717353[0-9]*e-05 18 3\n$"
        me --process gg_ttg --momenta "${medir}/ttg.txt" --select "${medir}/select.txt" --param-card "${card}")
+# With MadEvent's channel (diagram 2) and the run card: the ME times
+# MadGraph's channel weight for event 0 (gg_ttg_channel_weights_ref.txt:
+# 2.8718600240413950e-02 at stot 1.69e8).
+set(run_card "${CMAKE_CURRENT_LIST_DIR}/../data/madgraph/run_card.dat")
+file(WRITE "${medir}/select5.txt" "1.0195716890686066 0.66557313892569314 0.44326176554822083 13 2\n")
+expect(0 "^5\\.99537302[0-9]*e-07 18 3\n$"
+       me --process gg_ttg --momenta "${medir}/ttg.txt" --select "${medir}/select5.txt" --param-card "${card}" --run-card "${run_card}")
+expect(1 "run card ${medir}/missing.dat: cannot open it"
+       me --process gg_ttg --momenta "${medir}/ttg.txt" --run-card "${medir}/missing.dat")
 file(WRITE "${medir}/select3.txt" "1.0195716890686066 0.66557313892569314 0.44326176554822083\n")
 expect(0 "^2\\.08762717353[0-9]*e-05 18 [1-6]\n$"
        me --process gg_ttg --momenta "${medir}/ttg.txt" --select "${medir}/select3.txt")
@@ -240,7 +249,9 @@ foreach(bad "nan 0.5 0.5 1|select.txt:1: gs = nan must be finite and > 0"
             "1.2 0.5 -0.25 1|select.txt:1: rndcol = -0.25 is not in \\[0, 1\\)"
             "1.2 0.5 0.5 16|select.txt:1: igraph = 16 is not in \\[0, 15\\]"
             "1.2 0.5 0.5 2.5|select.txt:1: igraph 2.5[0-9]* is not a whole number"
-            "1.2 0.5 0.5 1 7|select.txt:1: 5 numbers, expected 3"
+            "1.2 0.5 0.5 1 7 8|select.txt:1: 6 numbers, expected 3"
+            "1.2 0.5 0.5 1 17|select.txt:1: channel = 17 is not in \\[0, 16\\]"
+            "1.2 0.5 0.5 1 1.5|select.txt:1: channel 1.5[0-9]* is not a whole number"
             "1e400 0.5 0.5 1|select.txt:1: '1e400' is beyond the largest double"
             "1e-400 0.5 0.5 1|select.txt:1: '1e-400' is below the smallest double"
             "1.2 0.5 0.5 1\n1.2 0.5 0.5 1|select.txt: 2 lines for 1 events")

@@ -37,8 +37,36 @@ def test_helicity_and_colour_choices(process):
                                              rndcol=sel[:, 3], igraph=sel[:, 4].astype(np.int32))
     assert np.abs(r.me / sel[:, 5] - 1).max() < 1e-12
     assert r.selhel.tolist() == sel[:, 6].astype(int).tolist()
-    assert r.selcol.tolist() == sel[:, 7].astype(int).tolist()
+    # MadGraph's CUDACPP chooses no colour for igraph 0 (selcol 0); hepex
+    # chooses among all flows there, as without igraph.
+    any_flow = hepex.MatrixElement(process).evaluate(momenta, gs=sel[:, 1], rndhel=sel[:, 2],
+                                                     rndcol=sel[:, 3])
+    zero = sel[:, 4] == 0
+    assert zero.any() and (sel[zero, 7] == 0).all()
+    expected = np.where(zero, any_flow.selcol, sel[:, 7].astype(int))
+    assert r.selcol.tolist() == expected.tolist()
+    assert (r.selcol >= 1).all()
 
+
+
+@pytest.mark.parametrize("process", ["gg_tt", "gg_ttg"])
+def test_channel_weights_are_madgraphs(process):
+    """With MadEvent's channel ids the ME is times MadGraph's multichannel
+    weight (sde_strategy 2, from MadGraph's Fortran: the reference's rows of
+    stot 1.69e8, the run card's 4 x 6500^2)."""
+    particles = PROCESSES[process]
+    events = read(f"{process}_onshell_ref.txt")[:64]
+    w = read(f"{process}_channel_weights_ref.txt")
+    w = w[(w[:, 1] == 1.69e8) & (w[:, 0] < 64)][::3]
+    assert (w[:, 0] == np.arange(64)).all()
+    momenta = events[:, 2:2 + 4 * particles].reshape(-1, particles, 4)
+    me = hepex.MatrixElement(process, run_card=DATA / "madgraph" / "run_card.dat")
+    assert me.diagrams == {"gg_tt": 3, "gg_ttg": 16}[process]
+    plain = me.evaluate(momenta)
+    weighted = me.evaluate(momenta, channel=w[:, 3].astype(np.int32))
+    assert np.abs(weighted / plain / w[:, 4] - 1).max() < 1e-14
+    with pytest.raises(hepex.InvalidInputError, match="channel = -2"):
+        me.evaluate(momenta, channel=np.full(64, -2, dtype=np.int32))
 
 def test_bad_momenta_and_inputs():
     me = hepex.MatrixElement("gg_tt")

@@ -38,6 +38,7 @@
 #include "hepex/amplitudes/param_card.hpp"
 #include "hepex/amplitudes/parameters.hpp"
 #include "hepex/amplitudes/process.hpp"
+#include "hepex/amplitudes/run_card.hpp"
 #include "hepex/amplitudes/simd.hpp"
 #include "hepex/core/spaces.hpp"
 
@@ -60,6 +61,11 @@ struct MatrixElementOptions {
   // reports 1 and the lanes.
   int team_size = 0;
   int events_per_team = 0;
+  // MadEvent's run (run_card.dat, read_run_card) for the channel weights
+  // (EventInputs::channel; detail/channel_weights.hpp): the collider's s
+  // (stot, in the t-channel denominators' 1e-10 stot regulator; 0: none)
+  // and tmin_for_channel (-1: no cut; else needs collider_s > 0).
+  RunParameters run;
   // Host builds: the instruction set of the host kernel (automatic: the
   // widest the CPU has); options() reports the one used. GPU builds, and the
   // BLAS colour sum (the team kernel): automatic or none only.
@@ -73,13 +79,19 @@ struct EventInputs {
   std::vector<double> rndhel;  // uniform in [0, 1): choose a helicity
   std::vector<double> rndcol;  // uniform in [0, 1): choose a colour flow
   // With rndcol: the diagram configuration whose flows may be chosen
-  // (MadEvent's igraph, 1..configurations; 0: no colour chosen); none: all.
+  // (MadEvent's igraph, 1..configurations; 0: the channel's, or all flows
+  // without a channel); none: as 0.
   std::vector<int> igraph;
+  // MadEvent's channel id (the diagram of an integration configuration,
+  // 1..diagrams; 0: none): |M|^2 times the channel's multichannel weight
+  // (detail/channel_weights.hpp), and the colour flow chosen among the
+  // channel's where igraph is 0. None: no weights.
+  std::vector<int> channel;
 };
 
 // What a host evaluation returns: me per event; selhel (the 1-based MadGraph
-// helicity) where rndhel was given, selcol (the 1-based colour flow, 0 for
-// igraph 0) where rndcol was; empty otherwise.
+// helicity) where rndhel was given, selcol (the 1-based colour flow) where
+// rndcol was; empty otherwise.
 struct EventResults {
   std::vector<double> me;
   std::vector<int> selhel, selcol;
@@ -88,6 +100,12 @@ struct EventResults {
 // The diagram configurations of a process (MadEvent's igraph runs 1..this):
 // 3, 15, 105, 945 for gg_tt .. gg_ttggg.
 int configurations(Process process);
+// The Feynman diagrams of a process (MadEvent's channel ids run 1..this,
+// those with a configuration): 3, 16, 123, 1240.
+int diagrams(Process process);
+// The channel id MadEvent passes for configuration c (1..configurations):
+// the configuration's diagram.
+int configuration_channel(Process process, int configuration);
 
 // What check_event_inputs throws about one event's value ("gs = nan must be
 // finite and > 0").
@@ -98,8 +116,8 @@ class EventInputError : public EventError {
 
 // Throws hepex::Error unless every given input has `events` entries and
 // igraph comes only with rndcol, and EventInputError unless gs is finite
-// and > 0, rndhel and rndcol are in [0, 1), and igraph is in
-// [0, configurations].
+// and > 0, rndhel and rndcol are in [0, 1), igraph is in
+// [0, configurations] and channel is 0 or a diagram with a configuration.
 void check_event_inputs(const ProcessInfo& process, std::size_t events,
                         const EventInputs& inputs);
 
@@ -109,7 +127,8 @@ class MatrixElement {
 
   // The device API's per-event arguments (EventInputs, on the device); an
   // empty View is an argument not given; selhel with rndhel, selcol (and
-  // optionally igraph) with rndcol. The caller guarantees valid values.
+  // optionally igraph) with rndcol; channel with or without the others. The
+  // caller guarantees valid values (check_event_inputs).
   struct EventArguments {
     Kokkos::View<const double*, Memory> gs;
     Kokkos::View<const double*, Memory> rndhel;
@@ -117,6 +136,7 @@ class MatrixElement {
     Kokkos::View<const double*, Memory> rndcol;
     Kokkos::View<const int*, Memory> igraph;
     Kokkos::View<int*, Memory> selcol;
+    Kokkos::View<const int*, Memory> channel;
   };
 
   explicit MatrixElement(Process process, MatrixElementOptions options = {},
@@ -163,6 +183,10 @@ class MatrixElement {
   std::vector<double> per_helicity(const MomentaView<Memory>& momenta);
 
  private:
+  // Each event's channel weight and the configuration its colour comes from
+  // (channel_weights_, colour_configuration_) on the first instance.
+  void weigh_channels(const MomentaView<Memory>& momenta, const EventArguments& arguments,
+                      bool colour);
   // The host API's work for `events` events from `momenta` on.
   EventResults evaluate_batch(const double* momenta, std::size_t events, const EventInputs& inputs);
 
@@ -175,6 +199,14 @@ class MatrixElement {
   // The process's icolamp table in Memory (detail/event_choices.hpp).
   Kokkos::View<std::uint64_t*, Memory> flow_choices_;
   int flow_words_ = 0;
+  // The process's channel tables in Memory (detail/channel_weights.hpp), the
+  // configuration of each diagram (0: none), and per event of the evaluation
+  // in flight its weight and the configuration its colour comes from.
+  Kokkos::View<short*, Memory> channel_diagrams_;
+  Kokkos::View<signed char*, Memory> channel_forest_;
+  Kokkos::View<int*, Memory> diagram_configuration_;
+  Kokkos::View<double*, Memory> channel_weights_;
+  Kokkos::View<int*, Memory> colour_configuration_;
 };
 
 }  // namespace hepex::amplitudes

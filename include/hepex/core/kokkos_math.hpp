@@ -32,6 +32,10 @@ KOKKOS_INLINE_FUNCTION T log(T x) {
   return kokkos_math::log(x);
 }
 template <class T>
+KOKKOS_INLINE_FUNCTION T exp(T x) {
+  return kokkos_math::exp(x);
+}
+template <class T>
 KOKKOS_INLINE_FUNCTION T sin(T x) {
   return kokkos_math::sin(x);
 }

@@ -10,8 +10,12 @@
 //   colour: over the colour flows that the diagram configuration igraph
 //     allows (MadGraph's icolamp, colour_flow_choices.hpp), the first whose
 //     cumulative jamp2_i = sum over helicities of |jamp_i|^2 exceeds rndcol
-//     times their sum; none (0) for igraph = 0. Without igraph (hepex's
-//     extension, for callers outside MadEvent) every flow may be chosen.
+//     times their sum. For igraph 0, or without igraph, every flow may be
+//     chosen (CUDACPP chooses none there, its issue #931, and MadEvent's
+//     addmothers.f then stops on the event; MadEvent's own Fortran chooses
+//     among the integration channel's flows, which the Fortran bridge's
+//     call without a channel does not pass). With a channel and igraph 0,
+//     the caller passes the channel's configuration (matrix_element.cpp).
 // Both kernels (detail/lane_kernel.hpp, detail/evaluator.hpp) call these on
 // the sums they keep per event.
 
@@ -32,8 +36,8 @@ struct EventChoices {
   const double* rndhel = nullptr;  // uniform in [0, 1): choose a helicity into selhel
   int* selhel = nullptr;           // 1-based MadGraph helicity
   const double* rndcol = nullptr;  // uniform in [0, 1): choose a colour flow into selcol
-  const int* igraph = nullptr;     // the configuration allowing flows: 1.., 0: none; null: all
-  int* selcol = nullptr;           // 1-based colour flow, 0 for igraph 0
+  const int* igraph = nullptr;     // the configuration allowing flows: 1.., 0 or null: all
+  int* selcol = nullptr;           // 1-based colour flow
   const std::uint64_t* flow_choices = nullptr;  // the process's icolamp bits (colour_flow_choices)
   int flow_words = 0;                           // words per configuration
 
@@ -74,15 +78,14 @@ KOKKOS_INLINE_FUNCTION int first_cumulative_above(int count, double r, const Wei
   return -1;
 }
 
-// The colour flow chosen for event e (1-based; 0 for igraph 0 or no flow
-// with a non-zero jamp2) from its jamp2(i), i < flows.
+// The colour flow chosen for event e (1-based; 0 if no flow has a non-zero
+// jamp2) from its jamp2(i), i < flows.
 template <class Jamp2>
 KOKKOS_INLINE_FUNCTION int choose_colour(const EventChoices& choices, int flows, std::size_t e,
                                          const Jamp2& jamp2) {
   const double r = choices.rndcol[e];
-  if (choices.igraph == nullptr) return first_cumulative_above(flows, r, jamp2) + 1;
-  const int igraph = choices.igraph[e];
-  if (igraph == 0) return 0;
+  const int igraph = choices.igraph == nullptr ? 0 : choices.igraph[e];
+  if (igraph == 0) return first_cumulative_above(flows, r, jamp2) + 1;
   const std::uint64_t* allowed = choices.flow_choices + (igraph - 1) * choices.flow_words;
   const int i = first_cumulative_above(flows, r, [&](int flow) {
     return (allowed[flow / 64] >> (flow % 64)) & 1 ? jamp2(flow) : 0.0;

@@ -1,0 +1,139 @@
+#pragma once
+// MadEvent's multichannel weights (matrix_element.hpp, EventInputs::channel).
+//
+// MadEvent integrates each channel (an integration configuration, iconfig,
+// of the process's configs.inc) on its own, with a phase-space map peaked
+// where that configuration's propagators are, and asks the matrix element
+// for |M|^2 times the channel's share w_ch of a partition of unity over the
+// channels (single-diagram enhancement; sum over channels of w_ch = 1, so
+// the sum of the channels' integrals is the cross section whatever the
+// shares). MadGraph has two partitions: its default (sde_strategy 1),
+// |A_ch|^2 / sum_i |A_i|^2 over the squared Feynman diagrams, and
+// sde_strategy 2, the product of the configuration's propagator
+// denominators over the same product's sum over all configurations
+// (MadGraph's genps.f, get_channel_cut; Mattelaer and Ostrolenk,
+// arXiv:2102.00773). hepex's Berends-Giele recursion never forms single
+// Feynman diagrams, so it gives the second (docs/madevent.md), exactly as
+// MadGraph's Fortran computes it:
+//   G_c(p) = prod over the configuration's propagators j of
+//            1 / (t_j - M_j^2 + 1e-10 stot)^2              (t-channel)
+//            1 / ((s_j - M_j^2)^2 + (M_j Gamma_j)^2)         (s-channel)
+//            [times exp((x - tmin) / (x + 1)) for a t-channel x = t_j / stot
+//             below tmin_for_channel, the run card's option; -1: never]
+//   w_ch = G_c(ch)(p) / sum_c G_c(p),
+// with the propagator momenta summed from the external ones (incoming
+// subtracted) along the configuration's tree.
+//
+// The tables (channel_tables.hpp) give per configuration its diagram (the
+// channel id MadEvent passes, CONFSUB) and its first particles - 3
+// propagators (the ones get_channel_cut reads).
+
+#include <cstddef>
+
+#include <Kokkos_Core.hpp>
+
+#include "hepex/amplitudes/momenta.hpp"
+#include "hepex/amplitudes/process.hpp"
+#include "hepex/core/kokkos_math.hpp"
+#include "hepex/core/spaces.hpp"
+
+namespace hepex::amplitudes::detail {
+
+// One process's channels, host or device pointers alike.
+struct ChannelTable {
+  const short* config_diagram = nullptr;  // [configurations]: the diagram (channel id)
+  const signed char* forest = nullptr;    // [configurations][propagators][d1, d2, flags]
+  int configurations = 0;
+  int propagators = 0;  // particles - 3
+  int diagrams = 0;     // channel ids run 1..diagrams (those with a configuration)
+};
+inline constexpr int t_channel_flag = 1, top_mass_flag = 2, top_width_flag = 4;
+
+// The process's tables in host memory (channel_tables.hpp).
+ChannelTable channel_table(Process process);
+
+// The configuration (1-based iconfig) whose diagram is `channel`, or 0 if
+// the diagram has none (a four-gluon vertex, no MadEvent channel).
+int channel_configuration(const ChannelTable& table, int channel);
+
+// What a channel weight needs besides the tables: the top's mass and width,
+// the collider's s (stot of MadEvent's run: the 1e-10 stot regulator of
+// the t-channel denominators) and tmin_for_channel (-1: no t cut).
+struct ChannelConstants {
+  double mass = 0, width = 0, stot = 0, tmin = -1;
+};
+
+// G_c(p) of configuration c (0-based) for event e of momenta(event,
+// particle, mu), as genps.f's get_channel_cut (sde_strat 2) forms it.
+template <class Momenta>
+KOKKOS_INLINE_FUNCTION double configuration_weight(const ChannelTable& table,
+                                                   const ChannelConstants& k,
+                                                   const Momenta& momenta, std::size_t e, int c) {
+  constexpr int most = 4;  // gg_ttggg: 7 particles, 4 propagators
+  double q[most][4];
+  double g = 1;
+  for (int i = 0; i < table.propagators; ++i) {
+    const signed char* node = table.forest + (c * table.propagators + i) * 3;
+    for (int mu = 0; mu < 4; ++mu) q[i][mu] = 0;
+    for (int d = 0; d < 2; ++d) {
+      const int daughter = node[d];
+      for (int mu = 0; mu < 4; ++mu) {
+        if (daughter < 0) {
+          q[i][mu] += q[-daughter - 1][mu];
+        } else if (daughter <= 2) {  // incoming: subtracted
+          q[i][mu] -= momenta(e, daughter - 1, mu);
+        } else {
+          q[i][mu] += momenta(e, daughter - 1, mu);
+        }
+      }
+    }
+    const double t = q[i][0] * q[i][0] - q[i][1] * q[i][1] - q[i][2] * q[i][2] - q[i][3] * q[i][3];
+    const int flags = node[2];
+    const double mass = (flags & top_mass_flag) != 0 ? k.mass : 0.0;
+    if ((flags & t_channel_flag) != 0) {
+      const double denominator = t - mass * mass + k.stot * 1e-10;
+      g = g / (denominator * denominator);
+      const double x = t / k.stot;  // read only for tmin > -1, where stot > 0
+      if (k.tmin > -1 && x < k.tmin) g = g * compat::exp((x - k.tmin) / (x + 1));
+    } else {
+      const double width = (flags & top_width_flag) != 0 ? k.width : 0.0;
+      const double off = t - mass * mass, mw = mass * width;
+      g = g / (off * off + mw * mw);
+    }
+  }
+  return g;
+}
+
+// w_ch for event e: G of the configuration `config` (1-based) over the sum
+// of G over all configurations.
+template <class Momenta>
+KOKKOS_INLINE_FUNCTION double channel_weight(const ChannelTable& table, const ChannelConstants& k,
+                                             const Momenta& momenta, std::size_t e, int config) {
+  double total = 0, mine = 0;
+  for (int c = 0; c < table.configurations; ++c) {
+    const double g = configuration_weight(table, k, momenta, e, c);
+    total += g;
+    if (c == config - 1) mine = g;
+  }
+  return mine / total;
+}
+
+// Per event of momenta: weights(e) = w of channel(e)'s configuration (1
+// for channel 0; `configuration` maps a diagram to its configuration) and,
+// where colour_configuration is not empty, the configuration its colour
+// comes from (igraph(e) where given and not 0, else the channel's); on
+// `instance` (matrix_element.cpp).
+void launch_channel_weights(const DeviceSpace& instance, const ChannelTable& table,
+                            const ChannelConstants& constants,
+                            const MomentaView<DeviceSpace::memory_space>& momenta,
+                            const Kokkos::View<const int*, DeviceSpace::memory_space>& channel,
+                            const Kokkos::View<const int*, DeviceSpace::memory_space>& igraph,
+                            const Kokkos::View<int*, DeviceSpace::memory_space>& configuration,
+                            const Kokkos::View<double*, DeviceSpace::memory_space>& weights,
+                            const Kokkos::View<int*, DeviceSpace::memory_space>& colour_configuration);
+// me(e) *= weights(e) on `instance`.
+void scale_by_weights(const DeviceSpace& instance,
+                      const Kokkos::View<double*, DeviceSpace::memory_space>& me,
+                      const Kokkos::View<double*, DeviceSpace::memory_space>& weights);
+
+}  // namespace hepex::amplitudes::detail
