@@ -56,13 +56,8 @@ build() {
   esac
 }
 
-# Events of an LHE file, and the coloured particles (gluons, tops) without
-# their colour lines: a gluon needs both, a top one.
-lhe_colours() {
-  awk '/<event>/{ev++} /<event>/,/<\/event>/{ if (NF==13 && $1 ~ /^-?[0-9]+$/) {
-         if (($1==21 && ($5==0 || $6==0)) || (($1==6 || $1==-6) && $5==0 && $6==0)) bad++ } }
-       END{print ev+0, bad+0}' "$1"
-}
+# Events of an LHE file, and the coloured particles without their colour.
+lhe_colours() { awk -f "$here/lhe_colours.awk" "$1"; }
 
 for p in ${PROCESSES:-gg_tt gg_ttg gg_ttgg}; do
   rm -rf "$work/$p.mad" && mkdir -p "$work/$p.mad"
