@@ -2,12 +2,59 @@
 // and the kernels that weigh a batch's events by their channels.
 #include "hepex/amplitudes/detail/channel_weights.hpp"
 
+#include <array>
+#include <map>
+#include <string>
+#include <tuple>
+#include <vector>
+
 #include "hepex/amplitudes/detail/channel_tables.hpp"
 #include "hepex/core/error.hpp"
 
 namespace hepex::amplitudes::detail {
 
-ChannelTable channel_table(Process process) {
+namespace {
+
+// The forest's propagators merged into nodes (ChannelTable::nodes): a
+// propagator is the node of its (daughter, daughter, flags) with daughters
+// that are propagators replaced by their nodes, so two propagators share a
+// node exactly where configuration_weight would sum the same momenta in the
+// same order and weigh them alike.
+struct MergedForest {
+  std::vector<short> nodes, config_nodes;
+};
+
+MergedForest merge_forest(const ChannelTable& table) {
+  MergedForest merged;
+  std::map<std::tuple<int, int, int>, int> node_of;
+  for (int c = 0; c < table.configurations; ++c) {
+    for (int i = 0; i < table.propagators; ++i) {
+      const signed char* propagator = table.forest + (c * table.propagators + i) * 3;
+      const auto daughter = [&](int d) {
+        // a propagator -j of this configuration: its node n as -n - 1
+        return d < 0 ? -merged.config_nodes[c * table.propagators + (-d - 1)] - 1 : d;
+      };
+      const auto key =
+          std::make_tuple(daughter(propagator[0]), daughter(propagator[1]), int(propagator[2]));
+      const auto [at, added] = node_of.emplace(key, int(node_of.size()));
+      if (added) {
+        merged.nodes.push_back(static_cast<short>(std::get<0>(key)));
+        merged.nodes.push_back(static_cast<short>(std::get<1>(key)));
+        merged.nodes.push_back(static_cast<short>(std::get<2>(key)));
+      }
+      merged.config_nodes.push_back(static_cast<short>(at->second));
+    }
+  }
+  if (node_of.size() > std::size_t(most_channel_nodes)) {
+    throw Error("channel tables: " + std::to_string(node_of.size()) +
+                    " distinct propagators, more than most_channel_nodes = " +
+                    std::to_string(most_channel_nodes),
+                ErrorKind::runtime);
+  }
+  return merged;
+}
+
+ChannelTable forest_table(Process process) {
   using namespace channel_data;
   switch (process) {
     case Process::gg_tt:
@@ -25,6 +72,25 @@ ChannelTable channel_table(Process process) {
   throw Error("unknown process", ErrorKind::runtime);
 }
 
+}  // namespace
+
+ChannelTable channel_table(Process process) {
+  // Merged once per process, on first use (thread-safe static).
+  static const std::array<MergedForest, 4> merged = [] {
+    std::array<MergedForest, 4> all;
+    for (const Process p : {Process::gg_tt, Process::gg_ttg, Process::gg_ttgg, Process::gg_ttggg}) {
+      all[static_cast<int>(p)] = merge_forest(forest_table(p));
+    }
+    return all;
+  }();
+  ChannelTable table = forest_table(process);
+  const MergedForest& m = merged[static_cast<int>(process)];
+  table.nodes = m.nodes.data();
+  table.config_nodes = m.config_nodes.data();
+  table.node_count = static_cast<int>(m.nodes.size() / 3);
+  return table;
+}
+
 int channel_configuration(const ChannelTable& table, int channel) {
   for (int c = 0; c < table.configurations; ++c) {
     if (table.config_diagram[c] == channel) return c + 1;
@@ -32,15 +98,31 @@ int channel_configuration(const ChannelTable& table, int channel) {
   return 0;
 }
 
-// (Free functions: CUDA's extended lambdas may not live in private members.)
-void launch_channel_weights(const DeviceSpace& instance, const ChannelTable& table,
-                            const ChannelConstants& constants,
-                            const MomentaView<DeviceSpace::memory_space>& momenta,
-                            const Kokkos::View<const int*, DeviceSpace::memory_space>& channel,
-                            const Kokkos::View<const int*, DeviceSpace::memory_space>& igraph,
-                            const Kokkos::View<int*, DeviceSpace::memory_space>& configuration,
-                            const Kokkos::View<double*, DeviceSpace::memory_space>& weights,
-                            const Kokkos::View<int*, DeviceSpace::memory_space>& colour_configuration) {
+// w_ch by nodes (the host's) or per configuration (a GPU's); the choice is
+// not in the lambda below, where nvcc refuses a constexpr if.
+template <bool ByNodes, class Momenta>
+KOKKOS_INLINE_FUNCTION double weight_of(const ChannelTable& table, const ChannelConstants& k,
+                                        const Momenta& momenta, std::size_t e, int config) {
+  if constexpr (ByNodes) {
+    return channel_weight_by_nodes(table, k, momenta, e, config);
+  } else {
+    return channel_weight(table, k, momenta, e, config);
+  }
+}
+
+// Per event: the weight of its channel's configuration, by nodes on the
+// host (ByNodes) or per configuration on a GPU (channel_weights.hpp). (Not
+// in an unnamed namespace: nvcc wants external linkage around an extended
+// lambda.)
+template <bool ByNodes>
+void weigh_events(const DeviceSpace& instance, const ChannelTable& table,
+                  const ChannelConstants& constants,
+                  const MomentaView<DeviceSpace::memory_space>& momenta,
+                  const Kokkos::View<const int*, DeviceSpace::memory_space>& channel,
+                  const Kokkos::View<const int*, DeviceSpace::memory_space>& igraph,
+                  const Kokkos::View<int*, DeviceSpace::memory_space>& configuration,
+                  const Kokkos::View<double*, DeviceSpace::memory_space>& weights,
+                  const Kokkos::View<int*, DeviceSpace::memory_space>& colour_configuration) {
   const bool has_igraph = igraph.extent(0) != 0, colour = colour_configuration.extent(0) != 0;
   // MadEvent's choice of colour (CUDACPP's select_col): igraph where it is
   // not 0, else the channel's configuration (else any flow).
@@ -48,9 +130,24 @@ void launch_channel_weights(const DeviceSpace& instance, const ChannelTable& tab
       "hepex::channel_weights", Kokkos::RangePolicy<DeviceSpace>(instance, 0, momenta.extent(0)),
       KOKKOS_LAMBDA(const std::size_t e) {
         const int config = configuration(channel(e));
-        weights(e) = config == 0 ? 1.0 : channel_weight(table, constants, momenta, e, config);
+        weights(e) = config == 0 ? 1.0 : weight_of<ByNodes>(table, constants, momenta, e, config);
         if (colour) colour_configuration(e) = has_igraph && igraph(e) != 0 ? igraph(e) : config;
       });
+}
+
+// (Free functions: CUDA's extended lambdas may not live in private members.)
+void launch_channel_weights(
+    const DeviceSpace& instance, const ChannelTable& table, const ChannelConstants& constants,
+    const MomentaView<DeviceSpace::memory_space>& momenta,
+    const Kokkos::View<const int*, DeviceSpace::memory_space>& channel,
+    const Kokkos::View<const int*, DeviceSpace::memory_space>& igraph,
+    const Kokkos::View<int*, DeviceSpace::memory_space>& configuration,
+    const Kokkos::View<double*, DeviceSpace::memory_space>& weights,
+    const Kokkos::View<int*, DeviceSpace::memory_space>& colour_configuration) {
+  constexpr bool host =
+      Kokkos::SpaceAccessibility<Kokkos::HostSpace, DeviceSpace::memory_space>::accessible;
+  weigh_events<host>(instance, table, constants, momenta, channel, igraph, configuration, weights,
+                     colour_configuration);
 }
 
 void scale_by_weights(const DeviceSpace& instance,

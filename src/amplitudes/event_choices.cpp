@@ -4,6 +4,7 @@
 #include <iomanip>
 #include <sstream>
 #include <string>
+#include <vector>
 
 #include "hepex/amplitudes/detail/channel_weights.hpp"
 #include "hepex/amplitudes/detail/colour_flow_choices.hpp"
@@ -97,6 +98,10 @@ void check_event_inputs(const ProcessInfo& process, std::size_t events,
     }
   }
   const auto channels = detail::channel_table(process.process);
+  std::vector<bool> has_configuration(channels.diagrams + 1, false);
+  for (int c = 0; c < channels.configurations; ++c) {
+    has_configuration[channels.config_diagram[c]] = true;
+  }
   for (std::size_t e = 0; e < inputs.channel.size(); ++e) {
     const int channel = inputs.channel[e];
     if (channel < 0 || channel > channels.diagrams) {
@@ -104,7 +109,7 @@ void check_event_inputs(const ProcessInfo& process, std::size_t events,
                   std::to_string(channels.diagrams) + "] (" + process.name + " has " +
                   std::to_string(channels.diagrams) + " diagrams; 0: no channel)");
     }
-    if (channel != 0 && detail::channel_configuration(channels, channel) == 0) {
+    if (channel != 0 && !has_configuration[channel]) {
       fail(e, "channel = " + std::to_string(channel) + ": diagram " + std::to_string(channel) +
                   " of " + process.name +
                   " has no integration configuration (a four-gluon vertex), so no MadEvent "

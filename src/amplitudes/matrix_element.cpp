@@ -188,6 +188,11 @@ MatrixElement::MatrixElement(Process process, MatrixElementOptions options,
                                  "hepex::channel_diagrams");
   channel_forest_ = copy_table(channels.forest, std::size_t(channels.configurations) * channels.propagators * 3,
                                "hepex::channel_forest");
+  channel_nodes_ = copy_table(channels.nodes, std::size_t(channels.node_count) * 3,
+                              "hepex::channel_nodes");
+  channel_config_nodes_ =
+      copy_table(channels.config_nodes, std::size_t(channels.configurations) * channels.propagators,
+                 "hepex::channel_config_nodes");
   std::vector<int> configuration(channels.diagrams + 1, 0);
   for (int d = 1; d <= channels.diagrams; ++d) configuration[d] = detail::channel_configuration(channels, d);
   diagram_configuration_ = copy_table(configuration.data(), configuration.size(),
@@ -316,6 +321,8 @@ void MatrixElement::weigh_channels(const MomentaView<Memory>& momenta,
   detail::ChannelTable table = detail::channel_table(info_.process);
   table.config_diagram = channel_diagrams_.data();
   table.forest = channel_forest_.data();
+  table.nodes = channel_nodes_.data();
+  table.config_nodes = channel_config_nodes_.data();
   const detail::ChannelConstants constants{options_.parameters.top_mass,
                                            options_.parameters.top_width,
                                            options_.run.collider_s, options_.run.tmin_for_channel};
@@ -334,20 +341,33 @@ std::vector<double> MatrixElement::evaluate(const std::vector<double>& momenta,
 
 namespace {
 
-// `host` in a new View of Memory (empty for an empty vector).
+// `view` with n entries, reused where it has them (MadEvent asks for the same
+// number of events every call), else allocated without initialising (every
+// entry is written before it is read).
+template <class View>
+void fit(View& view, std::size_t n, const char* label) {
+  if (view.extent(0) != n)
+    view = View(Kokkos::view_alloc(Kokkos::WithoutInitializing, std::string(label)), n);
+}
+
+// `host` into `device` (sized to it; empty for an empty vector).
 template <class T>
-Kokkos::View<T*, MatrixElement::Memory> to_device(const std::vector<T>& host, const char* label) {
-  Kokkos::View<T*, MatrixElement::Memory> device(std::string(label), host.size());
-  Kokkos::deep_copy(device,
-                    Kokkos::View<const T*, Kokkos::HostSpace, Kokkos::MemoryUnmanaged>(host.data(),
-                                                                                        host.size()));
+Kokkos::View<T*, MatrixElement::Memory> to_device(const std::vector<T>& host,
+                                                  Kokkos::View<T*, MatrixElement::Memory>& device,
+                                                  const char* label) {
+  fit(device, host.size(), label);
+  Kokkos::deep_copy(device, Kokkos::View<const T*, Kokkos::HostSpace, Kokkos::MemoryUnmanaged>(
+                                host.data(), host.size()));
   return device;
 }
 
 template <class T>
 std::vector<T> to_host(const Kokkos::View<T*, MatrixElement::Memory>& device) {
-  auto host = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), device);
-  return std::vector<T>(host.data(), host.data() + host.extent(0));
+  std::vector<T> host(device.extent(0));
+  Kokkos::deep_copy(
+      Kokkos::View<T*, Kokkos::HostSpace, Kokkos::MemoryUnmanaged>(host.data(), host.size()),
+      device);
+  return host;
 }
 
 }  // namespace
@@ -380,12 +400,14 @@ EventResults MatrixElement::evaluate(const std::vector<double>& momenta, const E
   for (std::size_t first = 0; first < events;) {
     const std::size_t count = std::min(batch, events - first);
     const double start = progress_clock();
-    const auto part = evaluate_batch(momenta.data() + first * 4 * info_.particles, count,
-                                     EventInputs{slice(inputs.gs, first, count),
-                                                 slice(inputs.rndhel, first, count),
-                                                 slice(inputs.rndcol, first, count),
-                                                 slice(inputs.igraph, first, count),
-                                                 slice(inputs.channel, first, count)});
+    const auto part = count == events
+                          ? evaluate_batch(momenta.data(), events, inputs)
+                          : evaluate_batch(momenta.data() + first * 4 * info_.particles, count,
+                                           EventInputs{slice(inputs.gs, first, count),
+                                                       slice(inputs.rndhel, first, count),
+                                                       slice(inputs.rndcol, first, count),
+                                                       slice(inputs.igraph, first, count),
+                                                       slice(inputs.channel, first, count)});
     results.me.insert(results.me.end(), part.me.begin(), part.me.end());
     results.selhel.insert(results.selhel.end(), part.selhel.begin(), part.selhel.end());
     results.selcol.insert(results.selcol.end(), part.selcol.begin(), part.selcol.end());
@@ -399,25 +421,34 @@ EventResults MatrixElement::evaluate(const std::vector<double>& momenta, const E
 
 EventResults MatrixElement::evaluate_batch(const double* momenta, std::size_t events,
                                            const EventInputs& inputs) {
-  MomentaView<Memory> device("hepex::momenta", events, info_.particles, 4);
-  auto host = Kokkos::create_mirror_view(device);
+  // The buffers of the previous call, where it had as many events (the
+  // caller holds the KokkosLock).
+  Buffers& b = buffers_;
+  if (b.momenta.extent(0) != events) {
+    b.momenta = MomentaView<Memory>(
+        Kokkos::view_alloc(Kokkos::WithoutInitializing, std::string("hepex::momenta")), events,
+        info_.particles, 4);
+  }
+  // (the same View where Memory is the host's)
+  if (b.host_momenta.extent(0) != events) b.host_momenta = Kokkos::create_mirror_view(b.momenta);
+  const auto& host = b.host_momenta;
   for (std::size_t e = 0; e < events; ++e)
     for (int i = 0; i < info_.particles; ++i)
       for (int mu = 0; mu < 4; ++mu) host(e, i, mu) = momenta[(e * info_.particles + i) * 4 + mu];
-  Kokkos::deep_copy(device, host);
-  Kokkos::View<double*, Memory> me("hepex::me", events);
+  Kokkos::deep_copy(b.momenta, host);
+  fit(b.me, events, "hepex::me");
   EventArguments arguments;
-  arguments.gs = to_device(inputs.gs, "hepex::gs");
-  arguments.rndhel = to_device(inputs.rndhel, "hepex::rndhel");
-  arguments.rndcol = to_device(inputs.rndcol, "hepex::rndcol");
-  arguments.igraph = to_device(inputs.igraph, "hepex::igraph");
-  arguments.channel = to_device(inputs.channel, "hepex::channel");
-  const Kokkos::View<int*, Memory> selhel("hepex::selhel", inputs.rndhel.empty() ? 0 : events);
-  const Kokkos::View<int*, Memory> selcol("hepex::selcol", inputs.rndcol.empty() ? 0 : events);
-  arguments.selhel = selhel;
-  arguments.selcol = selcol;
-  evaluate(device, me, arguments);
-  return {to_host(me), to_host(selhel), to_host(selcol)};
+  arguments.gs = to_device(inputs.gs, b.gs, "hepex::gs");
+  arguments.rndhel = to_device(inputs.rndhel, b.rndhel, "hepex::rndhel");
+  arguments.rndcol = to_device(inputs.rndcol, b.rndcol, "hepex::rndcol");
+  arguments.igraph = to_device(inputs.igraph, b.igraph, "hepex::igraph");
+  arguments.channel = to_device(inputs.channel, b.channel, "hepex::channel");
+  fit(b.selhel, inputs.rndhel.empty() ? 0 : events, "hepex::selhel");
+  fit(b.selcol, inputs.rndcol.empty() ? 0 : events, "hepex::selcol");
+  arguments.selhel = b.selhel;
+  arguments.selcol = b.selcol;
+  evaluate(b.momenta, b.me, arguments);
+  return {to_host(b.me), to_host(b.selhel), to_host(b.selcol)};
 }
 
 }  // namespace hepex::amplitudes

@@ -7,6 +7,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <cstdint>
 #include <fstream>
 #include <map>
 #include <sstream>
@@ -17,6 +18,7 @@
 #include "amplitudes/reference_data.hpp"
 #include "hepex/amplitudes/detail/channel_weights.hpp"
 #include "hepex/amplitudes/matrix_element.hpp"
+#include "hepex/amplitudes/rambo.hpp"
 #include "hepex/core/error.hpp"
 #include "hepex/core/spaces.hpp"
 
@@ -151,6 +153,50 @@ TEST(ChannelWeights, AddUpToOneOverTheChannels) {
           sum += w;
         }
         EXPECT_NEAR(sum, 1.0, 1e-12) << info.name << " event " << e;
+      }
+    }
+  }
+}
+
+// The host's weights from merged propagators (channel_weight_by_nodes) are
+// the per-configuration ones (channel_weight, the GPU's) bit for bit, for
+// every configuration of gg_tt to gg_ttgg and 96 of gg_ttggg's 945, on RAMBO events of several
+// seeds and energies (near threshold, where t-channel propagators get small, and high), with and
+// without the t cut; and the merging keeps within most_channel_nodes and shares what it should
+// (gg_ttggg: 3780 propagators, 691 nodes).
+TEST(ChannelWeights, MergedPropagatorsGiveTheSameBits) {
+  const int expected_nodes[] = {3, 20, 104, 691};
+  for (const Process process : all_processes) {
+    const auto& info = process_info(process);
+    const auto table = detail::channel_table(process);
+    EXPECT_EQ(table.node_count, expected_nodes[static_cast<int>(process)]) << info.name;
+    EXPECT_LE(table.node_count, detail::most_channel_nodes);
+    const std::size_t events = process == Process::gg_ttggg ? 6 : 24;
+    // every configuration up to 105 (gg_ttgg); of gg_ttggg's 945 every
+    // tenth and the last
+    std::vector<int> configurations;
+    const int step = table.configurations > 105 ? 10 : 1;
+    for (int c = 1; c <= table.configurations; c += step) configurations.push_back(c);
+    if (configurations.back() != table.configurations)
+      configurations.push_back(table.configurations);
+    for (const std::uint64_t seed : {20261128u, 7u}) {
+      for (const double sqrt_s : {2 * top_mass * 1.05 + 60, 1500.0, 14000.0}) {
+        Kokkos::View<double***, Kokkos::LayoutLeft, Kokkos::HostSpace> p("p", events,
+                                                                         info.particles, 4);
+        rambo(Kokkos::DefaultHostExecutionSpace(), p, sqrt_s, seed);
+        for (const detail::ChannelConstants k :
+             {detail::ChannelConstants{173, 1.4915, 1.69e8, -1},
+              detail::ChannelConstants{173, 1.4915, 2.25e6, -0.3}}) {
+          for (std::size_t e = 0; e < events; ++e) {
+            for (const int c : configurations) {
+              const double by_nodes = detail::channel_weight_by_nodes(table, k, p, e, c);
+              const double alone = detail::channel_weight(table, k, p, e, c);
+              ASSERT_EQ(by_nodes, alone)
+                  << info.name << " seed " << seed << " sqrt(s) " << sqrt_s << " event " << e
+                  << " configuration " << c << " tmin " << k.tmin;
+            }
+          }
+        }
       }
     }
   }

@@ -204,9 +204,19 @@ class MatrixElement {
   // in flight its weight and the configuration its colour comes from.
   Kokkos::View<short*, Memory> channel_diagrams_;
   Kokkos::View<signed char*, Memory> channel_forest_;
+  Kokkos::View<short*, Memory> channel_nodes_, channel_config_nodes_;
   Kokkos::View<int*, Memory> diagram_configuration_;
   Kokkos::View<double*, Memory> channel_weights_;
   Kokkos::View<int*, Memory> colour_configuration_;
+  // evaluate(std::vector...)'s device copies, kept for the next call of as
+  // many events (evaluate_batch).
+  struct Buffers {
+    MomentaView<Memory> momenta;
+    MomentaView<Memory>::HostMirror host_momenta;
+    Kokkos::View<double*, Memory> me, gs, rndhel, rndcol;
+    Kokkos::View<int*, Memory> igraph, channel, selhel, selcol;
+  };
+  Buffers buffers_;
 };
 
 }  // namespace hepex::amplitudes

@@ -27,6 +27,14 @@
 // The tables (channel_tables.hpp) give per configuration its diagram (the
 // channel id MadEvent passes, CONFSUB) and its first particles - 3
 // propagators (the ones get_channel_cut reads).
+//
+// Most propagators recur in many configurations (gg_ttggg: 3780 in its 945
+// configurations, 691 distinct), so on the host each distinct one, a node,
+// is computed once per event (channel_weight_by_nodes); two propagators
+// share a node only where their momenta are summed by the same additions in
+// the same order and they have the same flags, so every G_c is bit for bit
+// the per-configuration one (configuration_weight, kept for the GPU, whose
+// threads cannot hold every node in registers).
 
 #include <cstddef>
 
@@ -46,7 +54,16 @@ struct ChannelTable {
   int configurations = 0;
   int propagators = 0;  // particles - 3
   int diagrams = 0;     // channel ids run 1..diagrams (those with a configuration)
+  // The forest with equal propagators merged (above): node n is
+  // nodes[3n..3n+2] = d1, d2 (> 0: external particle, < 0: node -d - 1, an
+  // earlier one), flags; config_nodes[c * propagators + i] is propagator
+  // -(i + 1)'s node in configuration c.
+  const short* nodes = nullptr;
+  const short* config_nodes = nullptr;
+  int node_count = 0;
 };
+// The most nodes of any process (gg_ttggg's; channel_table checks it).
+inline constexpr int most_channel_nodes = 691;
 inline constexpr int t_channel_flag = 1, top_mass_flag = 2, top_width_flag = 4;
 
 // The process's tables in host memory (channel_tables.hpp).
@@ -105,13 +122,67 @@ KOKKOS_INLINE_FUNCTION double configuration_weight(const ChannelTable& table,
 }
 
 // w_ch for event e: G of the configuration `config` (1-based) over the sum
-// of G over all configurations.
+// of G over all configurations, each G computed on its own (the GPU's).
 template <class Momenta>
 KOKKOS_INLINE_FUNCTION double channel_weight(const ChannelTable& table, const ChannelConstants& k,
                                              const Momenta& momenta, std::size_t e, int config) {
   double total = 0, mine = 0;
   for (int c = 0; c < table.configurations; ++c) {
     const double g = configuration_weight(table, k, momenta, e, c);
+    total += g;
+    if (c == config - 1) mine = g;
+  }
+  return mine / total;
+}
+
+// The same w_ch, bit for bit, from the nodes (the host's): each distinct
+// propagator's momentum, denominator and t cut once, then per configuration
+// the same divisions and products in the same order as configuration_weight.
+template <class Momenta>
+KOKKOS_INLINE_FUNCTION double channel_weight_by_nodes(const ChannelTable& table,
+                                                      const ChannelConstants& k,
+                                                      const Momenta& momenta, std::size_t e,
+                                                      int config) {
+  double q[most_channel_nodes][4];
+  double denominator[most_channel_nodes], cut[most_channel_nodes];
+  for (int n = 0; n < table.node_count; ++n) {
+    const short* node = table.nodes + 3 * n;
+    for (int mu = 0; mu < 4; ++mu) q[n][mu] = 0;
+    for (int d = 0; d < 2; ++d) {
+      const int daughter = node[d];
+      for (int mu = 0; mu < 4; ++mu) {
+        if (daughter < 0) {
+          q[n][mu] += q[-daughter - 1][mu];
+        } else if (daughter <= 2) {  // incoming: subtracted
+          q[n][mu] -= momenta(e, daughter - 1, mu);
+        } else {
+          q[n][mu] += momenta(e, daughter - 1, mu);
+        }
+      }
+    }
+    const double t = q[n][0] * q[n][0] - q[n][1] * q[n][1] - q[n][2] * q[n][2] - q[n][3] * q[n][3];
+    const int flags = node[2];
+    const double mass = (flags & top_mass_flag) != 0 ? k.mass : 0.0;
+    cut[n] = 1;  // g * 1 is g exactly
+    if ((flags & t_channel_flag) != 0) {
+      const double off = t - mass * mass + k.stot * 1e-10;
+      denominator[n] = off * off;
+      const double x = t / k.stot;
+      if (k.tmin > -1 && x < k.tmin) cut[n] = compat::exp((x - k.tmin) / (x + 1));
+    } else {
+      const double width = (flags & top_width_flag) != 0 ? k.width : 0.0;
+      const double off = t - mass * mass, mw = mass * width;
+      denominator[n] = off * off + mw * mw;
+    }
+  }
+  double total = 0, mine = 0;
+  for (int c = 0; c < table.configurations; ++c) {
+    double g = 1;
+    for (int i = 0; i < table.propagators; ++i) {
+      const int n = table.config_nodes[c * table.propagators + i];
+      g = g / denominator[n];
+      g = g * cut[n];
+    }
     total += g;
     if (c == config - 1) mine = g;
   }
