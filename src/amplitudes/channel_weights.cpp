@@ -98,8 +98,8 @@ int channel_configuration(const ChannelTable& table, int channel) {
   return 0;
 }
 
-// w_ch by nodes (the host's) or per configuration (a GPU's); the choice is
-// not in the lambda below, where nvcc refuses a constexpr if.
+// w_ch by nodes (the host's) or per configuration (a GPU's); a function of
+// its own because nvcc refuses a constexpr if in an extended lambda.
 template <bool ByNodes, class Momenta>
 KOKKOS_INLINE_FUNCTION double weight_of(const ChannelTable& table, const ChannelConstants& k,
                                         const Momenta& momenta, std::size_t e, int config) {
@@ -110,19 +110,19 @@ KOKKOS_INLINE_FUNCTION double weight_of(const ChannelTable& table, const Channel
   }
 }
 
-// Per event: the weight of its channel's configuration, by nodes on the
-// host (ByNodes) or per configuration on a GPU (channel_weights.hpp). (Not
-// in an unnamed namespace: nvcc wants external linkage around an extended
-// lambda.)
-template <bool ByNodes>
-void weigh_events(const DeviceSpace& instance, const ChannelTable& table,
-                  const ChannelConstants& constants,
-                  const MomentaView<DeviceSpace::memory_space>& momenta,
-                  const Kokkos::View<const int*, DeviceSpace::memory_space>& channel,
-                  const Kokkos::View<const int*, DeviceSpace::memory_space>& igraph,
-                  const Kokkos::View<int*, DeviceSpace::memory_space>& configuration,
-                  const Kokkos::View<double*, DeviceSpace::memory_space>& weights,
-                  const Kokkos::View<int*, DeviceSpace::memory_space>& colour_configuration) {
+// By nodes on the host, per configuration on a GPU (channel_weights.hpp).
+constexpr bool weights_by_nodes =
+    Kokkos::SpaceAccessibility<Kokkos::HostSpace, DeviceSpace::memory_space>::accessible;
+
+// (Free functions: CUDA's extended lambdas may not live in private members.)
+void launch_channel_weights(const DeviceSpace& instance, const ChannelTable& table,
+                            const ChannelConstants& constants,
+                            const MomentaView<DeviceSpace::memory_space>& momenta,
+                            const Kokkos::View<const int*, DeviceSpace::memory_space>& channel,
+                            const Kokkos::View<const int*, DeviceSpace::memory_space>& igraph,
+                            const Kokkos::View<int*, DeviceSpace::memory_space>& configuration,
+                            const Kokkos::View<double*, DeviceSpace::memory_space>& weights,
+                            const Kokkos::View<int*, DeviceSpace::memory_space>& colour_configuration) {
   const bool has_igraph = igraph.extent(0) != 0, colour = colour_configuration.extent(0) != 0;
   // MadEvent's choice of colour (CUDACPP's select_col): igraph where it is
   // not 0, else the channel's configuration (else any flow).
@@ -130,24 +130,11 @@ void weigh_events(const DeviceSpace& instance, const ChannelTable& table,
       "hepex::channel_weights", Kokkos::RangePolicy<DeviceSpace>(instance, 0, momenta.extent(0)),
       KOKKOS_LAMBDA(const std::size_t e) {
         const int config = configuration(channel(e));
-        weights(e) = config == 0 ? 1.0 : weight_of<ByNodes>(table, constants, momenta, e, config);
+        weights(e) = config == 0
+                         ? 1.0
+                         : weight_of<weights_by_nodes>(table, constants, momenta, e, config);
         if (colour) colour_configuration(e) = has_igraph && igraph(e) != 0 ? igraph(e) : config;
       });
-}
-
-// (Free functions: CUDA's extended lambdas may not live in private members.)
-void launch_channel_weights(
-    const DeviceSpace& instance, const ChannelTable& table, const ChannelConstants& constants,
-    const MomentaView<DeviceSpace::memory_space>& momenta,
-    const Kokkos::View<const int*, DeviceSpace::memory_space>& channel,
-    const Kokkos::View<const int*, DeviceSpace::memory_space>& igraph,
-    const Kokkos::View<int*, DeviceSpace::memory_space>& configuration,
-    const Kokkos::View<double*, DeviceSpace::memory_space>& weights,
-    const Kokkos::View<int*, DeviceSpace::memory_space>& colour_configuration) {
-  constexpr bool host =
-      Kokkos::SpaceAccessibility<Kokkos::HostSpace, DeviceSpace::memory_space>::accessible;
-  weigh_events<host>(instance, table, constants, momenta, channel, igraph, configuration, weights,
-                     colour_configuration);
 }
 
 void scale_by_weights(const DeviceSpace& instance,

@@ -80,6 +80,49 @@ struct ChannelConstants {
   double mass = 0, width = 0, stot = 0, tmin = -1;
 };
 
+// A propagator's momentum q = (sum of its two daughters), each daughter an
+// earlier propagator (d < 0: q_of[-d - 1]) or an external particle
+// (incoming ones subtracted), summed from 0 in the forest's order, as
+// get_channel_cut sums them.
+template <class Momenta, class Earlier>
+KOKKOS_INLINE_FUNCTION void propagator_momentum(const short (&daughters)[2], const Earlier& q_of,
+                                                const Momenta& momenta, std::size_t e,
+                                                double (&q)[4]) {
+  for (int mu = 0; mu < 4; ++mu) q[mu] = 0;
+  for (int d = 0; d < 2; ++d) {
+    const int daughter = daughters[d];
+    for (int mu = 0; mu < 4; ++mu) {
+      if (daughter < 0) {
+        q[mu] += q_of[-daughter - 1][mu];
+      } else if (daughter <= 2) {  // incoming: subtracted
+        q[mu] -= momenta(e, daughter - 1, mu);
+      } else {
+        q[mu] += momenta(e, daughter - 1, mu);
+      }
+    }
+  }
+}
+
+// What a propagator of momentum q does to G: G / denominator * cut, with
+// cut = exp((x - tmin) / (x + 1)) for a t-channel one below the t cut and
+// exactly 1 otherwise (so G * cut is G where get_channel_cut skips it).
+struct PropagatorFactor {
+  double denominator, cut;
+};
+KOKKOS_INLINE_FUNCTION PropagatorFactor propagator_factor(const double (&q)[4], int flags,
+                                                          const ChannelConstants& k) {
+  const double t = q[0] * q[0] - q[1] * q[1] - q[2] * q[2] - q[3] * q[3];
+  const double mass = (flags & top_mass_flag) != 0 ? k.mass : 0.0;
+  if ((flags & t_channel_flag) != 0) {
+    const double off = t - mass * mass + k.stot * 1e-10;
+    const double x = t / k.stot;  // read only for tmin > -1, where stot > 0
+    return {off * off, k.tmin > -1 && x < k.tmin ? compat::exp((x - k.tmin) / (x + 1)) : 1.0};
+  }
+  const double width = (flags & top_width_flag) != 0 ? k.width : 0.0;
+  const double off = t - mass * mass, mw = mass * width;
+  return {off * off + mw * mw, 1.0};
+}
+
 // G_c(p) of configuration c (0-based) for event e of momenta(event,
 // particle, mu), as genps.f's get_channel_cut (sde_strat 2) forms it.
 template <class Momenta>
@@ -91,32 +134,10 @@ KOKKOS_INLINE_FUNCTION double configuration_weight(const ChannelTable& table,
   double g = 1;
   for (int i = 0; i < table.propagators; ++i) {
     const signed char* node = table.forest + (c * table.propagators + i) * 3;
-    for (int mu = 0; mu < 4; ++mu) q[i][mu] = 0;
-    for (int d = 0; d < 2; ++d) {
-      const int daughter = node[d];
-      for (int mu = 0; mu < 4; ++mu) {
-        if (daughter < 0) {
-          q[i][mu] += q[-daughter - 1][mu];
-        } else if (daughter <= 2) {  // incoming: subtracted
-          q[i][mu] -= momenta(e, daughter - 1, mu);
-        } else {
-          q[i][mu] += momenta(e, daughter - 1, mu);
-        }
-      }
-    }
-    const double t = q[i][0] * q[i][0] - q[i][1] * q[i][1] - q[i][2] * q[i][2] - q[i][3] * q[i][3];
-    const int flags = node[2];
-    const double mass = (flags & top_mass_flag) != 0 ? k.mass : 0.0;
-    if ((flags & t_channel_flag) != 0) {
-      const double denominator = t - mass * mass + k.stot * 1e-10;
-      g = g / (denominator * denominator);
-      const double x = t / k.stot;  // read only for tmin > -1, where stot > 0
-      if (k.tmin > -1 && x < k.tmin) g = g * compat::exp((x - k.tmin) / (x + 1));
-    } else {
-      const double width = (flags & top_width_flag) != 0 ? k.width : 0.0;
-      const double off = t - mass * mass, mw = mass * width;
-      g = g / (off * off + mw * mw);
-    }
+    propagator_momentum({node[0], node[1]}, q, momenta, e, q[i]);
+    const PropagatorFactor f = propagator_factor(q[i], node[2], k);
+    g = g / f.denominator;
+    g = g * f.cut;
   }
   return g;
 }
@@ -144,44 +165,19 @@ KOKKOS_INLINE_FUNCTION double channel_weight_by_nodes(const ChannelTable& table,
                                                       const Momenta& momenta, std::size_t e,
                                                       int config) {
   double q[most_channel_nodes][4];
-  double denominator[most_channel_nodes], cut[most_channel_nodes];
+  PropagatorFactor factor[most_channel_nodes];
   for (int n = 0; n < table.node_count; ++n) {
     const short* node = table.nodes + 3 * n;
-    for (int mu = 0; mu < 4; ++mu) q[n][mu] = 0;
-    for (int d = 0; d < 2; ++d) {
-      const int daughter = node[d];
-      for (int mu = 0; mu < 4; ++mu) {
-        if (daughter < 0) {
-          q[n][mu] += q[-daughter - 1][mu];
-        } else if (daughter <= 2) {  // incoming: subtracted
-          q[n][mu] -= momenta(e, daughter - 1, mu);
-        } else {
-          q[n][mu] += momenta(e, daughter - 1, mu);
-        }
-      }
-    }
-    const double t = q[n][0] * q[n][0] - q[n][1] * q[n][1] - q[n][2] * q[n][2] - q[n][3] * q[n][3];
-    const int flags = node[2];
-    const double mass = (flags & top_mass_flag) != 0 ? k.mass : 0.0;
-    cut[n] = 1;  // g * 1 is g exactly
-    if ((flags & t_channel_flag) != 0) {
-      const double off = t - mass * mass + k.stot * 1e-10;
-      denominator[n] = off * off;
-      const double x = t / k.stot;
-      if (k.tmin > -1 && x < k.tmin) cut[n] = compat::exp((x - k.tmin) / (x + 1));
-    } else {
-      const double width = (flags & top_width_flag) != 0 ? k.width : 0.0;
-      const double off = t - mass * mass, mw = mass * width;
-      denominator[n] = off * off + mw * mw;
-    }
+    propagator_momentum({node[0], node[1]}, q, momenta, e, q[n]);
+    factor[n] = propagator_factor(q[n], node[2], k);
   }
   double total = 0, mine = 0;
   for (int c = 0; c < table.configurations; ++c) {
     double g = 1;
     for (int i = 0; i < table.propagators; ++i) {
-      const int n = table.config_nodes[c * table.propagators + i];
-      g = g / denominator[n];
-      g = g * cut[n];
+      const PropagatorFactor& f = factor[table.config_nodes[c * table.propagators + i]];
+      g = g / f.denominator;
+      g = g * f.cut;
     }
     total += g;
     if (c == config - 1) mine = g;
