@@ -1,6 +1,6 @@
 #pragma once
 // The distinct execution spaces this build enables, for tests typed over
-// them: as the API's Backends (hepex::Backend::host/device) with their Kokkos
+// them: as the API's Backends (hepex::Place::host/device) with their Kokkos
 // names for value-parameterized tests, and as Kokkos types for typed tests
 // of code templated on the execution space.
 //
@@ -35,19 +35,19 @@
 namespace hepex::test {
 
 struct SpaceParam {
-  Backend backend;
+  Place backend;
   std::string name;  // the Kokkos execution space's name: Serial, OpenMP, Cuda, HIP...
 };
 
 inline std::ostream& operator<<(std::ostream& out, const SpaceParam& s) {
-  return out << s.name << " (" << backend_name(s.backend) << ")";
+  return out << s.name << " (" << place_name(s.backend) << ")";
 }
 
 // The device first (when there is one), then the host.
 inline std::vector<SpaceParam> enabled_spaces() {
   std::vector<SpaceParam> spaces;
-  if (has_accelerator) spaces.push_back({Backend::device, DeviceSpace::name()});
-  spaces.push_back({Backend::host, HostSpace::name()});
+  if (has_accelerator) spaces.push_back({Place::device, DeviceSpace::name()});
+  spaces.push_back({Place::host, HostSpace::name()});
   return spaces;
 }
 
@@ -58,14 +58,14 @@ inline std::string space_name(const ::testing::TestParamInfo<SpaceParam>& info) 
 
 // Calls f(space) with an instance of the execution space that `backend` runs on.
 template <class F>
-decltype(auto) with_space(Backend backend, F&& f) {
-  if (backend == Backend::device) return f(DeviceSpace());
+decltype(auto) with_space(Place backend, F&& f) {
+  if (backend == Place::device) return f(DeviceSpace());
   return f(HostSpace());
 }
 
 class OnSpace : public ::testing::TestWithParam<SpaceParam> {
  protected:
-  Backend backend() const { return GetParam().backend; }
+  Place backend() const { return GetParam().backend; }
   // "on Serial" for failure messages.
   std::string where() const { return "on " + GetParam().name; }
 };

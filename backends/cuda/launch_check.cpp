@@ -1,5 +1,5 @@
 // CUDA build: the runtime's error of the last launch.
-#include "hepex/core/launch_check.hpp"
+#include "hepex/backend/launch_check.hpp"
 
 #include <cuda_runtime.h>
 

@@ -1,9 +1,9 @@
-// The device products of hepex/linalg/detail/vendor_gemm.hpp for CUDA and
+// The device products of hepex/backend/gemm.hpp for CUDA and
 // HIP builds: the vendor's BLAS (blas_api.hpp of the vendor's folder) on the
 // stream of the caller's execution-space instance. A handle's stream is part
 // of its state, so each stream gets a handle of its own, created on first
 // use and destroyed when Kokkos finalises.
-#include "hepex/linalg/detail/vendor_gemm.hpp"
+#include "hepex/backend/gemm.hpp"
 
 #include <algorithm>
 #include <map>

@@ -3,7 +3,7 @@
 
 #include <string>
 
-#include "device_query.hpp"
+#include "hepex/backend/device_query.hpp"
 #include "hepex/core/error.hpp"
 
 namespace hepex::backend {

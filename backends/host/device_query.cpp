@@ -3,7 +3,7 @@
 #include <string>
 #include <thread>
 
-#include "device_query.hpp"
+#include "hepex/backend/device_query.hpp"
 
 namespace hepex::backend {
 

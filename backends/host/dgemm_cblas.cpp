@@ -1,7 +1,7 @@
 // The host DGEMM: CBLAS (Debian: OpenBLAS through libopenblas-dev).
 #include <cblas.h>
 
-#include "hepex/linalg/detail/vendor_gemm.hpp"
+#include "hepex/backend/gemm.hpp"
 
 namespace hepex::backend {
 

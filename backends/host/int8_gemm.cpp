@@ -3,7 +3,7 @@
 // the compiler vectorises.
 #include <cstdint>
 
-#include "hepex/linalg/detail/vendor_gemm.hpp"
+#include "hepex/backend/gemm.hpp"
 
 namespace hepex::backend {
 

@@ -1,5 +1,5 @@
 // Host build: a host "launch" either runs or throws; nothing is left to check.
-#include "hepex/core/launch_check.hpp"
+#include "hepex/backend/launch_check.hpp"
 
 namespace hepex::backend {
 

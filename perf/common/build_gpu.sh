@@ -6,10 +6,7 @@
 # (docs/gpu.md): the edge-data argument of cudaGraphAddDependencies, and
 # cudaMemLocation in cudaMemAdvise and cudaMemPrefetchAsync.
 #   bash perf/common/build_gpu.sh [BUILD_DIR]      (default build-cuda)
-# Afterwards: # nvcc_wrapper compiles for sm_70 when given no -arch (CMake's compiler test),
-# which CUDA 13 rejects: Hopper instead.
-sed -i 's/^default_arch="sm_70"/default_arch="sm_90"/' "$root/kokkos-cuda/bin/nvcc_wrapper"
-source perf/common/gpu_env.sh for LD_LIBRARY_PATH.
+# Afterwards: source perf/common/gpu_env.sh for LD_LIBRARY_PATH.
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/../.."
 build=${1:-build-cuda}

@@ -135,7 +135,7 @@ int run(const Field& F, const hepex::field::Zp<Word>& f, const std::vector<long>
     for (const GemmMethod requested :
          {GemmMethod::fp64, GemmMethod::multiword, GemmMethod::int64}) {
       try {
-        hepex::linalg::resolve_gemm_method(requested, p, hepex::Backend::host);
+        hepex::linalg::resolve_gemm_method(requested, p, hepex::Place::host);
       } catch (const hepex::Error& e) {
         std::cout << "n=" << n << " p=" << p << " hepex "
                   << hepex::linalg::gemm_method_name(requested) << " skipped: " << e.what()

@@ -17,7 +17,7 @@ int main(int argc, char* argv[]) {
   }
   const std::size_t n = std::strtoull(argv[1], nullptr, 10);
   const std::uint64_t p = std::strtoull(argv[2], nullptr, 10);
-  const hepex::Backend backend = hepex::parse_backend(argv[3]);
+  const hepex::Place backend = hepex::parse_place(argv[3]);
   const int repeats = std::atoi(argv[4]);
   const hepex::field::Zp32 f(p);
   hepex::Matrix<std::uint32_t> a(n, n);

@@ -13,9 +13,9 @@ Shape matrix_shape(const py::array& a, const std::string& what) {
   throw Error(what + ": a matrix must have 1 or 2 dimensions, not " + std::to_string(a.ndim()));
 }
 
-Backend parse_backend_argument(const std::string& name) {
-  if (name == "auto") return Backend::device;
-  if (name == "host" || name == "device") return parse_backend(name);
+Place parse_backend_argument(const std::string& name) {
+  if (name == "auto") return Place::device;
+  if (name == "host" || name == "device") return parse_place(name);
   throw Error("backend '" + name + "' is not auto, host or device");
 }
 

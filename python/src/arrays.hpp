@@ -108,6 +108,6 @@ auto with_field(std::uint64_t p, double tol, bool complex, Action&& action) {
 }
 
 // "auto" (the device if the build has one), "host" or "device".
-Backend parse_backend_argument(const std::string& name);
+Place parse_backend_argument(const std::string& name);
 
 }  // namespace hepex::python

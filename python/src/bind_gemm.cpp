@@ -36,7 +36,7 @@ const Word* operand(const py::array& a, const field::Zp<Word>& f, const std::str
 
 template <class Word>
 py::array modgemm_numpy(const field::Zp<Word>& f, const py::array& a, const py::array& b,
-                        linalg::GemmMethod method, Backend backend) {
+                        linalg::GemmMethod method, Place backend) {
   const Shape sa = matrix_shape(a, "a"), sb = matrix_shape(b, "b");
   check_shapes(sa, sb);
   linalg::resolve_gemm_method(method, f.modulus(), runs_on(backend));  // refuses inexact ones
@@ -65,7 +65,7 @@ py::array modgemm_numpy(const field::Zp<Word>& f, const py::array& a, const py::
   };
   {
     py::gil_scoped_release release;
-    runs_on(backend) == Backend::device ? run(DeviceSpace()) : run(HostSpace());
+    runs_on(backend) == Place::device ? run(DeviceSpace()) : run(HostSpace());
   }
   return c;
 }
@@ -75,7 +75,7 @@ template <class Word>
 DeviceArray modgemm_gpu(const field::Zp<Word>& f, const DeviceInput& a, const DeviceInput& b,
                         linalg::GemmMethod method) {
   check_shapes(a.shape, b.shape);
-  linalg::resolve_gemm_method(method, f.modulus(), Backend::device);
+  linalg::resolve_gemm_method(method, f.modulus(), Place::device);
   const auto da = device_copy(a, f, "a");
   const auto db = device_copy(b, f, "b");
   DeviceMatrix<Word, DeviceMemory> dc("hepex::python::c", a.shape.rows, b.shape.cols);
@@ -91,7 +91,7 @@ py::object modgemm(const py::object& a, const py::object& b, std::uint64_t p,
                    const std::string& method_name, const std::string& backend,
                    const py::object& progress) {
   const auto method = linalg::parse_gemm_method(method_name);
-  const Backend where = parse_backend_argument(backend);
+  const Place where = parse_backend_argument(backend);
   const PythonCall call(progress);
   const Argument arg_a = argument(a, "a"), arg_b = argument(b, "b");
   if (arg_a.device.has_value() != arg_b.device.has_value()) {
@@ -114,7 +114,7 @@ py::object modgemm(const py::object& a, const py::object& b, std::uint64_t p,
 py::array krylov_sequences(const py::array& t, const py::array& r, const py::array& e,
                            std::size_t length, std::uint64_t p, const std::string& products,
                            const std::string& backend) {
-  const Backend where = parse_backend_argument(backend);
+  const Place where = parse_backend_argument(backend);
   const PythonCall call;
   if (products != "stepwise" && products != "doubling") {
     throw Error("products '" + products + "' is not stepwise or doubling");

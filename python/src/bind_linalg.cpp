@@ -23,8 +23,8 @@ using HostView = Kokkos::View<T**, Kokkos::LayoutRight, HostMemory,
 // device matrix.
 template <class F, class T = typename F::value_type>
 linalg::RrefResult rref_host_memory(const F& f, const T* source, T* out, const Shape& s,
-                                    Backend backend) {
-  if (runs_on(backend) == Backend::host) {
+                                    Place backend) {
+  if (runs_on(backend) == Place::host) {
     if (source != out) std::copy(source, source + s.size(), out);
     return linalg::rref(HostSpace(), f, DeviceMatrix<T, HostSpace::memory_space>(out, s.rows, s.cols));
   }
@@ -41,12 +41,12 @@ linalg::RrefResult rref_host_memory(const F& f, const T* source, T* out, const S
 // place when it already holds reduced values of the right dtype (then the
 // work on a device needs no host copy of it), else converted once.
 template <class F>
-py::tuple rref_numpy(const F& f, const py::array& a, Backend backend) {
+py::tuple rref_numpy(const F& f, const py::array& a, Place backend) {
   using T = typename F::value_type;
   const Shape s = matrix_shape(a, "a");
   T* out = nullptr;
   py::array result = new_matrix<T>(s, out);
-  const bool in_place = runs_on(backend) == Backend::device && usable_in_place(a, f);
+  const bool in_place = runs_on(backend) == Place::device && usable_in_place(a, f);
   if (!in_place) load(a, f, out, "a");
   const T* source = in_place ? static_cast<const T*>(a.data()) : out;
   linalg::RrefResult r;
@@ -71,7 +71,7 @@ py::tuple rref_gpu(const F& f, const DeviceInput& in) {
 
 py::tuple rref(const py::object& a, std::uint64_t p, double tol, const std::string& backend,
                const py::object& progress) {
-  const Backend where = parse_backend_argument(backend);
+  const Place where = parse_backend_argument(backend);
   const PythonCall call(progress);
   const Argument arg = argument(a, "a");
   if (arg.device) {
@@ -83,7 +83,7 @@ py::tuple rref(const py::object& a, std::uint64_t p, double tol, const std::stri
 
 py::array nullspace(const py::object& a, std::uint64_t p, double tol, const std::string& backend,
                     const py::object& progress) {
-  const Backend where = parse_backend_argument(backend);
+  const Place where = parse_backend_argument(backend);
   const PythonCall call(progress);
   const Argument arg = argument(a, "a");
   return with_field(p, tol, arg.is_complex(), [&](const auto& f) {
@@ -100,7 +100,7 @@ py::array nullspace(const py::object& a, std::uint64_t p, double tol, const std:
 // (x or None, null-space basis, consistent).
 py::tuple solve(const py::object& a, const py::object& b, std::uint64_t p, double tol,
                 const std::string& backend, const py::object& progress) {
-  const Backend where = parse_backend_argument(backend);
+  const Place where = parse_backend_argument(backend);
   const PythonCall call(progress);
   const Argument arg_a = argument(a, "a"), arg_b = argument(b, "b");
   const bool complex = arg_a.is_complex() || arg_b.is_complex();
@@ -126,7 +126,7 @@ py::tuple solve(const py::object& a, const py::object& b, std::uint64_t p, doubl
 py::array build_matrix(const py::array& samples, const std::vector<std::vector<int>>& monomials,
                        std::uint64_t p, double tol, const py::object& prefactors,
                        const std::string& backend) {
-  const Backend where = parse_backend_argument(backend);
+  const Place where = parse_backend_argument(backend);
   const PythonCall call;
   const bool complex = samples.dtype().kind() == 'c' ||
                        (!prefactors.is_none() && py::array::ensure(prefactors).dtype().kind() == 'c');

@@ -73,7 +73,7 @@ double best_seconds(int repeats, const Body& body) {
   return best;
 }
 
-const Backend vendor = runs_on(Backend::device);
+const Place vendor = runs_on(Place::device);
 
 // The vendor DGEMM's rate on the shape (FLOP/s).
 double dgemm_rate(const Shape& s, int repeats) {

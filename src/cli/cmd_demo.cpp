@@ -35,12 +35,12 @@ std::string milliseconds(double seconds) {
 }
 
 void run_demo(const DemoOptions& options) {
-  const Backend backend = parse_backend(options.backend);
+  const Place backend = parse_place(options.backend);
   OutputFile json("--json", options.json_path);
   const BuildInfo info = build_info();
   std::cout << "hepex demo: hepex " << info.hepex_version << ", Kokkos " << info.kokkos_version
-            << ", backend " << backend_name(backend) << " ("
-            << (backend == Backend::device ? DeviceSpace::name() : HostSpace::name()) << "), seed "
+            << ", backend " << place_name(backend) << " ("
+            << (backend == Place::device ? DeviceSpace::name() : HostSpace::name()) << "), seed "
             << options.seed << "\n\n";
 
   const auto rows = field::self_check(backend, options.cases, options.seed);
@@ -128,7 +128,7 @@ void run_demo(const DemoOptions& options) {
   emit_json(json, {{"command", "demo"},
                    {"hepex", info.hepex_version},
                    {"kokkos", info.kokkos_version},
-                   {"backend", backend_name(backend)},
+                   {"backend", place_name(backend)},
                    {"seed", options.seed},
                    {"rows", json_rows},
                    {"failures", failures}});

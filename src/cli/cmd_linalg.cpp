@@ -66,9 +66,9 @@ void with_field(const LinalgOptions& o, Action&& action) {
 }
 
 // The device's memory when the work runs there (no input may be larger).
-std::size_t device_memory_limit(Backend backend) {
+std::size_t device_memory_limit(Place backend) {
   const auto found = devices();
-  if (backend == Backend::device && !found.empty()) return found.front().memory_bytes;
+  if (backend == Place::device && !found.empty()) return found.front().memory_bytes;
   return std::numeric_limits<std::size_t>::max();
 }
 
@@ -76,7 +76,7 @@ std::size_t device_memory_limit(Backend backend) {
 // elimination commands hold the input, its working copy and the result.
 constexpr std::size_t elimination_copies = 3;
 
-io::ReadLimits read_limits(Backend backend, std::size_t copies) {
+io::ReadLimits read_limits(Place backend, std::size_t copies) {
   io::ReadLimits limits;
   limits.max_bytes = std::min(host_memory_bytes(), device_memory_limit(backend));
   limits.copies = copies;
@@ -85,7 +85,7 @@ io::ReadLimits read_limits(Backend backend, std::size_t copies) {
 
 // Refuses, before the work, an output of rows x cols entries that cannot fit.
 template <class F>
-void check_output_fits(const char* what, std::size_t rows, std::size_t cols, Backend backend) {
+void check_output_fits(const char* what, std::size_t rows, std::size_t cols, Place backend) {
   const std::size_t limit = read_limits(backend, 1).max_bytes, entry = sizeof(typename F::value_type);
   if (cols == 0 || rows <= limit / entry / cols) return;
   std::ostringstream message;
@@ -105,7 +105,7 @@ bool is_npy_path(const std::string& path) {
 // Reads a whole input ("-" is stdin, Matrix Market; FILE.npy is .npy) before
 // any device work.
 template <class F>
-Matrix<typename F::value_type> read_input(const std::string& path, const F& f, Backend backend,
+Matrix<typename F::value_type> read_input(const std::string& path, const F& f, Place backend,
                                           std::size_t copies = elimination_copies) {
   const io::ReadLimits limits = read_limits(backend, copies);
   if (path == "-") return io::read_matrix_market(std::cin, "<stdin>", f, limits);
@@ -118,7 +118,7 @@ Matrix<typename F::value_type> read_input(const std::string& path, const F& f, B
 // The same from text already read (stdin under MPI: rank 0 read it).
 template <class F>
 Matrix<typename F::value_type> read_text_input(const std::string& text, const std::string& name,
-                                               const F& f, Backend backend) {
+                                               const F& f, Place backend) {
   std::istringstream in(text);
   return io::read_matrix_market(in, name, f, read_limits(backend, elimination_copies));
 }
@@ -228,7 +228,7 @@ void run_rref(const LinalgOptions& o) {
   }
   identity << stdin_text;
   with_field(o, [&](const auto& f) {
-    const Backend backend = parse_backend(o.backend);
+    const Place backend = parse_place(o.backend);
     linalg::RrefOptions options;
     const auto run = [&](const std::vector<std::size_t>& jobs) {
       std::vector<std::string> out;
@@ -289,7 +289,7 @@ void run_rref(const LinalgOptions& o) {
 void run_rank(const LinalgOptions& o) {
   auto outputs = open_outputs(o.out_path, o.json_path);
   with_field(o, [&](const auto& f) {
-    const Backend backend = parse_backend(o.backend);
+    const Place backend = parse_place(o.backend);
     const auto r = linalg::rank(f, read_input(o.inputs.at(0), f, backend), backend);
     emit_json(outputs.json, {{"command", "rank"}, {"rank", r}});
     emit(outputs.out, std::to_string(r) + "\n");
@@ -300,7 +300,7 @@ void run_nullspace(const LinalgOptions& o) {
   const OutputFormat format = output_format(o);
   auto outputs = open_outputs(o.out_path, o.json_path);
   with_field(o, [&](const auto& f) {
-    const Backend backend = parse_backend(o.backend);
+    const Place backend = parse_place(o.backend);
     const auto a = read_input(o.inputs.at(0), f, backend);
     // At least cols - rows basis vectors of cols entries each.
     check_output_fits<std::decay_t<decltype(f)>>("the null space", a.cols,
@@ -315,7 +315,7 @@ void run_solve(const LinalgOptions& o) {
   const OutputFormat format = output_format(o);
   auto outputs = open_outputs(o.out_path, o.json_path);
   with_field(o, [&](const auto& f) {
-    const Backend backend = parse_backend(o.backend);
+    const Place backend = parse_place(o.backend);
     const auto a = read_input(o.inputs.at(0), f, backend);
     const auto b = read_input(o.inputs.at(1), f, backend);
     if (a.rows != b.rows) {
@@ -344,7 +344,7 @@ void run_gemm(const LinalgOptions& o) {
   const OutputFormat format = output_format(o);
   auto outputs = open_outputs(o.out_path, o.json_path);
   with_prime_field(o, [&](const auto& f) {
-    const Backend backend = parse_backend(o.backend);
+    const Place backend = parse_place(o.backend);
     // Checked before reading: a method that is not exact for P is an error.
     const linalg::GemmMethod resolved =
         linalg::resolve_gemm_method(method, f.modulus(), runs_on(backend));

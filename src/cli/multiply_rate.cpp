@@ -4,7 +4,7 @@
 #include <cstdint>
 
 #include "hepex/core/spaces.hpp"
-#include "hepex/field/detail/wide_multiply.hpp"
+#include "hepex/field/wide_multiply.hpp"
 
 namespace hepex::cli {
 
@@ -24,7 +24,7 @@ struct Chains {
     for (int c = 0; c < chains; ++c) x[c] = static_cast<std::uint64_t>(i) * chains + c + 1;
     for (int s = 0; s < steps; ++s) {
       for (int c = 0; c < chains; ++c) {
-        const auto p = field::detail::mul_wide(x[c], multiplier);
+        const auto p = field::mul_wide(x[c], multiplier);
         x[c] = p.hi + p.lo;
       }
     }

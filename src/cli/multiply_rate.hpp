@@ -1,6 +1,6 @@
 #pragma once
 // The ceiling for modular arithmetic on 64-bit words: how many full
-// 64 x 64 -> 128-bit integer products (field::detail::mul_wide, the product
+// 64 x 64 -> 128-bit integer products (field::mul_wide, the product
 // inside every modular multiply-add) an execution space completes per second.
 
 namespace hepex::cli {

@@ -1,14 +1,12 @@
 #include "hepex/core/runtime.hpp"
 
-#include <unistd.h>
-
 #include <algorithm>
 #include <sstream>
 #include <string>
 
-#include "device_query.hpp"
+#include "hepex/backend/device_query.hpp"
 #include "hepex/config.hpp"
-#include "hepex/linalg/detail/vendor_gemm.hpp"
+#include "hepex/backend/gemm.hpp"
 #include "hepex/core/kokkos_compat.hpp"
 #include "hepex/version.hpp"
 
@@ -116,10 +114,7 @@ BuildInfo build_info() {
 
 std::vector<DeviceInfo> devices() { return backend::query_devices(); }
 
-std::size_t host_memory_bytes() {
-  return static_cast<std::size_t>(sysconf(_SC_PHYS_PAGES)) *
-         static_cast<std::size_t>(sysconf(_SC_PAGESIZE));
-}
+std::size_t host_memory_bytes() { return backend::host_memory_bytes(); }
 
 std::string version_line() {
   const BuildInfo info = build_info();

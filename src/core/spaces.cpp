@@ -4,12 +4,12 @@
 
 namespace hepex {
 
-Backend parse_backend(const std::string& name) {
-  if (name == "host") return Backend::host;
-  if (name == "device") return Backend::device;
+Place parse_place(const std::string& name) {
+  if (name == "host") return Place::host;
+  if (name == "device") return Place::device;
   throw Error("unknown backend '" + name + "': use 'host' or 'device'");
 }
 
-const char* backend_name(Backend b) { return b == Backend::host ? "host" : "device"; }
+const char* place_name(Place place) { return place == Place::host ? "host" : "device"; }
 
 }  // namespace hepex

@@ -6,12 +6,12 @@
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
-#include <iomanip>
 #include <sstream>
 #include <string_view>
 #include <vector>
 
 #include "hepex/core/error.hpp"
+#include "hepex/core/fingerprint.hpp"
 #include "hepex/io/read_stream.hpp"
 #include "hepex/distributed/detail/job_file.hpp"
 
@@ -20,24 +20,6 @@ namespace hepex::distributed {
 namespace fs = std::filesystem;
 
 namespace {
-
-// 64-bit FNV-1a: detects damage and mix-ups (a random change goes unnoticed
-// with probability 2^-64), not a security measure.
-constexpr std::uint64_t fnv_basis = 14695981039346656037ull;
-
-std::uint64_t fnv1a(std::uint64_t h, const char* bytes, std::size_t size) {
-  for (std::size_t i = 0; i < size; ++i) {
-    h ^= static_cast<unsigned char>(bytes[i]);
-    h *= 1099511628211ull;
-  }
-  return h;
-}
-
-std::string hexadecimal(std::uint64_t h) {
-  std::ostringstream hex;
-  hex << std::hex << std::setw(16) << std::setfill('0') << h;
-  return hex.str();
-}
 
 constexpr const char* job_prefix = "job-";
 
@@ -91,10 +73,6 @@ void write_atomically(const fs::path& path, std::initializer_list<std::string_vi
 
 namespace detail {
 
-std::string fingerprint(const std::string& bytes) {
-  return hexadecimal(fnv1a(fnv_basis, bytes.data(), bytes.size()));
-}
-
 std::string job_header(std::size_t job, const std::string& list, const std::string& result) {
   return "hepex job " + std::to_string(job) + ' ' + list + ' ' + fingerprint(result) + ' ' +
          std::to_string(result.size()) + '\n';
@@ -147,19 +125,19 @@ bool check_job_file(const std::string& header_line, const std::string& result, s
 std::string file_fingerprint(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
   if (!in) throw Error(path + ": cannot open the file");
-  std::uint64_t h = fnv_basis;
+  Fnv1a hash;
   std::vector<char> buffer(1 << 20);
   while (in) {
     in.read(buffer.data(), static_cast<std::streamsize>(buffer.size()));
-    h = fnv1a(h, buffer.data(), static_cast<std::size_t>(in.gcount()));
+    hash.add(buffer.data(), static_cast<std::size_t>(in.gcount()));
   }
   if (in.bad()) throw Error(path + ": cannot read the file");
-  return hexadecimal(h);
+  return hash.hexadecimal();
 }
 
 Checkpoint::Checkpoint(std::string directory, const std::string& identity, std::size_t jobs)
     : directory_(std::move(directory)), jobs_(jobs) {
-  fingerprint_ = detail::fingerprint(identity);
+  fingerprint_ = fingerprint(identity);
   header_ = "hepex checkpoint\njobs " + std::to_string(jobs) + "\nfingerprint " + fingerprint_ + '\n';
 }
 

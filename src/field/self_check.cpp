@@ -131,8 +131,8 @@ std::vector<SelfCheckRow> check_all(std::size_t cases, std::uint64_t seed) {
 
 }  // namespace detail
 
-std::vector<SelfCheckRow> self_check(Backend backend, std::size_t cases, std::uint64_t seed) {
-  return backend == Backend::device ? detail::check_all<DeviceSpace>(cases, seed)
+std::vector<SelfCheckRow> self_check(Place backend, std::size_t cases, std::uint64_t seed) {
+  return backend == Place::device ? detail::check_all<DeviceSpace>(cases, seed)
                                     : detail::check_all<HostSpace>(cases, seed);
 }
 

@@ -33,10 +33,10 @@ const char* gemm_method_name(GemmMethod method) {
   }
 }
 
-GemmMethod resolve_gemm_method(GemmMethod requested, std::uint64_t p, Backend where) {
+GemmMethod resolve_gemm_method(GemmMethod requested, std::uint64_t p, Place where) {
   const bool fp64_exact = fp64_blocks(p).width >= 1;
   if (requested == GemmMethod::automatic) {
-    if (where == Backend::device) return GemmMethod::int8;
+    if (where == Place::device) return GemmMethod::int8;
     if (fp64_exact) return GemmMethod::fp64;
     return multiword_split(p).four.width >= 1 ? GemmMethod::multiword : GemmMethod::int64;
   }
@@ -77,14 +77,14 @@ ExactBlocks fp64_blocks(std::uint64_t p) {
   return exact_blocks(h * h, p);
 }
 
-MultiwordForm MultiwordSplit::form(std::uint64_t k, Backend where) const {
+MultiwordForm MultiwordSplit::form(std::uint64_t k, Place where) const {
   // One k-block beyond the DGEMM's own work (centring the partial sums, the
   // DGEMM reading them back, a short-k DGEMM's lower rate) costs about as
   // much as this many DGEMM columns. Measured at p = 2^31 - 1 with the
   // B-split form: one CPU core, n = 2048, 0.79 s for 2 products of 9 blocks
   // where a DGEMM takes 0.37 s (about 20 columns a block); the H100,
   // n = 8192, 89.5 ms for 2 products of 33 blocks, 18.6 ms a DGEMM (about 370).
-  const double pass = where == Backend::device ? 384 : 24;
+  const double pass = where == Place::device ? 384 : 24;
   auto cost = [&](const ExactBlocks& b, int products) {
     if (b.width < 1) return std::numeric_limits<double>::infinity();
     const double blocks = std::ceil(static_cast<double>(k) / static_cast<double>(b.width));

@@ -6,7 +6,7 @@
 
 namespace hepex::linalg {
 
-RrefSelfCheck rref_self_check(Backend backend, std::size_t n, std::size_t deficiency,
+RrefSelfCheck rref_self_check(Place backend, std::size_t n, std::size_t deficiency,
                               std::uint64_t seed) {
   const field::Zp32 f(2147483647);
   deficiency = std::min(deficiency, n);
@@ -42,7 +42,7 @@ RrefSelfCheck rref_self_check(Backend backend, std::size_t n, std::size_t defici
   return check;
 }
 
-GemmSelfCheck gemm_self_check(Backend backend, std::size_t n, std::uint64_t p,
+GemmSelfCheck gemm_self_check(Place backend, std::size_t n, std::uint64_t p,
                               const std::vector<GemmMethod>& methods, std::uint64_t seed) {
   const field::Zp32 f(p);
   Matrix<std::uint32_t> a(n, n), b(n, n);

@@ -53,11 +53,11 @@ std::unique_ptr<BlackBox> expression_black_box(std::vector<io::Expression> expre
   return expression_box_in<DeviceSpace>(std::move(expressions), variables, options);
 }
 
+}  // namespace detail
+
 std::unique_ptr<BlackBox> host_expression_black_box(std::vector<io::Expression> expressions,
                                                     std::size_t variables) {
-  return expression_box_in<HostSpace>(std::move(expressions), variables, {});
+  return detail::expression_box_in<HostSpace>(std::move(expressions), variables, {});
 }
-
-}  // namespace detail
 
 }  // namespace hepex::reconstruct

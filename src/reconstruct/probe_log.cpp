@@ -8,25 +8,18 @@
 #include <sstream>
 
 #include "hepex/core/error.hpp"
+#include "hepex/core/fingerprint.hpp"
 #include "hepex/io/read_stream.hpp"
-#include "hepex/distributed/detail/job_file.hpp"
 
 namespace hepex::reconstruct {
 
 namespace {
 
-constexpr std::uint64_t fnv_basis = 14695981039346656037ull;
-
 // FNV-1a over words (their little-endian bytes).
 std::uint64_t checksum(const std::uint64_t* words, std::size_t count) {
-  std::uint64_t h = fnv_basis;
-  for (std::size_t i = 0; i < count; ++i) {
-    for (int b = 0; b < 8; ++b) {
-      h ^= (words[i] >> (8 * b)) & 0xff;
-      h *= 1099511628211ull;
-    }
-  }
-  return h;
+  Fnv1a hash;
+  for (std::size_t i = 0; i < count; ++i) hash.add_word(words[i]);
+  return hash.value();
 }
 
 void to_little_endian(const std::uint64_t* words, std::size_t count, unsigned char* bytes) {
@@ -47,7 +40,7 @@ ProbeLog::ProbeLog(const BlackBox& box, std::string path, const std::string& ide
     : box_(box), path_(std::move(path)), seed_(seed) {
   const std::string shape = "hepex probe log 1 " + std::to_string(variables()) + ' ' +
                             std::to_string(functions()) + ' ' +
-                            distributed::detail::fingerprint(identity);
+                            fingerprint(identity);
   // An empty file is one killed before its header was written: made afresh.
   std::error_code error;
   if (std::filesystem::exists(path_, error) && std::filesystem::file_size(path_, error) > 0 && !error) {

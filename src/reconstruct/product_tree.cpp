@@ -40,7 +40,7 @@ std::vector<std::uint64_t> kronecker(const field::Zp64& f, const std::vector<std
   const mp_limb_t* limbs = mpz_limbs_read(x);
   std::vector<std::uint64_t> c(n);
   for (std::size_t k = 0; k < n; ++k) {
-    field::detail::TripleWord<std::uint64_t> slot;
+    field::TripleWord<std::uint64_t> slot;
     const std::size_t at = k * slot_limbs;
     slot.lo = at < size ? limbs[at] : 0;
     slot.hi = at + 1 < size ? limbs[at + 1] : 0;
@@ -54,7 +54,7 @@ std::vector<std::uint64_t> kronecker(const field::Zp64& f, const std::vector<std
 
 std::vector<std::uint64_t> schoolbook(const field::Zp64& f, const std::vector<std::uint64_t>& a,
                                       const std::vector<std::uint64_t>& b) {
-  std::vector<field::detail::TripleWord<std::uint64_t>> sum(a.size() + b.size() - 1);
+  std::vector<field::TripleWord<std::uint64_t>> sum(a.size() + b.size() - 1);
   for (std::size_t i = 0; i < a.size(); ++i)
     for (std::size_t j = 0; j < b.size(); ++j) sum[i + j].add_product(a[i], b[j]);
   std::vector<std::uint64_t> c(sum.size());

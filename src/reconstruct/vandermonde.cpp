@@ -49,7 +49,7 @@ void solve_vandermonde_group(const field::Zp64& f, const std::uint64_t* nodes, c
   const std::vector<std::uint64_t> master = product_of_linear_factors(f, nodes, T);
   for (std::size_t j = 0; j < T; ++j) {
     const std::uint64_t m = nodes[j], m_shoup = f.shoup(m);
-    field::detail::TripleWord<std::uint64_t> sum;
+    field::TripleWord<std::uint64_t> sum;
     std::uint64_t q = 1;        // q_{T-1}
     std::uint64_t derivative = 1;  // Q_j(m) by Horner, from q_{T-1} down
     detail::add_product(sum, q, rhs[T - 1]);

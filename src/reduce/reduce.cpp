@@ -13,7 +13,6 @@
 #include "hepex/core/random.hpp"
 #include "hepex/field/primes.hpp"
 #include "hepex/reconstruct/black_box.hpp"
-#include "hepex/reconstruct/detail/expression_box.hpp"
 #include "hepex/reconstruct/factored_form.hpp"
 #include "hepex/reconstruct/probe_log.hpp"
 #include "hepex/reduce/detail/elimination.hpp"
@@ -65,7 +64,7 @@ Numeric numeric(const System& s, const std::vector<std::uint32_t>& column_of,
     }
     n.equations.push_back(std::move(eq));
   }
-  n.coefficients = reconstruct::detail::host_expression_black_box(expressions, s.parameters.size());
+  n.coefficients = reconstruct::host_expression_black_box(expressions, s.parameters.size());
   n.expressions = std::move(expressions);
   return n;
 }

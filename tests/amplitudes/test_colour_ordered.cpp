@@ -15,6 +15,7 @@
 #include "hepex/amplitudes/rambo.hpp"
 #include "hepex/config.hpp"
 #include "test_seed.hpp"
+#include "test_random.hpp"
 #if HEPEX_HAS_ME_LANES
 #include "hepex/amplitudes/detail/lanes.hpp"
 #include "hepex/amplitudes/detail/triangle_colour_sum.hpp"
@@ -116,7 +117,7 @@ void check_folded_colour_sum(Process process, std::mt19937_64& rng) {
   const ColourMatrix m = colour_matrix(process);
   ASSERT_EQ(m.colours, n);
   const auto weights = folded_colour_weights<Kokkos::HostSpace>(m);
-  std::uniform_real_distribution<double> uniform(-1, 1);
+  hepex::test::UniformReal uniform(-1, 1);
   for (int trial = 0; trial < 20; ++trial) {
     const int combinations = 1 + trial % 4;
     std::vector<cplx<double>> j(4 * n);
@@ -168,7 +169,7 @@ template <class Real, int n, int C>
 void check_triangle_colour_sum(const ColourMatrix& m, std::mt19937_64& rng, double bound) {
   constexpr int lanes = Real::lanes;
   using T = typename Real::value_type;
-  std::uniform_real_distribution<double> uniform(-1, 1);
+  hepex::test::UniformReal uniform(-1, 1);
   for (int trial = 0; trial < 5; ++trial) {
     std::vector<std::complex<double>> j(lanes * C * n);  // j[(c n + i) lanes + lane]
     for (auto& x : j) x = {double(T(uniform(rng))), double(T(uniform(rng)))};

@@ -24,6 +24,7 @@
 #include "hepex/amplitudes/matrix_element.hpp"
 #include "hepex/core/error.hpp"
 #include "test_seed.hpp"
+#include "test_random.hpp"
 
 namespace hepex::amplitudes {
 namespace {
@@ -197,7 +198,7 @@ INSTANTIATE_TEST_SUITE_P(Processes, AmplitudeSelectionReference,
 TEST(AmplitudeSelection, CouplingScalesExactly) {
   SCOPED_TRACE(test::seed_trace());
   std::mt19937_64 rng(test::seed());
-  std::uniform_real_distribution<double> coupling(0.8, 1.6), alpha(0.08, 0.16), unit(0, 1);
+  hepex::test::UniformReal coupling(0.8, 1.6), alpha(0.08, 0.16), unit(0, 1);
   for (const Process process : all_processes) {
     const auto& info = process_info(process);
     const auto ref = test::read_reference(info, true, 16);
@@ -310,7 +311,7 @@ TEST(AmplitudeSelection, ChoiceFrequenciesFollowTheShares) {
   for (std::size_t e = 0; e < draws; ++e)
     momenta.insert(momenta.end(), ref.momenta.begin(), ref.momenta.end());
   std::mt19937_64 rng(test::seed());
-  std::uniform_real_distribution<double> unit(0, 1);
+  hepex::test::UniformReal unit(0, 1);
   EventInputs inputs;
   for (std::size_t e = 0; e < draws; ++e) {
     inputs.rndhel.push_back(unit(rng));

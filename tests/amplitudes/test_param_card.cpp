@@ -15,6 +15,7 @@
 #include "hepex/amplitudes/param_card.hpp"
 #include "hepex/core/error.hpp"
 #include "test_seed.hpp"
+#include "test_random.hpp"
 
 namespace hepex::amplitudes {
 namespace {
@@ -66,7 +67,7 @@ class CardWriter {
     }
     if (chance(0.5)) blocks.push_back(block("ALPHA", {line({number(uniform(-1, 1))})}));
     if (chance(0.5)) blocks.push_back(block("CKMBLOCK", {line({"1", number(uniform(0, 1))})}));
-    std::shuffle(blocks.begin(), blocks.end(), rng_);
+    hepex::test::random_shuffle(blocks.begin(), blocks.end(), rng_);
 
     std::string text = chance(0.5) ? "# param_card.dat: BLOCK MASS 6 999 # DECAY 6 1\n" : "";
     for (const std::string& b : blocks) text += b + filler();
@@ -74,10 +75,10 @@ class CardWriter {
   }
 
  private:
-  bool chance(double p) { return std::bernoulli_distribution(p)(rng_); }
-  int pick(int low, int high) { return std::uniform_int_distribution<int>(low, high)(rng_); }
+  bool chance(double p) { return hepex::test::random_chance(rng_, p); }
+  int pick(int low, int high) { return hepex::test::UniformInt<int>(low, high)(rng_); }
   double uniform(double low, double high) {
-    return std::uniform_real_distribution<double>(low, high)(rng_);
+    return hepex::test::UniformReal(low, high)(rng_);
   }
   double log_uniform(double low, double high) {
     return std::exp(uniform(std::log(low), std::log(high)));
@@ -134,7 +135,7 @@ class CardWriter {
   }
   // "BLOCK NAME [Q= scale]" and its lines in random order.
   std::string block(const std::string& name, std::vector<std::string> lines) {
-    std::shuffle(lines.begin(), lines.end(), rng_);
+    hepex::test::random_shuffle(lines.begin(), lines.end(), rng_);
     std::string s = space(0);
     s += keyword("BLOCK");
     s += space(1);

@@ -12,6 +12,7 @@
 #include "hepex/amplitudes/run_card.hpp"
 #include "hepex/core/error.hpp"
 #include "test_seed.hpp"
+#include "test_random.hpp"
 
 namespace hepex::amplitudes {
 namespace {
@@ -40,8 +41,8 @@ double setrun_stot(int lpp1, double e1, int lpp2, double e2) {
 TEST(RunCard, CollidersSAsMadEventFormsIt) {
   SCOPED_TRACE(test::seed_trace());
   std::mt19937_64 rng(test::seed());
-  std::uniform_int_distribution<int> type(-4, 4);
-  std::uniform_real_distribution<double> energy(0.0, 7000.0), cut(-1.0, 0.0);
+  hepex::test::UniformInt<int> type(-4, 4);
+  hepex::test::UniformReal energy(0.0, 7000.0), cut(-1.0, 0.0);
   for (int trial = 0; trial < 200; ++trial) {
     const int lpp1 = type(rng), lpp2 = type(rng);
     const double e1 = trial == 0 ? 0.0 : energy(rng), e2 = energy(rng), tmin = cut(rng);

@@ -17,6 +17,7 @@
 #include "hepex/linalg/rref.hpp"
 #include "hepex/reconstruct/rational.hpp"
 #include "test_seed.hpp"
+#include "test_random.hpp"
 
 namespace {
 
@@ -93,7 +94,7 @@ TEST(Progress, RrefReportsItsColumns) {
     linalg::RrefOptions options;
     options.block_columns = block;
     options.leaf_columns = 32;
-    linalg::rref(field::Zp32(p), a, Backend::device, options);
+    linalg::rref(field::Zp32(p), a, Place::device, options);
     ASSERT_GE(reports.size(), 4u) << "block " << block;
     for (std::size_t i = 0; i < reports.size(); ++i) {
       EXPECT_EQ(reports[i].task, "rref");
@@ -118,10 +119,10 @@ TEST(Progress, AThrowingPollEndsEachFamilysLongCalls) {
     options.leaf_columns = 32;
     {
       StopAt stop(5);
-      EXPECT_THROW(linalg::rref(f, a, Backend::device, options), Stop) << "block " << block;
+      EXPECT_THROW(linalg::rref(f, a, Place::device, options), Stop) << "block " << block;
     }
     auto b = random_matrix(400, 400, p);
-    EXPECT_EQ(linalg::rref(f, b, Backend::device, options).rank, 400u);
+    EXPECT_EQ(linalg::rref(f, b, Place::device, options).rank, 400u);
   }
   {
     const auto a = random_matrix(1500, 600, p), b = random_matrix(600, 600, p);
@@ -160,8 +161,8 @@ TEST(Progress, BatchedMatrixElementsEqualOneBatch) {
   amplitudes::EventInputs inputs;
   std::mt19937_64 rng(test::seed());
   for (std::size_t e = 0; e < ref.size(); ++e) {
-    inputs.rndhel.push_back(std::uniform_real_distribution<double>(0, 1)(rng));
-    inputs.rndcol.push_back(std::uniform_real_distribution<double>(0, 1)(rng));
+    inputs.rndhel.push_back(hepex::test::UniformReal(0, 1)(rng));
+    inputs.rndcol.push_back(hepex::test::UniformReal(0, 1)(rng));
   }
   const auto alone = me.evaluate(ref.momenta, inputs);
   ProgressWatch::Hooks hooks;

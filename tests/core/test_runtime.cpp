@@ -55,10 +55,10 @@ TEST(Runtime, DevicesReportNamesAndMemory) {
 }
 
 TEST(Spaces, ParseBackend) {
-  EXPECT_EQ(hepex::parse_backend("host"), hepex::Backend::host);
-  EXPECT_EQ(hepex::parse_backend("device"), hepex::Backend::device);
-  EXPECT_THROW(hepex::parse_backend("gpu"), hepex::Error);
-  EXPECT_STREQ(hepex::backend_name(hepex::Backend::device), "device");
+  EXPECT_EQ(hepex::parse_place("host"), hepex::Place::host);
+  EXPECT_EQ(hepex::parse_place("device"), hepex::Place::device);
+  EXPECT_THROW(hepex::parse_place("gpu"), hepex::Error);
+  EXPECT_STREQ(hepex::place_name(hepex::Place::device), "device");
 }
 
 TEST(Error, KindFixesTheExitCode) {

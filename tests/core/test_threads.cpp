@@ -75,7 +75,7 @@ TEST(Threads, RrefAgainstFlint) {
     auto a = random_matrix(n, n + 5, p, test::seed() + 100 * t + r);
     test::FlintMatrix oracle(a, p);
     const slong rank = nmod_mat_rref(oracle.get());
-    const auto result = linalg::rref(f, a, (t + r) % 2 ? Backend::host : Backend::device);
+    const auto result = linalg::rref(f, a, (t + r) % 2 ? Place::host : Place::device);
     if (result.rank != static_cast<std::size_t>(rank)) return "rank " + std::to_string(result.rank);
     if (a.data != oracle.to_matrix<std::uint32_t>().data) return "the RREF differs from FLINT's";
     return {};

@@ -10,6 +10,7 @@
 #include "hepex/core/spaces.hpp"
 #include "hepex/field/real.hpp"
 #include "test_seed.hpp"
+#include "test_random.hpp"
 
 namespace hepex::test {
 
@@ -68,7 +69,7 @@ LongComplex reference(RealOp op, LongComplex a, LongComplex b, LongComplex c, st
 
 template <class T>
 T draw(std::mt19937_64& rng) {
-  return static_cast<T>(std::uniform_real_distribution<double>(0.25, 2.0)(rng) *
+  return static_cast<T>(hepex::test::UniformReal(0.25, 2.0)(rng) *
                         (rng() % 2 ? 1 : -1));
 }
 template <class T>

@@ -15,6 +15,7 @@
 #include "hepex/field/primes.hpp"
 #include "hepex/field/zp.hpp"
 #include "test_seed.hpp"
+#include "test_random.hpp"
 
 namespace hepex::test {
 
@@ -114,7 +115,7 @@ std::vector<ZpCase> make_cases(std::uint64_t p, std::size_t count, std::mt19937_
       -static_cast<std::int64_t>(p), -static_cast<std::int64_t>(p) - 1};
   const std::vector<std::uint64_t> exponent_edges = {0, 1, 2, p - 1, p - 2, p,
                                                      ~std::uint64_t{0}};
-  std::uniform_int_distribution<std::uint64_t> element(0, p - 1);
+  hepex::test::UniformInt<std::uint64_t> element(0, p - 1);
   auto pick = [&](const std::vector<std::uint64_t>& special) {
     return rng() % 4 == 0 ? special[rng() % special.size()] % p : element(rng);
   };

@@ -11,7 +11,7 @@ using namespace hepex::distributed::detail;
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   const std::string bytes(reinterpret_cast<const char*>(data), size);
-  const std::string list = fingerprint("the job list");
+  const std::string list = hepex::fingerprint("the job list");
   std::string result, why;
   for (const std::size_t job : {std::size_t{0}, std::size_t{3}}) {
     if (read_job_file(bytes, job, list, result, why)) {

@@ -9,6 +9,7 @@
 #include "hepex/field/primes.hpp"
 #include "hepex/io/matrix_market.hpp"
 #include "test_seed.hpp"
+#include "test_random.hpp"
 
 namespace {
 
@@ -24,7 +25,7 @@ Matrix<typename F::value_type> round_trip(const Matrix<typename F::value_type>& 
 
 TEST(MatrixMarket, RoundTripsEveryField) {
   std::mt19937_64 rng(hepex::test::seed());
-  std::uniform_real_distribution<double> u(-1e6, 1e6);
+  hepex::test::UniformReal u(-1e6, 1e6);
   const hepex::field::Zp64 zp(hepex::field::large_primes(1)[0]);
   const hepex::field::Real64 real;
   const hepex::field::Complex128 complex;

@@ -19,6 +19,7 @@
 #include "hepex/io/npy.hpp"
 #include "scratch_directory.hpp"
 #include "test_seed.hpp"
+#include "test_random.hpp"
 
 namespace {
 
@@ -128,7 +129,7 @@ void check_every_integer_type(const hepex::field::Zp<Word>& f, std::mt19937_64& 
 template <class F, class Real>
 void check_floating_types(const F& f, std::mt19937_64& rng) {
   using T = typename F::value_type;
-  std::uniform_real_distribution<double> u(-1e6, 1e6);
+  hepex::test::UniformReal u(-1e6, 1e6);
   const auto real = [&](auto raw) {
     using Raw = decltype(raw);
     check_random_file<F, Raw>(f, std::is_same<Raw, float>::value ? "f4" : "f8", rng,
@@ -155,7 +156,7 @@ void check_floating_types(const F& f, std::mt19937_64& rng) {
 template <class Real>
 void check_complex_types(const hepex::field::ComplexField<Real>& f, std::mt19937_64& rng) {
   using Raw = hepex::io::detail::NpyComplex<double>;
-  std::uniform_real_distribution<double> u(-1e6, 1e6);
+  hepex::test::UniformReal u(-1e6, 1e6);
   check_random_file<hepex::field::ComplexField<Real>, Raw>(
       f, "c16", rng, [&](std::mt19937_64& r) { return Raw{u(r), u(r)}; },
       [](Raw x) { return Kokkos::complex<Real>(static_cast<Real>(x.re), static_cast<Real>(x.im)); });
@@ -209,7 +210,7 @@ void check_write(const F& f, const Matrix<typename F::value_type>& a, const std:
 TEST(Npy, WriteRoundTripsEveryField) {
   std::mt19937_64 rng(hepex::test::seed());
   SCOPED_TRACE(hepex::test::seed_trace());
-  std::uniform_real_distribution<double> u(-1e6, 1e6);
+  hepex::test::UniformReal u(-1e6, 1e6);
   const hepex::field::Zp32 zp32(2147483647);
   const hepex::field::Zp64 zp64(hepex::field::large_primes(1)[0]);
   for (auto [m, n] : std::vector<std::pair<std::size_t, std::size_t>>{{1, 1}, {7, 3}, {3, 7}, {0, 4}, {130, 1}}) {
@@ -415,7 +416,7 @@ void check_coordinate(const F& f, const Matrix<typename F::value_type>& a, const
 TEST(MatrixMarket, CoordinateWriterReadsBack) {
   std::mt19937_64 rng(hepex::test::seed());
   SCOPED_TRACE(hepex::test::seed_trace());
-  std::uniform_real_distribution<double> u(-1e6, 1e6);
+  hepex::test::UniformReal u(-1e6, 1e6);
   const hepex::field::Zp64 zp(hepex::field::large_primes(1)[0]);
   for (auto [m, n] : std::vector<std::pair<std::size_t, std::size_t>>{{1, 1}, {7, 3}, {3, 7}, {0, 4}, {20, 20}}) {
     Matrix<std::uint64_t> a(m, n);

@@ -222,10 +222,10 @@ template <>
 struct FieldCase<hepex::field::Complex64> : FloatingCase<hepex::field::Complex64> {};
 
 template <class F>
-void check_every_operation(const FieldCase<F>& c, hepex::Backend backend, double bound,
+void check_every_operation(const FieldCase<F>& c, hepex::Place backend, double bound,
                            const std::string& name) {
   using T = typename FieldCase<F>::T;
-  SCOPED_TRACE(name + " on " + hepex::backend_name(backend) + " " + hepex::test::seed_trace());
+  SCOPED_TRACE(name + " on " + hepex::place_name(backend) + " " + hepex::test::seed_trace());
   std::mt19937_64 rng(hepex::test::seed() + 5);
   const F f = c.field();
   const auto zero = f.zero(), minus_one = f.neg(f.one());
@@ -288,7 +288,7 @@ void check_every_operation(const FieldCase<F>& c, hepex::Backend backend, double
     }
   }
   if (!FieldCase<F>::exact) {
-    std::cout << "[ " << name << " on " << hepex::backend_name(backend)
+    std::cout << "[ " << name << " on " << hepex::place_name(backend)
               << " ] null space, factorisation, solve: max relative residual " << worst
               << " (bound " << bound << ")\n";
   }

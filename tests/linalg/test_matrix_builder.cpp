@@ -12,6 +12,7 @@
 #include "hepex/linalg/matrix_builder.hpp"
 #include "exec_spaces.hpp"
 #include "test_seed.hpp"
+#include "test_random.hpp"
 
 namespace {
 
@@ -66,7 +67,7 @@ TEST_P(MatrixBuilderOnSpace, Real64MatchesDirectEvaluation) {
   std::mt19937_64 rng(hepex::test::seed() + 1);
   const hepex::field::Real64 f;
   Matrix<double> samples(11, 3);
-  for (auto& x : samples.data) x = std::uniform_real_distribution<double>(-2, 2)(rng);
+  for (auto& x : samples.data) x = hepex::test::UniformReal(-2, 2)(rng);
   hepex::linalg::AnsatzSystem<double> sys{{{}, {0}, {1, 1}, {0, 1, 2}, {2, 2, 2, 0}}, {}};
   const auto built = hepex::linalg::build_matrices(f, samples, {sys}, backend());
   for (std::size_t s = 0; s < 11; ++s)

@@ -19,6 +19,7 @@
 #include "hepex/field/primes.hpp"
 #include "hepex/linalg/modgemm.hpp"
 #include "test_seed.hpp"
+#include "test_random.hpp"
 
 namespace hepex::test {
 
@@ -79,7 +80,7 @@ Matrix<Word> filled(std::size_t r, std::size_t c, std::uint64_t p, std::mt19937_
 // the (m + 3) x (n + 2) matrix's rows in random order, from column 1; C's
 // entries must become `want` and every other entry stay as it was.
 template <class Word>
-void check_into_rows(const field::Zp<Word>& f, linalg::GemmMethod method, Backend backend,
+void check_into_rows(const field::Zp<Word>& f, linalg::GemmMethod method, Place backend,
                      const Matrix<Word>& a, const Matrix<Word>& b, const Matrix<Word>* c0,
                      const Matrix<Word>& want, std::mt19937_64& rng) {
   const std::size_t m = a.rows, n = b.cols;
@@ -87,7 +88,7 @@ void check_into_rows(const field::Zp<Word>& f, linalg::GemmMethod method, Backen
   for (auto& x : big.data) x = static_cast<Word>(rng() % f.modulus());
   std::vector<int> order(m + 3);
   std::iota(order.begin(), order.end(), 0);
-  std::shuffle(order.begin(), order.end(), rng);
+  hepex::test::random_shuffle(order.begin(), order.end(), rng);
   Matrix<Word> expected = big;
   for (std::size_t i = 0; i < m; ++i) {
     for (std::size_t j = 0; j < n; ++j) {
@@ -109,14 +110,14 @@ void check_into_rows(const field::Zp<Word>& f, linalg::GemmMethod method, Backen
                     linalg::RowSubset<Word, Memory>{target, rows, 1}, method, c0 != nullptr);
     return to_host(target);
   };
-  const Matrix<Word> got = backend == Backend::device ? run(DeviceSpace()) : run(HostSpace());
+  const Matrix<Word> got = backend == Place::device ? run(DeviceSpace()) : run(HostSpace());
   ASSERT_TRUE(got == expected) << "into rows, " << (c0 != nullptr ? "C += A B, " : "C = A B, ")
                                << a.rows << "x" << a.cols << "x" << n << " on "
-                               << backend_name(backend);
+                               << place_name(backend);
 }
 
 template <class Word>
-void check_method(Backend backend, linalg::GemmMethod method, std::uint64_t p,
+void check_method(Place backend, linalg::GemmMethod method, std::uint64_t p,
                   const std::vector<std::size_t>& depths,
                   std::vector<std::pair<std::size_t, std::size_t>> shapes = {
                       {1, 1}, {13, 7}, {5, 33}, {17, 3}, {2, 70}}) {
@@ -134,13 +135,13 @@ void check_method(Backend backend, linalg::GemmMethod method, std::uint64_t p,
           Matrix<Word> want = k ? flint_mul(a, b, p) : Matrix<Word>(m, n, 0);
           ASSERT_TRUE(linalg::modgemm(f, a, b, method, backend) == want)
               << m << "x" << k << "x" << n << " " << pattern_name(pattern) << " on "
-              << backend_name(backend);
+              << place_name(backend);
           check_into_rows<Word>(f, method, backend, a, b, nullptr, want, rng);
           for (std::size_t e = 0; e < want.data.size(); ++e) {
             want.data[e] = f.add(want.data[e], c0.data[e]);
           }
           ASSERT_TRUE(linalg::modgemm(f, a, b, method, backend, &c0) == want)
-              << "C += A B, " << m << "x" << k << "x" << n << " on " << backend_name(backend);
+              << "C += A B, " << m << "x" << k << "x" << n << " on " << place_name(backend);
           check_into_rows<Word>(f, method, backend, a, b, &c0, want, rng);
         }
       }
@@ -259,8 +260,8 @@ TEST_P(ModGemmOnSpace, MultiwordUpToItsLargestPrime) {
   ASSERT_EQ(edge_split.karatsuba.width, 2u);
   ASSERT_EQ(edge_split.four.width, 8u);
   ASSERT_EQ(edge_split.split_b.width, 0u);
-  ASSERT_EQ(edge_split.form(2, hepex::Backend::host), MultiwordForm::karatsuba);
-  ASSERT_EQ(edge_split.form(9, hepex::Backend::host), MultiwordForm::four);
+  ASSERT_EQ(edge_split.form(2, hepex::Place::host), MultiwordForm::karatsuba);
+  ASSERT_EQ(edge_split.form(9, hepex::Place::host), MultiwordForm::four);
   hepex::test::check_method<std::uint64_t>(backend(), 
       GemmMethod::multiword, hepex::field::prev_prime(1ull << 52), {1, 2, 3, 8, 9, 40});
   // 2^31 - 1, where fp64 is not exact: 16-bit halves of B; A B = s A Bh +
@@ -268,7 +269,7 @@ TEST_P(ModGemmOnSpace, MultiwordUpToItsLargestPrime) {
   const auto p31 = multiword_split(2147483647);
   ASSERT_EQ(p31.split_b.width, 255u);
   ASSERT_TRUE(p31.split_b.carry);
-  ASSERT_EQ(p31.form(1000, hepex::Backend::host), MultiwordForm::split_b);
+  ASSERT_EQ(p31.form(1000, hepex::Place::host), MultiwordForm::split_b);
   hepex::test::check_method<std::uint32_t>(backend(), GemmMethod::multiword, 2147483647,
                                            {1, 7, 100, 255, 256, 511, 766});
   // Below 2^44: Karatsuba, carried across blocks; the depths straddle them.
@@ -277,11 +278,11 @@ TEST_P(ModGemmOnSpace, MultiwordUpToItsLargestPrime) {
   const std::size_t w = mid.karatsuba.width;
   ASSERT_TRUE(mid.karatsuba.carry);
   for (std::size_t k : {w, w + 1, 2 * w + 1}) {
-    ASSERT_EQ(mid.form(k, hepex::Backend::host), MultiwordForm::karatsuba) << k;
+    ASSERT_EQ(mid.form(k, hepex::Place::host), MultiwordForm::karatsuba) << k;
   }
   hepex::test::check_method<std::uint64_t>(backend(), GemmMethod::multiword, p44, {w, w + 1, 2 * w + 1});
   EXPECT_THROW(
-      hepex::linalg::resolve_gemm_method(GemmMethod::multiword, beyond, hepex::Backend::host),
+      hepex::linalg::resolve_gemm_method(GemmMethod::multiword, beyond, hepex::Place::host),
       hepex::Error);
 }
 
@@ -317,15 +318,15 @@ TEST_P(ModGemmOnSpace, Int8AcrossTheExactInt32BlockBoundary) {
 }
 
 TEST(ModGemm, AutomaticPicksAnExactMethod) {
-  using hepex::Backend;
+  using hepex::Place;
   using hepex::linalg::resolve_gemm_method;
   const std::uint64_t p63 = hepex::field::large_primes(1)[0];
-  EXPECT_EQ(resolve_gemm_method(GemmMethod::automatic, 65521, Backend::device), GemmMethod::int8);
-  EXPECT_EQ(resolve_gemm_method(GemmMethod::automatic, p63, Backend::device), GemmMethod::int8);
-  EXPECT_EQ(resolve_gemm_method(GemmMethod::automatic, 65521, Backend::host), GemmMethod::fp64);
-  EXPECT_EQ(resolve_gemm_method(GemmMethod::automatic, 2147483647, Backend::host),
+  EXPECT_EQ(resolve_gemm_method(GemmMethod::automatic, 65521, Place::device), GemmMethod::int8);
+  EXPECT_EQ(resolve_gemm_method(GemmMethod::automatic, p63, Place::device), GemmMethod::int8);
+  EXPECT_EQ(resolve_gemm_method(GemmMethod::automatic, 65521, Place::host), GemmMethod::fp64);
+  EXPECT_EQ(resolve_gemm_method(GemmMethod::automatic, 2147483647, Place::host),
             GemmMethod::multiword);
-  EXPECT_EQ(resolve_gemm_method(GemmMethod::automatic, p63, Backend::host), GemmMethod::int64);
+  EXPECT_EQ(resolve_gemm_method(GemmMethod::automatic, p63, Place::host), GemmMethod::int64);
 }
 
 TEST_P(ModGemmOnSpace, AutomaticMethodIsExact) {
@@ -337,7 +338,7 @@ TEST_P(ModGemmOnSpace, AutomaticMethodIsExact) {
 
 TEST(ModGemm, MethodOutsideItsExactRangeIsAnError) {
   EXPECT_THROW(
-      hepex::linalg::resolve_gemm_method(GemmMethod::fp64, 2147483647, hepex::Backend::device),
+      hepex::linalg::resolve_gemm_method(GemmMethod::fp64, 2147483647, hepex::Place::device),
       hepex::Error);
   EXPECT_EQ(hepex::linalg::parse_gemm_method("multiword"), GemmMethod::multiword);
   EXPECT_THROW(hepex::linalg::parse_gemm_method("fast"), hepex::Error);

@@ -18,6 +18,7 @@
 #include "hepex/field/real.hpp"
 #include "hepex/linalg/rref.hpp"
 #include "test_seed.hpp"
+#include "test_random.hpp"
 
 namespace hepex::test {
 
@@ -25,7 +26,7 @@ template <class Word>
 Matrix<Word> random_matrix(std::size_t rows, std::size_t cols, std::uint64_t p,
                            std::mt19937_64& rng, int zero_percent = 0) {
   Matrix<Word> a(rows, cols);
-  std::uniform_int_distribution<std::uint64_t> entry(0, p - 1);
+  hepex::test::UniformInt<std::uint64_t> entry(0, p - 1);
   for (auto& x : a.data) x = static_cast<Word>(rng() % 100 < zero_percent ? 0 : entry(rng));
   return a;
 }
@@ -46,7 +47,7 @@ std::vector<int> leading_columns(const Matrix<Word>& r) {
 }
 
 template <class Word>
-void expect_matches_flint(const Matrix<Word>& a, std::uint64_t p, Backend backend,
+void expect_matches_flint(const Matrix<Word>& a, std::uint64_t p, Place backend,
                           const std::string& what, const linalg::RrefOptions& options = {}) {
   FlintMatrix oracle(a, p);
   const slong flint_rank = nmod_mat_rref(oracle.get());
@@ -56,7 +57,7 @@ void expect_matches_flint(const Matrix<Word>& a, std::uint64_t p, Backend backen
   const linalg::RrefResult r = linalg::rref(field::Zp<Word>(p), got, backend, options);
   std::ostringstream where;
   where << what << ": " << a.rows << "x" << a.cols << " mod " << p << " on "
-        << backend_name(backend) << ", block " << options.block_columns << " leaf "
+        << place_name(backend) << ", block " << options.block_columns << " leaf "
         << options.leaf_columns << " inverse " << static_cast<int>(options.panel_inverse)
         << " chunk " << options.trailing_chunk << " (" << seed_trace() << ")";
   ASSERT_EQ(r.blocked, options.block_columns > options.leaf_columns &&
@@ -68,7 +69,7 @@ void expect_matches_flint(const Matrix<Word>& a, std::uint64_t p, Backend backen
 }
 
 template <class Word>
-void random_cases_against_flint(std::uint64_t p, Backend backend) {
+void random_cases_against_flint(std::uint64_t p, Place backend) {
   std::mt19937_64 rng(seed() ^ p);
   const std::vector<std::pair<std::size_t, std::size_t>> shapes = {
       {1, 1}, {1, 7}, {7, 1}, {13, 13}, {40, 40}, {61, 17}, {17, 61}, {33, 70}, {70, 33}};
@@ -96,7 +97,7 @@ void random_cases_against_flint(std::uint64_t p, Backend backend) {
 // tall and wide, low rank (products (m x r)(r x n)), sparse panels where
 // pivots vanish inside a panel, all-zero panels and zero columns.
 template <class Word>
-void blocked_cases_against_flint(std::uint64_t p, Backend backend) {
+void blocked_cases_against_flint(std::uint64_t p, Place backend) {
   SCOPED_TRACE(seed_trace());
   std::mt19937_64 rng(seed() ^ (p * 3));
   const std::vector<std::pair<std::size_t, std::size_t>> shapes = {
@@ -187,12 +188,12 @@ Matrix<std::complex<long double>> reference_rref(const Matrix<T>& a, long double
 // long-double reference. The error is relative to the reference's largest
 // entry (pivots are 1, so at least 1) and printed; returns the worst.
 template <class F>
-double floating_cases(Backend backend, double bound, const linalg::RrefOptions& options = {}) {
+double floating_cases(Place backend, double bound, const linalg::RrefOptions& options = {}) {
   using T = typename F::value_type;
   SCOPED_TRACE(seed_trace());
   std::mt19937_64 rng(seed());
   double worst_case = 0;
-  std::uniform_real_distribution<double> uniform(-1, 1);
+  hepex::test::UniformReal uniform(-1, 1);
   auto draw = [&]() -> T {
     if constexpr (std::is_arithmetic<T>::value) {
       return static_cast<T>(uniform(rng));
@@ -218,7 +219,7 @@ double floating_cases(Backend backend, double bound, const linalg::RrefOptions& 
     {
       Matrix<T> got = a;
       const auto result = linalg::rref(F(1e-9), got, backend, options);
-      EXPECT_EQ(result.rank, rank) << m << "x" << n << " on " << backend_name(backend);
+      EXPECT_EQ(result.rank, rank) << m << "x" << n << " on " << place_name(backend);
       long double worst = 0, size = 1;
       for (std::size_t i = 0; i < m; ++i) {
         for (std::size_t j = 0; j < n; ++j) {
@@ -229,7 +230,7 @@ double floating_cases(Backend backend, double bound, const linalg::RrefOptions& 
       const double error = static_cast<double>(worst / size);
       worst_case = std::max(worst_case, error);
       EXPECT_LT(error, bound) << m << "x" << n << " rank " << rank << " on "
-                              << backend_name(backend) << ": relative error " << error;
+                              << place_name(backend) << ": relative error " << error;
     }
   }
   return worst_case;
@@ -242,7 +243,7 @@ double floating_cases(Backend backend, double bound, const linalg::RrefOptions& 
 // wide, full and low rank; unblocked and, where the field has a block
 // product, blocked. Returns the worst error.
 template <class F>
-double exact_cases(Backend backend, double bound, const std::string& field_name,
+double exact_cases(Place backend, double bound, const std::string& field_name,
                    const linalg::RrefOptions& options = {}) {
   using T = typename F::value_type;
   SCOPED_TRACE(seed_trace());
@@ -264,13 +265,13 @@ double exact_cases(Backend backend, double bound, const std::string& field_name,
       worst = std::max(worst, error);
       const std::string where = field_name + " " + std::to_string(m) + "x" + std::to_string(n) +
                                 " rank " + std::to_string(want.rank()) + " on " +
-                                backend_name(backend) + ", trial " + std::to_string(trial);
+                                place_name(backend) + ", trial " + std::to_string(trial);
       EXPECT_EQ(result.rank, want.rank()) << where;
       EXPECT_EQ(result.pivots, want.pivots) << where;
       EXPECT_LT(error, bound) << where << ": relative error " << error;
     }
   }
-  std::cout << "[ " << field_name << " on " << backend_name(backend)
+  std::cout << "[ " << field_name << " on " << place_name(backend)
             << " ] RREF vs the exact one: max relative error " << worst << " (bound " << bound
             << ")\n";
   return worst;

@@ -1,4 +1,4 @@
-// The vendor products (hepex/linalg/detail/vendor_gemm.hpp) on execution-space
+// The vendor products (hepex/backend/gemm.hpp) on execution-space
 // instances: operands written by a kernel on the instance, the product, and a
 // kernel reading it, with no fence between them, on several instances at
 // once; every entry against plain loops on the host (small integers, so the
@@ -11,7 +11,7 @@
 #include "exec_spaces.hpp"
 #include "hepex/core/kokkos_compat.hpp"
 #include "hepex/core/spaces.hpp"
-#include "hepex/linalg/detail/vendor_gemm.hpp"
+#include "hepex/backend/gemm.hpp"
 #include "test_seed.hpp"
 
 namespace {

@@ -16,6 +16,7 @@
 #include "hepex/reconstruct/rational.hpp"
 #include "random_functions.hpp"
 #include "test_seed.hpp"
+#include "test_random.hpp"
 
 namespace {
 
@@ -43,7 +44,7 @@ std::string independent_text(const PolynomialQ& p, const std::vector<std::string
                              std::mt19937_64& rng) {
   std::vector<std::size_t> order(p.terms());
   for (std::size_t t = 0; t < order.size(); ++t) order[t] = t;
-  std::shuffle(order.begin(), order.end(), rng);
+  hepex::test::random_shuffle(order.begin(), order.end(), rng);
   const auto space = [&] { return rng() % 3 == 0 ? std::string(" ") : std::string(); };
   std::string text;
   for (const std::size_t t : order) {

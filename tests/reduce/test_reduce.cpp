@@ -21,6 +21,7 @@
 #include "hepex/reduce/system.hpp"
 #include "reconstruct/random_functions.hpp"
 #include "test_seed.hpp"
+#include "test_random.hpp"
 
 namespace {
 
@@ -78,7 +79,7 @@ Planted plant(std::mt19937_64& rng, bool kira) {
     if (J > 1 && rng() % 2)
       equations.back().push_back({(j + 1 + rng() % (J - 1)) % J, text(random_poly(rng, n, 1), s.names) + "*" + s.names[0]});
   }
-  std::shuffle(equations.begin(), equations.end(), rng);
+  hepex::test::random_shuffle(equations.begin(), equations.end(), rng);
   for (int extra = 0; extra < 3; ++extra)
     equations.push_back({{rng() % J, "2"}, {rng() % J, text(random_poly(rng, n, 1), s.names)}});
   std::ostringstream out;

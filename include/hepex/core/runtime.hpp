@@ -5,6 +5,8 @@
 #include <string>
 #include <vector>
 
+#include "hepex/backend/device_query.hpp"  // DeviceInfo
+
 namespace hepex {
 
 // Initialises Kokkos for the lifetime of the object (if the caller has not
@@ -21,12 +23,6 @@ class Runtime {
 
  private:
   bool owns_kokkos_ = false;
-};
-
-struct DeviceInfo {
-  std::string name;           // e.g. "NVIDIA H100 80GB HBM3" or the host CPU model
-  std::size_t memory_bytes;   // total memory of the device
-  std::string kind;           // "cuda", "hip" or "host"
 };
 
 struct BuildInfo {

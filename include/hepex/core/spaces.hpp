@@ -1,6 +1,8 @@
 #pragma once
 // Execution/memory space aliases used across hepex, and the run-time choice
-// between them (`--backend host|device`).
+// between them: a Place (the CLI's `--backend host|device`, Python's
+// backend=). The backend layer proper (vendor BLAS, device queries, launch
+// checks) is hepex::backend, include/hepex/backend/.
 
 #include <string>
 #include <type_traits>
@@ -19,15 +21,17 @@ using DeviceMemory = DeviceSpace::memory_space;
 inline constexpr bool has_accelerator =
     !std::is_same<DeviceSpace, HostSpace>::value;
 
-enum class Backend { host, device };
+// Where work runs: on the host space or on the device space.
+enum class Place { host, device };
+using Backend [[deprecated("renamed hepex::Place (hepex::backend is the vendor layer)")]] = Place;
 
-// Where a backend's work runs: Backend::device only with an accelerator.
-inline constexpr Backend runs_on(Backend requested) {
-  return has_accelerator ? requested : Backend::host;
+// Where work asked for `requested` runs: Place::device only with an accelerator.
+inline constexpr Place runs_on(Place requested) {
+  return has_accelerator ? requested : Place::host;
 }
 
 // Parses "host" or "device"; throws hepex::Error otherwise.
-Backend parse_backend(const std::string& name);
-const char* backend_name(Backend b);
+Place parse_place(const std::string& name);
+const char* place_name(Place place);
 
 }  // namespace hepex

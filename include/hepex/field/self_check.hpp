@@ -22,6 +22,6 @@ struct SelfCheckRow {
   double seconds = 0;       // kernel time (fenced)
 };
 
-std::vector<SelfCheckRow> self_check(Backend backend, std::size_t cases, std::uint64_t seed);
+std::vector<SelfCheckRow> self_check(Place backend, std::size_t cases, std::uint64_t seed);
 
 }  // namespace hepex::field

@@ -15,7 +15,7 @@
 
 #include "hepex/core/kokkos_compat.hpp"
 #include "hepex/field/primes.hpp"
-#include "hepex/field/detail/wide_multiply.hpp"
+#include "hepex/field/wide_multiply.hpp"
 
 namespace hepex::field {
 
@@ -66,13 +66,13 @@ class Zp {
   KOKKOS_INLINE_FUNCTION Word neg(Word a) const { return a == 0 ? 0 : p_ - a; }
 
   KOKKOS_INLINE_FUNCTION Word mul(Word a, Word b) const {
-    const auto ab = detail::mul_wide(a, b);
+    const auto ab = mul_wide(a, b);
     return reduce_double_word(ab.hi, ab.lo);
   }
 
   // a*b + c, reduced once: (p-1)^2 + (p-1) < p * 2^word_bits.
   KOKKOS_INLINE_FUNCTION Word fma(Word a, Word b, Word c) const {
-    auto ab = detail::mul_wide(a, b);
+    auto ab = mul_wide(a, b);
     const Word lo = ab.lo + c;
     ab.hi += (lo < c) ? 1 : 0;
     return reduce_double_word(ab.hi, lo);
@@ -85,7 +85,7 @@ class Zp {
   }
   // a*b mod p given b_shoup = shoup(b): one multiply-high, two multiplies.
   KOKKOS_INLINE_FUNCTION Word mul_shoup(Word a, Word b, Word b_shoup) const {
-    const Word q = detail::mul_high(a, b_shoup);
+    const Word q = mul_high(a, b_shoup);
     const Word r = static_cast<Word>(a * b - q * p_);  // exact: r < 2p
     return r >= p_ ? r - p_ : r;
   }
@@ -162,7 +162,7 @@ class Zp {
 
   // Moller-Granlund Alg. 4: (u1*2^W + u0) / d for normalised d and u1 < d.
   KOKKOS_INLINE_FUNCTION QuotientRemainder divide_normalised(Word u1, Word u0) const {
-    auto q = detail::mul_wide(v_, u1);
+    auto q = mul_wide(v_, u1);
     const Word q0 = q.lo + u0;
     Word q1 = q.hi + u1 + 1 + (q0 < u0 ? 1 : 0);
     Word r = static_cast<Word>(u0 - q1 * d_);

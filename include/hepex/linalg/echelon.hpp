@@ -41,13 +41,13 @@ Matrix<typename F::value_type> nullspace_from_rref(const F& field,
 
 template <class F>
 std::size_t rank(const F& field, Matrix<typename F::value_type> a,
-                 Backend backend = Backend::device) {
+                 Place backend = Place::device) {
   return rref(field, a, backend).rank;
 }
 
 template <class F>
 Matrix<typename F::value_type> nullspace(const F& field, Matrix<typename F::value_type> a,
-                                         Backend backend = Backend::device) {
+                                         Place backend = Place::device) {
   const RrefResult r = rref(field, a, backend);
   return nullspace_from_rref(field, a, r.pivots, a.cols);
 }
@@ -63,7 +63,7 @@ struct RankFactorisation {
 
 template <class F>
 RankFactorisation<F> rank_factorisation(const F& field, const Matrix<typename F::value_type>& a,
-                                        Backend backend = Backend::device) {
+                                        Place backend = Place::device) {
   Matrix<typename F::value_type> reduced = a;
   const RrefResult rr = rref(field, reduced, backend);
   RankFactorisation<F> out;
@@ -89,7 +89,7 @@ struct Solution {
 
 template <class F>
 Solution<F> solve(const F& field, const Matrix<typename F::value_type>& a,
-                  const Matrix<typename F::value_type>& b, Backend backend = Backend::device) {
+                  const Matrix<typename F::value_type>& b, Place backend = Place::device) {
   if (a.rows != b.rows) {
     throw Error("solve: A has " + std::to_string(a.rows) + " rows but b has " +
                 std::to_string(b.rows));

@@ -78,7 +78,7 @@ void copy_columns(const DeviceMatrix<Word, Memory>& src, const DeviceMatrix<Word
 template <class Word>
 std::vector<std::vector<Word>> krylov_sequences(
     const field::Zp<Word>& f, const Matrix<Word>& t, const std::vector<Word>& r,
-    const Matrix<Word>& e, std::size_t length, Backend backend = Backend::device,
+    const Matrix<Word>& e, std::size_t length, Place backend = Place::device,
     KrylovProducts products = KrylovProducts::stepwise) {
   const KokkosLock lock;
   if (t.rows != t.cols || e.rows != t.rows || r.size() != t.rows) {
@@ -139,7 +139,7 @@ std::vector<std::vector<Word>> krylov_sequences(
     for (std::size_t i = 0; i < length; ++i)
       for (std::size_t j = 0; j < b; ++j) s[j][i] = p(0, i * b + j);
   };
-  backend == Backend::device ? run(DeviceSpace()) : run(HostSpace());
+  backend == Place::device ? run(DeviceSpace()) : run(HostSpace());
   return s;
 }
 
@@ -148,7 +148,7 @@ std::vector<std::vector<Word>> krylov_sequences(
 // equals it except with probability at most about 2D / p.
 template <class Word>
 std::vector<Word> minimal_polynomial(const field::Zp<Word>& f, const Matrix<Word>& t,
-                                     std::uint64_t seed = 1, Backend backend = Backend::device,
+                                     std::uint64_t seed = 1, Place backend = Place::device,
                                      KrylovProducts products = KrylovProducts::stepwise) {
   std::vector<Word> r(t.rows);
   Matrix<Word> e(t.rows, 1);

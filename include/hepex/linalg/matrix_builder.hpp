@@ -80,7 +80,7 @@ template <class F>
 std::vector<Matrix<typename F::value_type>> build_matrices(
     const F& field, const Matrix<typename F::value_type>& samples,
     const std::vector<AnsatzSystem<typename F::value_type>>& systems,
-    Backend backend = Backend::device) {
+    Place backend = Place::device) {
   const KokkosLock lock;
   using T = typename F::value_type;
   auto run = [&](auto space) {
@@ -119,7 +119,7 @@ std::vector<Matrix<typename F::value_type>> build_matrices(
     }
     return result;
   };
-  return backend == Backend::device ? run(DeviceSpace()) : run(HostSpace());
+  return backend == Place::device ? run(DeviceSpace()) : run(HostSpace());
 }
 
 }  // namespace hepex::linalg

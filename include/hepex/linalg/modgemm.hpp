@@ -34,9 +34,9 @@ GemmMethod modgemm_into(const ExecSpace& space, const field::Zp<Word>& f,
   using Memory = typename ExecSpace::memory_space;
   constexpr bool into_matrix = std::is_same_v<Target, DeviceMatrix<Word, Memory>>;
   const std::size_t m = a.extent(0), k = a.extent(1), n = b.extent(1);
-  const Backend where = Kokkos::SpaceAccessibility<Kokkos::HostSpace, Memory>::accessible
-                            ? Backend::host
-                            : Backend::device;
+  const Place where = Kokkos::SpaceAccessibility<Kokkos::HostSpace, Memory>::accessible
+                            ? Place::host
+                            : Place::device;
   method = resolve_gemm_method(method, f.modulus(), where);
   if (m == 0 || n == 0) return method;
   GemmWorkspace<Memory> local;
@@ -157,7 +157,7 @@ GemmMethod modgemm(const ExecSpace& space, const field::Zp<Word>& f,
 // the matrices are used in place, without copies.
 template <class Word>
 Matrix<Word> modgemm(const field::Zp<Word>& f, const Matrix<Word>& a, const Matrix<Word>& b,
-                     GemmMethod method = GemmMethod::automatic, Backend backend = Backend::device,
+                     GemmMethod method = GemmMethod::automatic, Place backend = Place::device,
                      const Matrix<Word>* c0 = nullptr) {
   const KokkosLock lock;
   auto run = [&](auto space) {
@@ -187,7 +187,7 @@ Matrix<Word> modgemm(const field::Zp<Word>& f, const Matrix<Word>& a, const Matr
                 (c0 ? ", C is " + std::to_string(c0->rows) + "x" + std::to_string(c0->cols) : "") +
                 ": shapes do not match");
   }
-  return backend == Backend::device ? run(DeviceSpace()) : run(HostSpace());
+  return backend == Place::device ? run(DeviceSpace()) : run(HostSpace());
 }
 
 }  // namespace hepex::linalg

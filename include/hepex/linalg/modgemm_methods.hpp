@@ -35,7 +35,7 @@ const char* gemm_method_name(GemmMethod method);
 // The method `automatic` resolves to for p on `where` (runs_on: host or a
 // GPU), or the requested one after checking that it is exact for p
 // (hepex::Error otherwise).
-GemmMethod resolve_gemm_method(GemmMethod requested, std::uint64_t p, Backend where);
+GemmMethod resolve_gemm_method(GemmMethod requested, std::uint64_t p, Place where);
 
 // The k-blocks of an exact product of integer-valued double matrices whose
 // terms are at most `term` in magnitude, modulo p. With `carry`, the DGEMM
@@ -71,7 +71,7 @@ struct MultiwordSplit {
   ExactBlocks split_b, karatsuba, four;  // the blocks of each form
   // The exact form with the least estimated cost for depth k on `where`:
   // products x (k + blocks x the cost of one pass over C, in DGEMM columns).
-  MultiwordForm form(std::uint64_t k, Backend where) const;
+  MultiwordForm form(std::uint64_t k, Place where) const;
 };
 MultiwordSplit multiword_split(std::uint64_t p);
 

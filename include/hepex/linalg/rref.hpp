@@ -107,7 +107,7 @@ RrefResult rref(const ExecSpace& space, const F& field,
 // Host convenience: reduces a host matrix in place on the chosen backend.
 template <class F>
 RrefResult rref(const F& field, Matrix<typename F::value_type>& a,
-                Backend backend = Backend::device, const RrefOptions& options = {}) {
+                Place backend = Place::device, const RrefOptions& options = {}) {
   const KokkosLock lock;
   auto run = [&](auto space) {
     using Space = decltype(space);
@@ -116,7 +116,7 @@ RrefResult rref(const F& field, Matrix<typename F::value_type>& a,
     a = to_host(d);
     return r;
   };
-  return backend == Backend::device ? run(DeviceSpace()) : run(HostSpace());
+  return backend == Place::device ? run(DeviceSpace()) : run(HostSpace());
 }
 
 }  // namespace hepex::linalg

@@ -25,7 +25,7 @@ struct RrefSelfCheck {
   double seconds = 0;  // the reduction alone
 };
 
-RrefSelfCheck rref_self_check(Backend backend, std::size_t n, std::size_t deficiency,
+RrefSelfCheck rref_self_check(Place backend, std::size_t n, std::size_t deficiency,
                               std::uint64_t seed);
 
 // A short modular product for `hepex demo`: n x n x n over Z/p (p < 2^31) by
@@ -37,7 +37,7 @@ struct GemmSelfCheck {
   std::vector<std::pair<GemmMethod, double>> seconds;  // per method
 };
 
-GemmSelfCheck gemm_self_check(Backend backend, std::size_t n, std::uint64_t p,
+GemmSelfCheck gemm_self_check(Place backend, std::size_t n, std::uint64_t p,
                               const std::vector<GemmMethod>& methods, std::uint64_t seed);
 
 }  // namespace hepex::linalg

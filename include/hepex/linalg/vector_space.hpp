@@ -45,7 +45,7 @@ class ColumnVectorSpace {
 
   // The span of the columns of `generators` (ambient dimension = its rows).
   ColumnVectorSpace(const F& field, const Matrix<T>& generators,
-                    Backend backend = Backend::device)
+                    Place backend = Place::device)
       : field_(field), backend_(backend) {
     Matrix<T> reduced = generators;
     const RrefResult r = rref(field_, reduced, backend_);
@@ -78,7 +78,7 @@ class ColumnVectorSpace {
 
  private:
   F field_;
-  Backend backend_;
+  Place backend_;
   Matrix<T> basis_;
 };
 
@@ -104,7 +104,7 @@ FunctionSpaceBasis function_space_basis(
     const F& field, std::size_t k,
     const std::function<std::vector<typename F::value_type>(const Point&)>& evaluate,
     const std::function<Point(std::size_t)>& sample, FunctionSpaceOptions options = {},
-    Backend backend = Backend::device) {
+    Place backend = Place::device) {
   using T = typename F::value_type;
   const std::size_t start = options.start ? options.start : k + 1;
   const std::size_t max_samples = options.max_samples ? options.max_samples : 4 * k + 16;

@@ -138,4 +138,11 @@ class HostBlackBox : public BlackBox {
 std::unique_ptr<BlackBox> expression_black_box(std::vector<io::Expression> expressions,
                                                std::size_t variables);
 
+// The same box evaluated on the host (the default host execution space) in
+// every build, its expressions run as their stack programs: for callers
+// whose probe batches are too small to pay a GPU launch (reduce's check of
+// a few points).
+std::unique_ptr<BlackBox> host_expression_black_box(std::vector<io::Expression> expressions,
+                                                    std::size_t variables);
+
 }  // namespace hepex::reconstruct

@@ -32,8 +32,8 @@
 #include "hepex/amplitudes/momenta.hpp"
 #include "hepex/amplitudes/process.hpp"
 #include "hepex/core/error.hpp"
-#include "hepex/core/launch_check.hpp"
-#include "hepex/linalg/detail/vendor_gemm.hpp"
+#include "hepex/backend/launch_check.hpp"
+#include "hepex/backend/gemm.hpp"
 
 namespace hepex::amplitudes::detail {
 

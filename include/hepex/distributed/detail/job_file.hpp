@@ -7,10 +7,9 @@
 #include <cstddef>
 #include <string>
 
-namespace hepex::distributed::detail {
+#include "hepex/core/fingerprint.hpp"  // fingerprint()
 
-// 64-bit FNV-1a of the bytes, 16 hexadecimal digits.
-std::string fingerprint(const std::string& bytes);
+namespace hepex::distributed::detail {
 
 // The header line (with its newline) of job `job`'s file, for its result.
 std::string job_header(std::size_t job, const std::string& list, const std::string& result);

@@ -8,7 +8,7 @@
 #include "hepex/field/real.hpp"
 #include "hepex/linalg/modgemm.hpp"
 #include "hepex/linalg/row_subset.hpp"
-#include "hepex/linalg/detail/vendor_gemm.hpp"
+#include "hepex/backend/gemm.hpp"
 
 namespace hepex::linalg::detail {
 

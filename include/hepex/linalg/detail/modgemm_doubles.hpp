@@ -11,7 +11,7 @@
 #include "hepex/linalg/detail/for_each_entry.hpp"
 #include "hepex/linalg/gemm_workspace.hpp"
 #include "hepex/linalg/modgemm_methods.hpp"
-#include "hepex/linalg/detail/vendor_gemm.hpp"
+#include "hepex/backend/gemm.hpp"
 
 namespace hepex::linalg::detail {
 
@@ -130,7 +130,7 @@ template <class ExecSpace, class Word, class Target>
 void modgemm_doubles(const ExecSpace& space, const field::Zp<Word>& f,
                      const ConstDeviceMatrix<Word, typename ExecSpace::memory_space>& a,
                      const ConstDeviceMatrix<Word, typename ExecSpace::memory_space>& b,
-                     const Target& c, bool accumulate, Backend where, bool multiword,
+                     const Target& c, bool accumulate, Place where, bool multiword,
                      GemmWorkspace<typename ExecSpace::memory_space>& workspace) {
   using Memory = typename ExecSpace::memory_space;
   using Doubles = DeviceMatrix<double, Memory>;

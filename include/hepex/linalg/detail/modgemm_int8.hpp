@@ -22,7 +22,7 @@
 #include "hepex/linalg/detail/for_each_entry.hpp"
 #include "hepex/linalg/gemm_workspace.hpp"
 #include "hepex/linalg/modgemm_methods.hpp"
-#include "hepex/linalg/detail/vendor_gemm.hpp"
+#include "hepex/backend/gemm.hpp"
 
 namespace hepex::linalg::detail {
 
@@ -156,7 +156,7 @@ struct CrtRecombine {
   struct alignas(16) Quad {
     std::int32_t entry[4];
   };
-  using Sum = std::conditional_t<sizeof(Word) == 4, std::uint64_t, field::detail::TripleWord<Word>>;
+  using Sum = std::conditional_t<sizeof(Word) == 4, std::uint64_t, field::TripleWord<Word>>;
   field::Zp<Word> f;
   Kokkos::View<const Quad*, typename ExecSpace::memory_space> planes;
   DeviceMatrix<Word, typename ExecSpace::memory_space> c;
@@ -214,7 +214,7 @@ void modgemm_int8(const ExecSpace& space, const field::Zp<Word>& f,
                   const ConstDeviceMatrix<Word, typename ExecSpace::memory_space>& a,
                   const ConstDeviceMatrix<Word, typename ExecSpace::memory_space>& b,
                   const DeviceMatrix<Word, typename ExecSpace::memory_space>& c, bool accumulate,
-                  Backend where, GemmWorkspace<typename ExecSpace::memory_space>& workspace) {
+                  Place where, GemmWorkspace<typename ExecSpace::memory_space>& workspace) {
   using ResiduesA = CrtResidues<Word, ExecSpace, 4>;
   using ResiduesB = CrtResidues<Word, ExecSpace, 16>;
   const std::size_t m = a.extent(0), k = a.extent(1), n = b.extent(1);
@@ -257,7 +257,7 @@ void modgemm_int8(const ExecSpace& space, const field::Zp<Word>& f,
     const auto* b8 = reinterpret_cast<const std::int8_t*>(br.data());
     // The tensor-core kernels take the padded sizes; the host loops only
     // what C needs.
-    const bool padded = where == Backend::device;
+    const bool padded = where == Place::device;
     backend::int8_gemm(space, basis.count, static_cast<int>(padded ? mp : m),
                        static_cast<int>(padded ? np : n), static_cast<int>(kc), a8,
                        static_cast<int>(kc), static_cast<std::ptrdiff_t>(mp * kc), b8,

@@ -3,7 +3,7 @@
 // Each team computes a 32 x 32 tile of C, staging 32 x 32 tiles of A and B in
 // team scratch; each thread owns an R x R block of the tile (R = 2 for 256
 // threads on a GPU, R = 32 for one thread on a CPU core). Products are summed
-// exactly in three-word accumulators (field::detail::TripleWord: for p < 2^63
+// exactly in three-word accumulators (field::TripleWord: for p < 2^63
 // that is 2^192 / 2^126 = 2^66 terms, for p < 2^31 2^96 / 2^62 = 2^34), so
 // nothing is reduced until the end: every p the word holds is exact.
 
@@ -35,7 +35,7 @@ struct ModGemmTiles {
                       j0 = team.league_rank() % tiles_n * tile;
     const int rank = team.team_rank(), ti = rank / threads_per_side, tj = rank % threads_per_side;
     Tile at(team.team_scratch(0)), bt(team.team_scratch(0));
-    field::detail::TripleWord<Word> sum[R][R];
+    field::TripleWord<Word> sum[R][R];
     for (std::size_t l0 = 0; l0 < depth; l0 += tile) {
       // Stage A(i0.., l0..) and B(l0.., j0..), zero outside the matrices.
       for (int e = rank; e < tile * tile; e += team.team_size()) {

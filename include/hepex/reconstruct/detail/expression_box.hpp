@@ -38,9 +38,4 @@ std::unique_ptr<BlackBox> expression_black_box(std::vector<io::Expression> expre
                                                std::size_t variables,
                                                const CompileOptions& options);
 
-// The same evaluated on the host (the default host execution space) in every
-// build: for callers whose batches are too small to pay a GPU launch.
-std::unique_ptr<BlackBox> host_expression_black_box(std::vector<io::Expression> expressions,
-                                                    std::size_t variables);
-
 }  // namespace hepex::reconstruct::detail

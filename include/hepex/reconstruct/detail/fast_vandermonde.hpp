@@ -35,7 +35,7 @@
 #include <utility>
 
 #include "hepex/core/kokkos_compat.hpp"
-#include "hepex/field/detail/wide_multiply.hpp"
+#include "hepex/field/wide_multiply.hpp"
 #include "hepex/field/zp.hpp"
 #include "hepex/reconstruct/detail/accumulate.hpp"
 #include "hepex/reconstruct/detail/ntt.hpp"
@@ -72,7 +72,7 @@ void middle_products_schoolbook(const field::Zp64& f,
       KOKKOS_LAMBDA(const std::size_t t) {
         const std::size_t k = t & (h - 1), child = (t & (n - 1)) >> l;
         const std::size_t parent = t - k - (child & 1) * h, sibling = (child ^ 1) * (h + 1);
-        field::detail::TripleWord<std::uint64_t> sum;
+        field::TripleWord<std::uint64_t> sum;
         for (std::size_t i = 0; i <= h; ++i)
           detail::add_product(sum, tree(sibling + i), in(parent + k + i));
         out(t) = sum.reduce(f);

@@ -15,7 +15,7 @@
 
 #include "hepex/core/kokkos_compat.hpp"
 #include "hepex/core/host_cores.hpp"
-#include "hepex/field/detail/wide_multiply.hpp"
+#include "hepex/field/wide_multiply.hpp"
 #include "hepex/field/zp.hpp"
 #include "hepex/reconstruct/detail/accumulate.hpp"
 #include "hepex/reconstruct/detail/ntt.hpp"
@@ -47,7 +47,7 @@ struct SchoolbookPairs {
     const std::size_t width = 2 * h + 1, pair = flat / width, k = flat % width;
     const std::size_t da = degree(2 * pair), db = degree(2 * pair + 1);
     const std::size_t a = 2 * pair * (h + 1), b = a + h + 1;
-    field::detail::TripleWord<std::uint64_t> sum;
+    field::TripleWord<std::uint64_t> sum;
     if (k <= da + db) {
       const std::size_t last = k < da ? k : da;
       for (std::size_t i = k > db ? k - db : 0; i <= last; ++i)

@@ -35,7 +35,7 @@
 #include "hepex/core/host_cores.hpp"
 #include "hepex/core/spaces.hpp"
 #include "hepex/core/vector_view.hpp"
-#include "hepex/field/detail/wide_multiply.hpp"
+#include "hepex/field/wide_multiply.hpp"
 #include "hepex/field/zp.hpp"
 #include "hepex/reconstruct/detail/accumulate.hpp"
 #include "hepex/reconstruct/detail/fast_vandermonde.hpp"
@@ -158,7 +158,7 @@ struct Solve {
     const std::size_t g = s.group(j), first = s.offsets(g), T = s.offsets(g + 1) - first;
     const std::size_t base = first + g;
     const std::uint64_t m = s.nodes(j), m_shoup = f.shoup(m);
-    field::detail::TripleWord<std::uint64_t> sum[Rows];
+    field::TripleWord<std::uint64_t> sum[Rows];
     std::uint64_t q = 1;  // q_{T-1}
     for (int i = 0; i < Rows; ++i) detail::add_product(sum[i], q, rhs(row0 + i, first + T - 1));
     for (std::size_t k = T - 1; k >= 1; --k) {

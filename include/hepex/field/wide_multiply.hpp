@@ -4,12 +4,14 @@
 // `unsigned __int128` on the host, the vendor multiply-high intrinsic
 // (__umul64hi: one IMAD.HI pair on NVIDIA, v_mul_hi_u32 sequence on AMD) in
 // CUDA/HIP device code. Nothing here divides: HIP cannot lower 128-bit division.
+// Public: the exact sums of other families (modular GEMM words, Vandermonde
+// solves, product trees) are built on TripleWord.
 
 #include <cstdint>
 
 #include "hepex/core/kokkos_compat.hpp"
 
-namespace hepex::field::detail {
+namespace hepex::field {
 
 template <class Word>
 struct DoubleWord {
@@ -58,4 +60,4 @@ struct TripleWord {
   }
 };
 
-}  // namespace hepex::field::detail
+}  // namespace hepex::field

@@ -1,15 +1,16 @@
-// HIP builds without hipBLAS (Debian 12 packages HIP but not hipBLAS): the
-// device products of hepex/linalg/detail/vendor_gemm.hpp as plain Kokkos
-// kernels on the caller's instance, one thread per entry of C. They are exact
-// and portable but far from the vendor's speed; build with hipBLAS for
-// production (the CMake configuration says which one it took).
+// Any device without a vendor BLAS (HIP builds without hipBLAS: Debian 12
+// packages HIP but not hipBLAS; or HEPEX_DEVICE_GEMM=kokkos): the device
+// products of hepex/backend/gemm.hpp as plain Kokkos kernels on the caller's
+// instance, one thread per entry of C. They are exact and portable but far
+// from the vendor's speed; build with the vendor's BLAS for production (the
+// CMake configuration says which one it took).
 #include <Kokkos_Core.hpp>
 
-#include "hepex/linalg/detail/vendor_gemm.hpp"
+#include "hepex/backend/gemm.hpp"
 
 namespace hepex::backend {
 
-const char* device_gemm_library() { return "plain Kokkos kernels (built without hipBLAS)"; }
+const char* device_gemm_library() { return "plain Kokkos kernels (no vendor BLAS)"; }
 
 void device_dgemm(const DeviceSpace& space, int m, int n, int k, const double* a, int lda,
                   const double* b, int ldb, double beta, double* c, int ldc) {

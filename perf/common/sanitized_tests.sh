@@ -1,0 +1,57 @@
+# Sourced by run_gpu_checks.sh (after bench_steps.sh): hepex's tests under
+# compute-sanitizer, counted so that a filter selecting nothing cannot pass.
+#
+# binary DIR NAME: DIR/NAME, or where a build tree puts it (DIR/src,
+# DIR/tests, DIR/perf), so DIR may be a folder of binaries or a build folder.
+binary() {
+  local d
+  for d in "$1" "$1/src" "$1/tests" "$1/perf"; do
+    [[ -x $d/$2 && -f $d/$2 ]] && { echo "$d/$2"; return 0; }
+  done
+  echo "$1/$2"  # not found: the caller's run of it fails and says so
+}
+
+# device_space_name HEPEX: the default execution space's name when it is a
+# device (Cuda, HIP, SYCL), else nothing ("execution spaces: Cuda, OpenMP,
+# Serial (default: Cuda)" in `hepex info`).
+device_space_name() {
+  local space
+  space=$("$1" info 2>/dev/null | sed -n 's/.*(default: \([A-Za-z]*\)).*/\1/p')
+  case $space in Cuda | HIP | SYCL) echo "$space" ;; esac
+}
+
+# The device suites racecheck finishes in minutes (racecheck_survey.sh on the
+# H200, 2026-11-28): the self-check, the GEMMs on instances, the modular
+# products, Krylov, the phase space and the matrix elements.
+racecheck_default_filter() {
+  echo 'On/SelfCheckOnSpace.*/DEVICE:VendorGemmOnSpace/DEVICE.*:ModGemmKeptLeft/DEVICE.*:On/ModGemmOnSpace.*/DEVICE:On/KrylovOnSpace.*/DEVICE:RamboOnSpace/DEVICE.*:On/MatrixElementOnSpace.*/DEVICE'
+}
+
+# The number of tests FILTER selects in TESTS (its --gtest_list_tests).
+count_tests() {
+  "$1" --gtest_list_tests --gtest_filter="$2" 2>/dev/null | grep -c '^  [^ ]'
+}
+
+# sanitized_tests TOOL TESTS FILTER: TESTS under compute-sanitizer --tool
+# TOOL on the FILTER's tests; fails when the filter selects none, when the
+# tool reports an error, or when fewer tests passed than were selected. The
+# summary line gives the count ("memcheck ok 39 tests 84s").
+sanitized_tests() {
+  local tool=$1 tests=$2 filter=$3 start=$SECONDS selected passed r=ok
+  selected=$(count_tests "$tests" "$filter")
+  if [[ $selected -eq 0 ]]; then
+    echo "filter '$filter' selects no test" >"$out/$tool.log"
+    r=FAILED
+  else
+    compute-sanitizer --tool "$tool" --error-exitcode 9 "$tests" --gtest_filter="$filter" \
+      >"$out/$tool.log" 2>&1 || r=FAILED
+    passed=$(sed -n 's/^\[  PASSED  \] \([0-9]*\) tests\{0,1\}\..*/\1/p' "$out/$tool.log" | tail -1)
+    if [[ ${passed:-0} -ne $selected ]]; then
+      echo "$tool: $selected tests selected, ${passed:-0} passed" >>"$out/$tool.log"
+      r=FAILED
+    fi
+  fi
+  [[ $r == ok ]] || status=1
+  printf '%-28s %-7s %4ss  %s tests: %s\n' "$tool" "$r" "$((SECONDS - start))" "$selected" \
+    "$filter" >>"$out/summary.txt"
+}
