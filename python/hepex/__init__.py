@@ -687,3 +687,6 @@ class MatrixElement:
         if isinstance(result, tuple):
             return EventResults(*result)
         return result
+
+
+from . import jobs  # noqa: E402,F401  (hepex.jobs: needs the helpers above)

@@ -9,4 +9,5 @@ void bind_gemm(pybind11::module_& m);
 void bind_reconstruct(pybind11::module_& m);
 void bind_reduce(pybind11::module_& m);
 void bind_amplitudes(pybind11::module_& m);
+void bind_jobs(pybind11::module_& m);
 }  // namespace hepex::python

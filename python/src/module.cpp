@@ -94,4 +94,5 @@ PYBIND11_MODULE(_hepex, m) {
   hepex::python::bind_reconstruct(m);
   hepex::python::bind_reduce(m);
   hepex::python::bind_amplitudes(m);
+  hepex::python::bind_jobs(m);
 }

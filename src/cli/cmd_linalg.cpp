@@ -15,10 +15,11 @@
 #include "commands.hpp"
 #include "hepex/core/error.hpp"
 #include "hepex/core/runtime.hpp"
-#include "hepex/distributed/checkpoint.hpp"
+#include "hepex/distributed/job.hpp"
 #include "hepex/io/matrix_market.hpp"
 #include "hepex/io/npy.hpp"
 #include "hepex/linalg/echelon.hpp"
+#include "hepex/linalg/jobs.hpp"
 #include "hepex/linalg/modgemm.hpp"
 #include "job_options.hpp"
 #include "mpi_session.hpp"
@@ -96,12 +97,6 @@ void check_output_fits(const char* what, std::size_t rows, std::size_t cols, Pla
   throw Error(message.str());
 }
 
-bool is_npy_path(const std::string& path) {
-  const std::string suffix = ".npy";
-  return path.size() >= suffix.size() &&
-         path.compare(path.size() - suffix.size(), suffix.size(), suffix) == 0;
-}
-
 // Reads a whole input ("-" is stdin, Matrix Market; FILE.npy is .npy) before
 // any device work.
 template <class F>
@@ -109,65 +104,22 @@ Matrix<typename F::value_type> read_input(const std::string& path, const F& f, P
                                           std::size_t copies = elimination_copies) {
   const io::ReadLimits limits = read_limits(backend, copies);
   if (path == "-") return io::read_matrix_market(std::cin, "<stdin>", f, limits);
-  if (is_npy_path(path)) return io::read_npy(path, f, limits);
-  std::ifstream in(path);
-  if (!in) throw Error(path + ": cannot open the file");
-  return io::read_matrix_market(in, path, f, limits);
+  return io::read_matrix(io::MatrixSource::file(path), f, limits);
 }
 
-// The same from text already read (stdin under MPI: rank 0 read it).
-template <class F>
-Matrix<typename F::value_type> read_text_input(const std::string& text, const std::string& name,
-                                               const F& f, Place backend) {
-  std::istringstream in(text);
-  return io::read_matrix_market(in, name, f, read_limits(backend, elimination_copies));
-}
-
-enum class OutputFormat { array, coordinate, npy };
+using OutputFormat = linalg::MatrixFormat;
 
 // --format (auto: npy for an --out FILE.npy, array otherwise); checked
 // before any input is read. A .npy file is never written to standard output.
 OutputFormat output_format(const LinalgOptions& o) {
   const std::string name =
-      o.format != "auto" ? o.format : is_npy_path(o.out_path) ? "npy" : "array";
+      o.format != "auto" ? o.format : io::is_npy_path(o.out_path) ? "npy" : "array";
   if (name == "array") return OutputFormat::array;
   if (name == "coordinate") return OutputFormat::coordinate;
   if (o.out_path.empty()) {
     throw Error("--format npy needs --out FILE: .npy output is not written to standard output");
   }
   return OutputFormat::npy;
-}
-
-template <class F>
-void write_matrix(std::ostream& out, const Matrix<typename F::value_type>& a, const F& f,
-                  OutputFormat format) {
-  switch (format) {
-    case OutputFormat::array: return io::write_matrix_market(out, a, f);
-    case OutputFormat::coordinate: return io::write_matrix_market_coordinate(out, a, f);
-    case OutputFormat::npy: return io::write_npy(out, a, f, "--out");
-  }
-}
-
-// The bytes of a's output, so that it is built without regrowing: counted
-// for Z/p array text (decimal digits) and .npy (128 bytes of header at
-// most for any shape); 0 (unknown) otherwise.
-template <class F>
-std::size_t output_bytes(const Matrix<typename F::value_type>& a, const F&,
-                              OutputFormat format) {
-  if (format == OutputFormat::npy) return 128 + a.data.size() * sizeof(typename F::value_type);
-  if constexpr (!F::is_exact) {
-    return 0;
-  } else if (format == OutputFormat::coordinate) {
-    return 0;
-  } else {
-    std::size_t bytes = 128;  // the two header lines
-    for (auto x : a.data) {
-      std::size_t digits = 1;
-      for (; x >= 10; x /= 10) ++digits;
-      bytes += digits + 1;
-    }
-    return bytes;
-  }
 }
 
 // Writes a to out and commits: straight into a file, or built once and
@@ -177,21 +129,19 @@ template <class F>
 void emit_matrix(OutputFile& out, const Matrix<typename F::value_type>& a, const F& f,
                  OutputFormat format) {
   if (out.is_file()) {
-    write_matrix(out.stream(), a, f, format);
+    io::write_matrix(out.stream(), a, f, format);
     out.commit();
     return;
   }
-  TextStream text(output_bytes(a, f, format));
-  write_matrix(text, a, f, format);
+  TextStream text(io::output_bytes(a, f, format));
+  io::write_matrix(text, a, f, format);
   emit(out, text.take());
 }
 
-// Each input file is one job (docs/cli.md "Many jobs, many ranks"). Its
-// result is a line for the --json summary, "ROWS COLS RANK SECONDS PIVOT...",
-// then its RREF in the output's format: the bytes the output gets, formatted
-// once, moved (not copied) to the output on rank 0 and sent as they are from
-// the other ranks and to the checkpoint. Several inputs give their outputs
-// one after the other, in input order.
+// Each input file is one job (docs/cli.md "Many jobs, many ranks";
+// linalg::RrefJobs): its result is its RREF in the output's format, moved
+// (not copied) to the output on rank 0, with what the --json summary says of
+// it. Several inputs give their outputs one after the other, in input order.
 void run_rref(const LinalgOptions& o) {
   const auto& comm = communicator();
   const bool several = o.inputs.size() > 1;
@@ -204,71 +154,25 @@ void run_rref(const LinalgOptions& o) {
                 "holds one matrix; use --format array or coordinate for several");
   }
   auto outputs = open_outputs(o.out_path, o.json_path, comm);
-  const std::string stdin_text = o.inputs[0] == "-" ? read_on_rank0("-", comm) : std::string();
-  std::ostringstream identity;
-  identity << "rref\n" << o.prime << ' ' << o.field << ' ' << o.tolerance << '\n';
-  // Array output's identity is that of the checkpoints before --format.
-  if (format != OutputFormat::array) identity << "format " << static_cast<int>(format) << '\n';
-  // The inputs by content (read once more only when checkpointing), by rank
-  // 0 alone: every rank stores jobs under the identity rank 0 checked.
-  if (!o.jobs.checkpoint.empty()) {
-    std::string fingerprints;  // 'T' + one per line, or 'E' + error
-    if (comm.rank() == 0) {
-      try {
-        for (const auto& path : o.inputs)
-          if (path != "-") fingerprints += distributed::file_fingerprint(path) + '\n';
-        fingerprints.insert(0, "T");
-      } catch (const Error& e) {
-        fingerprints = std::string("E") + e.what();
-      }
-    }
-    comm.broadcast(fingerprints);
-    if (fingerprints.empty() || fingerprints[0] != 'T') throw Error(fingerprints.substr(1));
-    identity << fingerprints.substr(1);
+  std::vector<linalg::MatrixInput> inputs;
+  for (const auto& path : o.inputs) {
+    inputs.push_back(path == "-" ? linalg::MatrixInput::contents("<stdin>", read_on_rank0("-", comm))
+                                 : linalg::MatrixInput::file(path));
   }
-  identity << stdin_text;
   with_field(o, [&](const auto& f) {
     const Place backend = parse_place(o.backend);
-    linalg::RrefOptions options;
-    const auto run = [&](const std::vector<std::size_t>& jobs) {
-      std::vector<std::string> out;
-      for (const std::size_t j : jobs) {
-        auto a = o.inputs[j] == "-" ? read_text_input(stdin_text, "<stdin>", f, backend)
-                                    : read_input(o.inputs[j], f, backend);
-        Kokkos::Timer timer;
-        const auto r = linalg::rref(f, a, backend, options);
-        const double seconds = timer.seconds();
-        TextStream result(output_bytes(a, f, format) + 24 * (r.pivots.size() + 4));
-        result << a.rows << ' ' << a.cols << ' ' << r.rank << ' ' << std::hexfloat << seconds
-               << std::defaultfloat;
-        for (const auto p : r.pivots) result << ' ' << p;
-        result << '\n';
-        write_matrix(result, a, f, format);
-        out.push_back(result.take());
-      }
-      return out;
-    };
-    auto job = job_options(o.jobs, identity.str());
-    // A result stored before results had this form (JSON) is run again.
-    job.reusable = [](const std::string& result) {
-      return !result.empty() && result[0] >= '0' && result[0] <= '9';
-    };
-    const auto results = distributed::run_jobs(comm, o.inputs.size(), run, job);
+    linalg::RrefJobs jobs(f, std::move(inputs), backend, format,
+                          read_limits(backend, elimination_copies));
+    auto results = distributed::run(comm, jobs, run_options(o.jobs));
     if (comm.rank() != 0) return;
     // The summary first: a --json that cannot be written leaves --out as it
     // was and standard output empty.
     if (outputs.json.is_file()) {
       nlohmann::json summaries = nlohmann::json::array();
       for (std::size_t j = 0; j < results.size(); ++j) {
-        std::istringstream line(results[j].substr(0, results[j].find('\n')));
-        std::size_t rows = 0, cols = 0, rank = 0;
-        std::string seconds;
-        line >> rows >> cols >> rank >> seconds;
-        std::vector<int> pivots;
-        for (int p; line >> p;) pivots.push_back(p);
-        summaries.push_back({{"input", o.inputs[j]}, {"rows", rows}, {"cols", cols},
-                             {"rank", rank}, {"pivots", pivots},
-                             {"seconds", std::strtod(seconds.c_str(), nullptr)}});
+        const auto& r = results[j];
+        summaries.push_back({{"input", o.inputs[j]}, {"rows", r.rows}, {"cols", r.cols},
+                             {"rank", r.rank}, {"pivots", r.pivots}, {"seconds", r.seconds}});
       }
       nlohmann::json summary{{"command", "rref"}, {"backend", o.backend}, {"ranks", comm.size()}};
       if (several) {
@@ -278,10 +182,7 @@ void run_rref(const LinalgOptions& o) {
       }
       emit_json(outputs.json, summary);
     }
-    for (const auto& r : results) {
-      const std::string_view result(r);
-      outputs.out.write(result.substr(result.find('\n') + 1));
-    }
+    for (const auto& r : results) outputs.out.write(r.matrix);
     outputs.out.commit();
   });
 }

@@ -10,13 +10,14 @@
 #include <sstream>
 
 #include "commands.hpp"
+#include "hepex/amplitudes/jobs.hpp"
 #include "hepex/amplitudes/matrix_element.hpp"
 #include "hepex/amplitudes/rambo.hpp"
 #include "hepex/config.hpp"
 #include "hepex/core/error.hpp"
 #include "hepex/core/runtime.hpp"
 #include "hepex/io/momenta_file.hpp"
-#include "hepex/io/number_lines.hpp"
+#include "hepex/io/select_file.hpp"
 #include "job_options.hpp"
 #include "mpi_session.hpp"
 #include "number_options.hpp"
@@ -51,57 +52,9 @@ struct MeOptions {
 };
 
 
-// One RAMBO batch: events [batch N, (batch + 1) N) of the stream `seed`, so
-// that B batches of N are the events of one run of B N. Returns the sum of
-// their MEs (added on the host in event order: the same bits on any rank) and
-// the seconds of the evaluation alone (momenta on the device -> MEs there).
-struct BatchResult {
-  double sum = 0;
-  double seconds = 0;
-};
-
-BatchResult evaluate_batch(MatrixElement& me, const MeOptions& o, std::size_t batch) {
-  const auto& info = me.info();
-  MomentaView<MatrixElement::Memory> momenta("hepex::me_momenta", o.events, info.particles, 4);
-  rambo(DeviceSpace(), momenta, o.sqrt_s, o.seed, batch * o.events,
-        me.options().parameters.top_mass);
-  Kokkos::View<double*, MatrixElement::Memory> values("hepex::me_values", o.events);
-  DeviceSpace().fence();
-  const auto start = std::chrono::steady_clock::now();
-  me.evaluate(momenta, values);
-  BatchResult result;
-  result.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-  const auto host = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), values);
-  for (std::size_t e = 0; e < o.events; ++e) result.sum += host(e);
-  return result;
-}
-
-// A RAMBO batch's momenta and MEs against the memory they live in (the
-// device's, and the host's for the copy of the MEs); exit 1 with the
-// estimate, before any allocation, when they cannot fit.
-void check_batch_memory(std::size_t events, int particles) {
-  const std::size_t per_event = (4 * static_cast<std::size_t>(particles) + 1) * sizeof(double);
-  std::size_t limit = host_memory_bytes();
-  const auto found = devices();
-  if (has_accelerator && !found.empty()) limit = std::min(limit, found.front().memory_bytes);
-  if (events <= limit / per_event) return;
-  std::ostringstream message;
-  message << std::setprecision(3) << "--events " << events << ": a batch needs "
-          << static_cast<long double>(events) * per_event / (1u << 30)
-          << " GiB for its momenta and MEs, more than the " << static_cast<double>(limit) / (1u << 30)
-          << " GiB of memory";
-  throw Error(message.str());
-}
-
-std::string hexfloat(double x) {
-  std::ostringstream text;
-  text << std::hexfloat << x;
-  return text.str();
-}
-
 // The --json summary of a RAMBO run (nothing without --json).
 void emit_summary(const MeOptions& o, const ProcessInfo& info, const MatrixElementOptions& options,
-                  const MatrixElement& me, Outputs& outputs, const std::vector<BatchResult>& batch,
+                  const MatrixElement& me, Outputs& outputs, const std::vector<RamboBatch>& batch,
                   bool batched, double wall, double evaluation_seconds, double mean) {
   if (!outputs.json.is_file()) return;
   const auto& comm = communicator();
@@ -141,40 +94,23 @@ void run_rambo_batches(const MeOptions& o, Process process, const MatrixElementO
   const auto& info = process_info(process);
   const bool batched = o.batches > 0;
   const std::size_t batches = batched ? o.batches : 1;
-  check_batch_memory(o.events, info.particles);
+  check_batch_memory(o.events, info);
   MatrixElement me(process, options);
-  std::ostringstream identity;
-  identity << "me\n" << info.name << ' ' << o.events << ' ' << o.seed << ' ' << hexfloat(o.sqrt_s)
-           << ' ' << precision_name(options.precision) << ' ' << o.colour_sum << ' ' << batches
-           << ' ' << simd_name(me.options().simd)  // lane widths round differently
-           << ' ' << hexfloat(options.parameters.top_mass) << ' '
-           << hexfloat(options.parameters.top_width) << ' ' << hexfloat(options.parameters.alpha_s);
-  const auto run = [&](const std::vector<std::size_t>& jobs) {
-    std::vector<std::string> results;
-    for (const std::size_t b : jobs) {
-      const BatchResult r = evaluate_batch(me, o, b);
-      results.push_back(hexfloat(r.sum) + ' ' + hexfloat(r.seconds));
-      if (o.verbose && comm.rank() == 0) {
-        std::cerr << "me: batch " << b + 1 << " of " << batches << ": " << o.events
-                  << " events in " << r.seconds << " s\n";
-      }
-    }
-    return results;
-  };
+  RamboBatchSettings settings;
+  settings.events = o.events;
+  settings.batches = batches;
+  settings.seed = o.seed;
+  settings.sqrt_s = o.sqrt_s;
+  if (o.verbose && comm.rank() == 0) settings.progress = &std::cerr;
+  RamboBatchJobs jobs(me, settings);
   const auto start = std::chrono::steady_clock::now();
-  const auto results =
-      distributed::run_jobs(comm, batches, run, job_options(o.jobs, identity.str()));
+  const auto batch = distributed::run(comm, jobs, run_options(o.jobs));
   const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   if (comm.rank() != 0) return;
 
   std::ostream& out = outputs.out.stream();
-  std::vector<BatchResult> batch(batches);
   double sum = 0, evaluation_seconds = 0;
   for (std::size_t b = 0; b < batches; ++b) {
-    std::istringstream fields(results[b]);
-    std::string a, c;
-    fields >> a >> c;
-    batch[b] = {std::strtod(a.c_str(), nullptr), std::strtod(c.c_str(), nullptr)};
     if (!std::isfinite(batch[b].sum) && !o.keep_nonfinite) {
       throw Error("batch " + std::to_string(b) + ": the sum of its MEs is " +
                   std::to_string(batch[b].sum) + " (--keep-nonfinite prints it anyway)");
@@ -228,37 +164,15 @@ SelectFile read_select_file(const std::string& path, const ProcessInfo& info,
                             std::size_t events) {
   std::ifstream in(path);
   if (!in) throw Error("--select: cannot read '" + path + "'");
+  const io::SelectFile read = io::read_select_file(in, path);
   SelectFile file;
+  file.inputs.gs = read.gs;
+  file.inputs.rndhel = read.rndhel;
+  file.inputs.rndcol = read.rndcol;
+  file.inputs.igraph = read.igraph;
+  file.inputs.channel = read.channel;
+  file.lines = read.lines;
   EventInputs& inputs = file.inputs;
-  const auto lines = io::read_number_lines(in, path);
-  for (const auto& line : lines) {
-    const auto where = path + ":" + std::to_string(line.line) + ": ";
-    const std::size_t columns = lines.front().values.size();
-    if (columns < 3 || columns > 5 || line.values.size() != columns) {
-      throw Error(where + std::to_string(line.values.size()) + " numbers, expected " +
-                  (columns == 5   ? "5 (gs rndhel rndcol igraph channel, as the first line)"
-                   : columns == 4 ? "4 (gs rndhel rndcol igraph, as the first line)"
-                                  : "3 (gs rndhel rndcol), 4 (... igraph) or 5 (... igraph channel)"));
-    }
-    inputs.gs.push_back(line.values[0]);
-    inputs.rndhel.push_back(line.values[1]);
-    inputs.rndcol.push_back(line.values[2]);
-    if (columns >= 4) {
-      const double igraph = line.values[3];
-      if (!(igraph >= 0 && igraph <= 1e9) || igraph != std::floor(igraph)) {
-        throw Error(where + "igraph " + std::to_string(igraph) + " is not a whole number >= 0");
-      }
-      inputs.igraph.push_back(static_cast<int>(igraph));
-    }
-    if (columns == 5) {
-      const double channel = line.values[4];
-      if (!(channel >= 0 && channel <= 1e9) || channel != std::floor(channel)) {
-        throw Error(where + "channel " + std::to_string(channel) + " is not a whole number >= 0");
-      }
-      inputs.channel.push_back(static_cast<int>(channel));
-    }
-    file.lines.push_back(line.line);
-  }
   if (file.lines.size() != events) {
     throw Error("--select " + path + ": " + std::to_string(file.lines.size()) + " lines for " +
                 std::to_string(events) + " events of --momenta");

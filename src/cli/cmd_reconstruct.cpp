@@ -14,8 +14,7 @@
 #include "hepex/core/host_threads.hpp"
 #include "hepex/io/expression.hpp"
 #include "hepex/io/expression_file.hpp"
-#include "hepex/reconstruct/factored_form.hpp"
-#include "hepex/reconstruct/probe_log.hpp"
+#include "hepex/reconstruct/jobs.hpp"
 #include "hepex/reconstruct/rational.hpp"
 #include "job_options.hpp"
 #include "mpi_session.hpp"
@@ -79,44 +78,6 @@ std::vector<io::Expression> parse_expressions(const ReconstructOptions& o,
   return expressions;
 }
 
-// A job's work, as its result carries it: "SEED IMAGES PROBES BOX_SECONDS
-// SECONDS PRIMES" where PRIMES lists PRIME:ROLE:PROBES for every prime tried
-// ("-" for none).
-std::string encode_work(const reconstruct::Reconstruction& r) {
-  TextStream out;
-  out.precision(17);
-  out << r.seed << ' ' << r.primes << ' ' << r.probes << ' ' << r.black_box_seconds << ' '
-      << r.seconds << ' ';
-  if (r.prime_uses.empty()) out << '-';
-  for (std::size_t i = 0; i < r.prime_uses.size(); ++i) {
-    const auto& u = r.prime_uses[i];
-    out << (i ? "," : "") << u.prime << ':' << reconstruct::to_string(u.role) << ':' << u.probes;
-  }
-  return out.take();
-}
-
-struct Work {
-  std::uint64_t seed = 0;
-  std::size_t primes = 0, probes = 0;
-  double box_seconds = 0, seconds = 0;
-  nlohmann::json prime_list = nlohmann::json::array();
-};
-
-Work decode_work(std::istream& in) {
-  Work w;
-  std::string list;
-  in >> w.seed >> w.primes >> w.probes >> w.box_seconds >> w.seconds >> list;
-  if (list == "-") return w;
-  std::istringstream items(list);
-  for (std::string item; std::getline(items, item, ',');) {
-    const auto a = item.find(':'), b = item.rfind(':');
-    w.prime_list.push_back({{"prime", std::stoull(item.substr(0, a))},
-                            {"role", item.substr(a + 1, b - a - 1)},
-                            {"probes", std::stoull(item.substr(b + 1))}});
-  }
-  return w;
-}
-
 // --seed, or a random seed for this run (the same on every rank).
 std::uint64_t run_seed(const ReconstructOptions& o, const distributed::Communicator& comm) {
   if (!o.seed.empty()) return std::stoull(o.seed);
@@ -154,125 +115,63 @@ void run_reconstruct(const ReconstructOptions& o) {
     options.progress = &std::cerr;
     std::cerr << "reconstruct: seed " << options.seed << "\n";
   }
-  std::ostringstream identity;
-  // Neither --primes nor --seed: a finished job's answer depends on neither,
-  // so a rerun with more primes (or another seed) keeps the finished jobs.
-  identity << "reconstruct\n" << o.vars << '\n' << o.max_degree << (o.together ? " together" : "")
-           << (o.factored ? " factored" : "") << '\n';
-  for (const auto& input : inputs) identity << input.text << '\n';
-
-  // Each expression is reconstructed on its own, so that its probes, primes
-  // and times are its own; with --together all of them are one job, one
-  // black box whose probes every function shares (as the coefficients of one
-  // IBP system). A job's result is
-  //   "ok WORK\nANSWER[\nANSWER ..]", or
-  //   "failed MAX_PRIMES WORK\nWHY" for a function that is undefined or needs
-  // more primes (WORK: encode_work): the other jobs still get their answers.
-  const auto run = [&](const std::vector<std::size_t>& jobs) {
-    std::vector<std::string> out;
-    for (const std::size_t j : jobs) {
-      const auto box = o.together ? reconstruct::expression_black_box(expressions, names.size())
-                                  : reconstruct::expression_black_box({expressions[j]}, names.size());
-      TextStream result;
-      try {
-        // With --checkpoint, every probe is also kept in DIR/probes-J: a killed
-        // run resumes with the seed it had and replays them (probe_log.hpp).
-        std::optional<reconstruct::ProbeLog> log;
-        auto job_options = options;
-        if (!o.jobs.checkpoint.empty()) {
-          log.emplace(*box, o.jobs.checkpoint + "/probes-" + std::to_string(j),
-                      identity.str() + "job " + std::to_string(j), options.seed);
-          if (o.seed.empty()) job_options.seed = log->seed();
-          if (options.progress != nullptr && (log->loaded() > 0 || log->dropped_bytes() > 0)) {
-            *options.progress << "reconstruct: " << log->path() << ": " << log->loaded()
-                              << " probes of an earlier run with seed " << log->seed()
-                              << (o.seed.empty() ? " (this run's seed now)" : "");
-            if (log->dropped_bytes() > 0)
-              *options.progress << ", " << log->dropped_bytes() << " bytes of an incomplete end dropped";
-            *options.progress << "\n";
-          }
-        }
-        const auto r = reconstruct::reconstruct(log ? static_cast<const reconstruct::BlackBox&>(*log) : *box,
-                                                job_options);
-        if (log) {
-          if (options.progress != nullptr && log->replayed() > 0)
-            *options.progress << "reconstruct: " << log->replayed() << " of " << r.probes
-                              << " probes answered by " << log->path() << "\n";
-          log->remove();  // the result is the checkpoint's now
-        }
-        result << "ok " << encode_work(r);
-        for (const auto& function : r.functions)
-          result << '\n' << (o.factored ? reconstruct::to_shorter_string(function, names)
-                                        : reconstruct::to_string(function, names));
-      } catch (const reconstruct::ReconstructionFailure& e) {
-        result << "failed " << o.primes << ' ' << encode_work(e.partial()) << '\n' << e.what();
-      } catch (const Error& e) {
-        throw Error(input_name(o, inputs, j) + ": " + e.what(), e.kind());
-      }
-      out.push_back(result.take());
-    }
-    return out;
-  };
-  auto job = job_options(o.jobs, identity.str());
-  // A stored failure is tried again with more primes than it had.
-  job.reusable = [&](const std::string& result) {
-    std::istringstream head(result);
-    std::string status;
-    std::size_t max_primes = 0;
-    head >> status >> max_primes;
-    return status == "ok" || max_primes >= o.primes;
-  };
+  reconstruct::ExpressionJobSettings settings;
+  settings.variables = names;
+  settings.options = options;
+  settings.together = o.together;
+  settings.factored = o.factored;
+  settings.probe_logs = o.jobs.checkpoint;
+  settings.seed_given = !o.seed.empty();
+  std::vector<std::string> texts, input_names;
+  for (std::size_t i = 0; i < inputs.size(); ++i) {
+    texts.push_back(inputs[i].text);
+    input_names.push_back(input_name(o, inputs, i));
+  }
+  reconstruct::ExpressionJobs jobs(expressions, std::move(texts), input_names, std::move(settings));
   Kokkos::Timer timer;
-  const auto results = distributed::run_jobs(comm, o.together ? 1 : expressions.size(), run, job);
+  const auto results = distributed::run(comm, jobs, run_options(o.jobs));
   const double seconds = timer.seconds();
   if (comm.rank() != 0) return;
 
-  // Each answer goes from its job's result to the output as it is (a view of
-  // it, then the newline); the JSON summary is made only if asked for.
+  // Each answer goes to the output as its job made it; the JSON summary is
+  // made only if asked for.
   const bool json = outputs.json.is_file();
   nlohmann::json per_function = nlohmann::json::array(), shared_work;
   std::size_t primes = 0, probes = 0, failed = 0;
   for (std::size_t j = 0; j < results.size(); ++j) {
-    const std::string_view r(results[j]);
-    const auto newline = r.find('\n');
-    std::istringstream head(std::string(r.substr(0, newline)));
-    std::string_view body = r.substr(newline + 1);
-    std::string status;
-    std::size_t max_primes = 0;
-    head >> status;
-    if (status != "ok") head >> max_primes;
-    const Work w = decode_work(head);
-    primes = std::max(primes, w.primes);
-    probes += w.probes;
-    const nlohmann::json work = {{"seed", w.seed},
-                                 {"primes", w.primes},
-                                 {"prime_list", w.prime_list},
-                                 {"probes", w.probes},
-                                 {"seconds", w.seconds},
-                                 {"black_box_seconds", w.box_seconds},
-                                 {"algebra_seconds", w.seconds - w.box_seconds}};
-    // The inputs of this job: one, or all of them together.
-    const std::size_t first = o.together ? 0 : j, last = o.together ? inputs.size() : j + 1;
-    for (std::size_t i = first; i < last; ++i) {
-      nlohmann::json entry = {{"input", input_name(o, inputs, i)}};
+    const auto& r = results[j];
+    primes = std::max(primes, r.primes);
+    probes += r.probes;
+    nlohmann::json prime_list = nlohmann::json::array();
+    for (const auto& u : r.prime_uses) {
+      prime_list.push_back(
+          {{"prime", u.prime}, {"role", reconstruct::to_string(u.role)}, {"probes", u.probes}});
+    }
+    const nlohmann::json work = {{"seed", r.seed},
+                                 {"primes", r.primes},
+                                 {"prime_list", prime_list},
+                                 {"probes", r.probes},
+                                 {"seconds", r.seconds},
+                                 {"black_box_seconds", r.black_box_seconds},
+                                 {"algebra_seconds", r.seconds - r.black_box_seconds}};
+    for (std::size_t i = jobs.first(j); i < jobs.last(j); ++i) {
+      nlohmann::json entry = {{"input", input_names[i]}};
       if (!o.together) entry.update(work);
-      if (status != "ok") {
+      if (!r.ok) {
         // A line that is no answer, and cannot be taken for one.
-        const std::string why = input_name(o, inputs, i) + ": " + std::string(body);
+        const std::string why = input_names[i] + ": " + r.error;
         outputs.out.write("# not reconstructed: " + why + "\n");
         std::cerr << "hepex: " << why << '\n';
-        entry["error"] = std::string(body);
+        entry["error"] = r.error;
         if (json) per_function.push_back(std::move(entry));
         ++failed;
         continue;
       }
-      const auto end = body.find('\n');
-      const std::string_view answer = body.substr(0, end);
-      body = end == std::string_view::npos ? std::string_view() : body.substr(end + 1);
+      const std::string& answer = r.functions.at(i - jobs.first(j));
       outputs.out.write(answer);
       outputs.out.write("\n");
       if (!json) continue;
-      entry["result"] = std::string(answer);
+      entry["result"] = answer;
       per_function.push_back(std::move(entry));
     }
     if (o.together && json) shared_work = work;

@@ -22,12 +22,11 @@ void add_job_options(CLI::App& cmd, JobCliOptions& o, std::size_t chunk) {
       ->check(whole_number(1, std::size_t{1} << 20));
 }
 
-distributed::JobOptions job_options(const JobCliOptions& o, std::string identity) {
-  distributed::JobOptions options;
+distributed::RunOptions run_options(const JobCliOptions& o) {
+  distributed::RunOptions options;
   options.schedule = distributed::parse_schedule(o.schedule);
   options.chunk = o.chunk;
   options.checkpoint = o.checkpoint;
-  options.identity = std::move(identity);
   options.messages = &std::cerr;
   return options;
 }

@@ -6,7 +6,7 @@
 #include <CLI/CLI.hpp>
 #include <string>
 
-#include "hepex/distributed/jobs.hpp"
+#include "hepex/distributed/job.hpp"
 
 namespace hepex::cli {
 
@@ -19,8 +19,8 @@ struct JobCliOptions {
 // Adds --checkpoint DIR, --schedule static|dynamic, --chunk N (default `chunk`).
 void add_job_options(CLI::App& cmd, JobCliOptions& o, std::size_t chunk);
 
-// The library's options; `identity` is everything the results depend on.
-distributed::JobOptions job_options(const JobCliOptions& o, std::string identity);
+// The library's options (damaged checkpoint files reported on stderr).
+distributed::RunOptions run_options(const JobCliOptions& o);
 
 // The whole of `path` ('-': stdin) on every rank of comm, read by rank 0; a
 // read error is thrown on every rank.

@@ -11,6 +11,7 @@
 
 #include "distributed/test_communicator.hpp"
 #include "hepex/core/error.hpp"
+#include "hepex/distributed/job.hpp"
 #include "hepex/distributed/jobs.hpp"
 #include "test_seed.hpp"
 
@@ -255,6 +256,73 @@ TEST(Jobs, BadOptionsAreRefused) {
                hepex::Error);
   EXPECT_THROW(hepex::distributed::parse_schedule("round-robin"), hepex::Error);
   EXPECT_EQ(hepex::distributed::parse_schedule("dynamic"), Schedule::dynamic);
+}
+
+// A typed job list (job.hpp): results "FORM j" for job j; decode refuses
+// another form, so a checkpoint of an older form runs every job again.
+class FormJob final : public hepex::distributed::Job<std::size_t> {
+ public:
+  FormJob(std::string form, std::size_t count, bool identity_fails = false)
+      : form_(std::move(form)), count_(count), identity_fails_(identity_fails) {}
+  std::string identity() const override {
+    if (identity_fails_ && communicator().rank() == 0) throw hepex::Error("input.txt: unreadable");
+    return "forms";
+  }
+  std::size_t size() const override { return count_; }
+  std::vector<std::size_t> run(const std::vector<std::size_t>& jobs) override {
+    ran += jobs.size();
+    return jobs;
+  }
+  std::string encode(std::size_t j) const override { return form_ + ' ' + std::to_string(j); }
+  std::size_t decode(std::string bytes) const override {
+    if (bytes.rfind(form_ + ' ', 0) != 0) throw hepex::Error("another form");
+    return std::stoull(bytes.substr(form_.size() + 1));
+  }
+  std::size_t ran = 0;
+
+ private:
+  std::string form_;
+  std::size_t count_;
+  bool identity_fails_;
+};
+
+TEST(Jobs, TypedJobsRunAgainWhatTheyCannotDecode) {
+  hepex::distributed::RunOptions options;
+  options.checkpoint = hepex::test::shared_scratch_name("typed-jobs");
+  FormJob old_form("v1", 9), new_form("v2", 9);
+  // Jobs run on every rank together, on rank 0.
+  const auto ran_everywhere = [](const FormJob& job) {
+    std::size_t total = 0;
+    for (const auto& part : communicator().gather(std::to_string(job.ran))) total += std::stoull(part);
+    return total;
+  };
+  const auto first = hepex::distributed::run(communicator(), old_form, options);
+  const auto again = hepex::distributed::run(communicator(), old_form, options);
+  const std::size_t old_ran = ran_everywhere(old_form);
+  const auto newer = hepex::distributed::run(communicator(), new_form, options);
+  const std::size_t new_ran = ran_everywhere(new_form);
+  if (communicator().rank() != 0) return;
+  std::vector<std::size_t> want(9);
+  for (std::size_t j = 0; j < 9; ++j) want[j] = j;
+  EXPECT_EQ(first, want);
+  EXPECT_EQ(again, want);
+  EXPECT_EQ(newer, want);
+  EXPECT_EQ(old_ran, 9u);  // once each: the second run took them all from the checkpoint
+  EXPECT_EQ(new_ran, 9u);  // the new form decoded none of them: all ran again
+}
+
+TEST(Jobs, AnIdentityThatFailsOnRankZeroFailsEveryRank) {
+  hepex::distributed::RunOptions options;
+  options.checkpoint = hepex::test::shared_scratch_name("typed-jobs-identity");
+  FormJob job("v1", 3, true);
+  try {
+    hepex::distributed::run(communicator(), job, options);
+    ADD_FAILURE() << "no error";
+  } catch (const hepex::Error& e) {
+    EXPECT_STREQ(e.what(), "input.txt: unreadable");
+    EXPECT_EQ(e.kind(), hepex::ErrorKind::invalid_input);
+  }
+  EXPECT_EQ(job.ran, 0u);
 }
 
 }  // namespace

@@ -9,7 +9,7 @@ seconds=${2:-60}
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
-for name in matrix_market expression momenta checkpoint; do
+for name in matrix_market expression momenta select checkpoint; do
   mkdir -p "$work/$name"
   cp "$here/corpus_$name"/* "$work/$name/"
   if [ -d "$here/regressions/$name" ]; then
