@@ -579,17 +579,23 @@ def reduce(system, variables, targets, *, order=None, masters=None, primes=40, s
     return Reduction(rows, list(master_names), list(target_names), dict(stats))
 
 
-def _checkpoint_files(checkpoint):
-    """checkpoint=DIR -> a function of K giving DIR/probes-K (DIR made if
-    absent); None -> one giving "" (no probe log)."""
-    if checkpoint is None:
-        return lambda k: ""
+def _directory(checkpoint):
+    """checkpoint=DIR as a path string (InvalidInputError if it is none)."""
     try:
         directory = os.fspath(checkpoint)
     except TypeError:
         directory = None
     if not isinstance(directory, str) or not directory:
         raise InvalidInputError(f"checkpoint = {checkpoint!r}: a directory path")
+    return directory
+
+
+def _checkpoint_files(checkpoint):
+    """checkpoint=DIR -> a function of K giving DIR/probes-K (DIR made if
+    absent); None -> one giving "" (no probe log)."""
+    if checkpoint is None:
+        return lambda k: ""
+    directory = _directory(checkpoint)
     if os.path.exists(directory) and not os.path.isdir(directory):
         raise InvalidInputError(f"checkpoint = {directory!r}: exists and is not a directory")
     try:

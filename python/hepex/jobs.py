@@ -21,21 +21,14 @@ Every function takes:
 import os
 
 from . import _hepex
-from . import (InvalidInputError, _backend, _prime, _text, _tol, _variables, _whole)
+from . import (InvalidInputError, _backend, _directory, _prime, _text, _tol, _variables,
+               _whole)
 
 __all__ = ["rref", "reconstruct", "me"]
 
 
 def _run(checkpoint, schedule, chunk, mpi):
-    if checkpoint is None:
-        directory = ""
-    else:
-        try:
-            directory = os.fspath(checkpoint)
-        except TypeError:
-            directory = None
-        if not isinstance(directory, str) or not directory:
-            raise InvalidInputError(f"checkpoint = {checkpoint!r}: a directory path")
+    directory = "" if checkpoint is None else _directory(checkpoint)
     schedule = _text(schedule, "schedule", ("static", "dynamic"))
     chunk = _whole(chunk, "chunk", 1, 1 << 20)
     if not isinstance(mpi, bool):
