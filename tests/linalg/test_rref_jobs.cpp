@@ -1,9 +1,9 @@
 // linalg::RrefJobs over the test communicator (one process in hepex_tests,
-// two ranks in hepex_mpi_tests): every result is FLINT's RREF of its input,
-// from Matrix Market files, .npy files and text alike, in every output
-// format; a checkpoint skips every finished job; results survive encoding
-// whatever bytes the matrix holds; a missing input fails on every rank with
-// its name.
+// two ranks in hepex_mpi_tests), on the device and the host: every result is
+// FLINT's RREF of its input, from Matrix Market files, .npy files and text
+// alike, in every output format; a checkpoint skips every finished job;
+// results survive encoding whatever bytes the matrix holds; a missing input
+// fails on every rank with its name.
 #include <gtest/gtest.h>
 
 #include <filesystem>
@@ -53,7 +53,8 @@ std::vector<int> leading_columns(const Matrix<Word>& r) {
 }
 
 template <class Word>
-void jobs_match_flint(std::uint64_t p, MatrixFormat format, std::uint64_t seed, int trial) {
+void jobs_match_flint(std::uint64_t p, MatrixFormat format, hepex::Place place, std::uint64_t seed,
+                      int trial) {
   using F = hepex::field::Zp<Word>;
   const F f(p);
   std::mt19937_64 rng(seed);
@@ -83,7 +84,7 @@ void jobs_match_flint(std::uint64_t p, MatrixFormat format, std::uint64_t seed, 
   }
   communicator().barrier();
   const auto limits = hepex::io::ReadLimits{std::size_t{1} << 30, 3};
-  hepex::linalg::RrefJobs<F> jobs(f, inputs, hepex::Place::host, format, limits);
+  hepex::linalg::RrefJobs<F> jobs(f, inputs, place, format, limits);
   hepex::test::CountingJob<hepex::linalg::RrefJobResult> counting(jobs);
   hepex::distributed::RunOptions options;
   options.chunk = 1 + hepex::test::random_below(rng, 3);
@@ -122,10 +123,12 @@ TEST(RrefJobs, EveryResultIsFlintsRrefAndACheckpointSkipsThemAll) {
     const std::uint64_t seed = hepex::test::seed() + static_cast<std::uint64_t>(trial);
     SCOPED_TRACE(hepex::test::seed_trace() + " trial " + std::to_string(trial));
     const auto format = static_cast<MatrixFormat>(trial % 3);
+    // The default device (the host's space in a build without one) and the host.
+    const auto place = trial % 4 < 2 ? hepex::Place::device : hepex::Place::host;
     if (trial % 2) {
-      jobs_match_flint<std::uint32_t>(2147483647, format, seed, trial);
+      jobs_match_flint<std::uint32_t>(2147483647, format, place, seed, trial);
     } else {
-      jobs_match_flint<std::uint64_t>(4611686018427387847ull, format, seed, trial);
+      jobs_match_flint<std::uint64_t>(4611686018427387847ull, format, place, seed, trial);
     }
   }
 }
