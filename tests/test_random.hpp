@@ -13,6 +13,8 @@
 #include <type_traits>
 #include <utility>
 
+#include "hepex/field/primes.hpp"
+
 namespace hepex::test {
 
 // 64 random bits (two words of a 32-bit engine).
@@ -31,8 +33,8 @@ std::uint64_t random_word(Engine& rng) {
 // Uniform in [0, n), n > 0, by rejection (no modulo bias).
 template <class Engine>
 std::uint64_t random_below(Engine& rng, std::uint64_t n) {
-  const std::uint64_t limit = std::numeric_limits<std::uint64_t>::max() -
-                              std::numeric_limits<std::uint64_t>::max() % n;
+  const std::uint64_t limit =
+      std::numeric_limits<std::uint64_t>::max() - std::numeric_limits<std::uint64_t>::max() % n;
   for (;;) {
     const std::uint64_t w = random_word(rng);
     if (w < limit) return w % n;
@@ -44,8 +46,9 @@ template <class Int, class Engine>
 Int random_int(Engine& rng, Int low, Int high) {
   using U = std::make_unsigned_t<Int>;
   const std::uint64_t span = static_cast<std::uint64_t>(static_cast<U>(high) - static_cast<U>(low));
-  const std::uint64_t offset =
-      span == std::numeric_limits<std::uint64_t>::max() ? random_word(rng) : random_below(rng, span + 1);
+  const std::uint64_t offset = span == std::numeric_limits<std::uint64_t>::max()
+                                   ? random_word(rng)
+                                   : random_below(rng, span + 1);
   return static_cast<Int>(static_cast<U>(low) + static_cast<U>(offset));
 }
 
@@ -72,6 +75,18 @@ void random_shuffle(RandomIt first, RandomIt last, Engine& rng) {
   }
 }
 
+// A random prime of exactly `bits` bits (2 <= bits <= 63): the smallest
+// prime above a uniform draw from [2^(bits-1), 2^bits), drawn again when that
+// prime has more bits (is_prime decides, field/primes.hpp).
+template <class Engine>
+std::uint64_t random_prime(Engine& rng, int bits) {
+  const std::uint64_t low = std::uint64_t{1} << (bits - 1);
+  for (;;) {
+    const std::uint64_t p = hepex::field::next_prime(low - 1 + random_below(rng, low));
+    if (p >> bits == 0) return p;
+  }
+}
+
 // Drop-in for std::uniform_int_distribution<Int>(low, high): the same
 // interval, portable draws.
 template <class Int>
@@ -79,7 +94,9 @@ class UniformInt {
  public:
   UniformInt(Int low, Int high) : low_(low), high_(high) {}
   template <class Engine>
-  Int operator()(Engine& rng) const { return random_int(rng, low_, high_); }
+  Int operator()(Engine& rng) const {
+    return random_int(rng, low_, high_);
+  }
 
  private:
   Int low_, high_;
@@ -90,7 +107,9 @@ class UniformReal {
  public:
   UniformReal(double low, double high) : low_(low), high_(high) {}
   template <class Engine>
-  double operator()(Engine& rng) const { return random_real(rng, low_, high_); }
+  double operator()(Engine& rng) const {
+    return random_real(rng, low_, high_);
+  }
 
  private:
   double low_, high_;

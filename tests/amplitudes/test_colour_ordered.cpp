@@ -118,7 +118,7 @@ void check_folded_colour_sum(Process process, std::mt19937_64& rng) {
   ASSERT_EQ(m.colours, n);
   const auto weights = folded_colour_weights<Kokkos::HostSpace>(m);
   hepex::test::UniformReal uniform(-1, 1);
-  for (int trial = 0; trial < 20; ++trial) {
+  for (int trial = 0; trial < hepex::test::cases(20); ++trial) {
     const int combinations = 1 + trial % 4;
     std::vector<cplx<double>> j(4 * n);
     for (auto& x : j) x = cplx<double>(uniform(rng), uniform(rng));
@@ -170,7 +170,7 @@ void check_triangle_colour_sum(const ColourMatrix& m, std::mt19937_64& rng, doub
   constexpr int lanes = Real::lanes;
   using T = typename Real::value_type;
   hepex::test::UniformReal uniform(-1, 1);
-  for (int trial = 0; trial < 5; ++trial) {
+  for (int trial = 0; trial < hepex::test::cases(5); ++trial) {
     std::vector<std::complex<double>> j(lanes * C * n);  // j[(c n + i) lanes + lane]
     for (auto& x : j) x = {double(T(uniform(rng))), double(T(uniform(rng)))};
     std::vector<cplx<Real>> packed(C * n);

@@ -68,7 +68,7 @@ TEST(RamboBatchJobs, ResultsSurviveEncodingAndTooLargeBatchesAreRefused) {
   MatrixElement me(Process::gg_tt);
   RamboBatchJobs jobs(me, {});
   std::mt19937_64 rng(hepex::test::seed());
-  for (int trial = 0; trial < 100; ++trial) {
+  for (int trial = 0; trial < hepex::test::cases(100); ++trial) {
     const RamboBatch r{hepex::test::random_real(rng, -1e300, 1e300),
                        hepex::test::random_real(rng, 0, 1e-3)};
     EXPECT_TRUE(jobs.decode(jobs.encode(r)) == r) << hepex::test::seed_trace();

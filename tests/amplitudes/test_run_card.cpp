@@ -43,7 +43,7 @@ TEST(RunCard, CollidersSAsMadEventFormsIt) {
   std::mt19937_64 rng(test::seed());
   hepex::test::UniformInt<int> type(-4, 4);
   hepex::test::UniformReal energy(0.0, 7000.0), cut(-1.0, 0.0);
-  for (int trial = 0; trial < 200; ++trial) {
+  for (int trial = 0; trial < hepex::test::cases(200); ++trial) {
     const int lpp1 = type(rng), lpp2 = type(rng);
     const double e1 = trial == 0 ? 0.0 : energy(rng), e2 = energy(rng), tmin = cut(rng);
     std::ostringstream card;

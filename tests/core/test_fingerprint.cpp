@@ -21,7 +21,7 @@ TEST(Fingerprint, PublishedVectors) {
 TEST(Fingerprint, WordsAreTheirLittleEndianBytes) {
   const std::uint64_t seed = hepex::test::seed();
   std::mt19937_64 rng(seed);
-  for (int trial = 0; trial < 200; ++trial) {
+  for (int trial = 0; trial < hepex::test::cases(200); ++trial) {
     hepex::Fnv1a words, bytes;
     std::string text;
     for (int i = 0; i < trial % 7; ++i) {

@@ -97,7 +97,7 @@ TEST(Checkpoint, DamagedOrForeignJobFilesAreNeverUsed) {
   Checkpoint checkpoint(dir.string(), "list A", jobs), foreign(other.string(), "list B", jobs);
   checkpoint.prepare();
   foreign.prepare();
-  for (int trial = 0; trial < 200; ++trial) {
+  for (int trial = 0; trial < hepex::test::cases(200); ++trial) {
     SCOPED_TRACE("trial " + std::to_string(trial));
     std::map<std::size_t, std::string> intact;
     for (std::size_t job = 0; job < jobs; ++job) {

@@ -42,7 +42,7 @@ std::multiset<std::size_t> jobs_run_everywhere(const std::vector<std::size_t>& m
 
 TEST(Jobs, ResultsInJobOrderWhateverTheScheduleAndChunks) {
   std::mt19937_64 rng(hepex::test::seed());
-  for (int trial = 0; trial < 40; ++trial) {
+  for (int trial = 0; trial < hepex::test::cases(40); ++trial) {
     const std::size_t count = rng() % 60;
     JobOptions options;
     options.schedule = trial % 2 ? Schedule::dynamic : Schedule::static_blocks;
@@ -79,7 +79,7 @@ TEST(Jobs, ResultsInJobOrderWhateverTheScheduleAndChunks) {
 
 TEST(Jobs, LowestFailedJobIsReportedOnEveryRank) {
   std::mt19937_64 rng(hepex::test::seed() + 1);
-  for (int trial = 0; trial < 20; ++trial) {
+  for (int trial = 0; trial < hepex::test::cases(20); ++trial) {
     const std::size_t count = 1 + rng() % 40;
     std::set<std::size_t> failing;
     for (int k = 0; k < 3; ++k) failing.insert(rng() % count);

@@ -4,7 +4,9 @@
 #      others' public headers only);
 #   2. core includes only core, backend and the generated config/version;
 #   3. the backend layer (include/hepex/backend, backends/) includes only
-#      backend and core.
+#      backend and core;
+#   4. no module includes CLI11 or nlohmann-json (the library builds
+#      without them: -DHEPEX_BUILD_CLI=OFF).
 # Modules: the folders of include/hepex and src (core, io, field, linalg,
 # reconstruct, reduce, amplitudes, distributed, backend); the CLI, Python
 # bindings, tests and perf are clients and are not checked. Prints every
@@ -30,6 +32,11 @@ while IFS= read -r file; do
   [[ -n $module ]] || continue
   while IFS=: read -r line text; do
     examined=$((examined + 1))
+    if [[ $text =~ \#[[:space:]]*include[[:space:]]*[\<\"](CLI/|nlohmann/) ]]; then
+      echo "$file:$line: $module includes ${BASH_REMATCH[1]%/}, which only the CLI may use"
+      broken=$((broken + 1))
+      continue
+    fi
     target=$(sed -n 's/^[[:space:]]*#[[:space:]]*include[[:space:]]*"hepex\/\([^"]*\)".*/\1/p' <<<"$text")
     [[ -n $target ]] || continue
     target_module=${target%%/*}

@@ -244,7 +244,7 @@ TEST(Expression, RandomExpressionsAgreeWithGmp) {
                                 std::uint64_t{1000003}, std::uint64_t{101}}) {
     const Zp64 f(p);
     const mpz_class big_p(std::to_string(p));
-    for (int trial = 0; trial < 60; ++trial) {
+    for (int trial = 0; trial < hepex::test::cases(60); ++trial) {
       const RandomTree tree = random_tree(rng, 1 + trial % 6, names.size());
       const std::string text = write(tree, names, rng);
       SCOPED_TRACE("p=" + std::to_string(p) + ": " + text);

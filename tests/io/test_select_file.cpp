@@ -22,7 +22,7 @@ std::string decimal(double x) {
 
 TEST(SelectFile, RandomFilesReadBackWhatWasWritten) {
   std::mt19937_64 rng(hepex::test::seed());
-  for (int trial = 0; trial < 60; ++trial) {
+  for (int trial = 0; trial < hepex::test::cases(60); ++trial) {
     SCOPED_TRACE(hepex::test::seed_trace() + " trial " + std::to_string(trial));
     const std::size_t columns = 3 + static_cast<std::size_t>(trial % 3);
     const std::size_t events = 1 + hepex::test::random_below(rng, 30);

@@ -237,7 +237,7 @@ void check_every_operation(const FieldCase<F>& c, hepex::Place backend, double b
     return d <= bound;
   };
   for (const auto& s : shapes) {
-    for (int trial = 0; trial < 2; ++trial) {
+    for (int trial = 0; trial < hepex::test::cases(2); ++trial) {
       SCOPED_TRACE(std::to_string(s.m) + "x" + std::to_string(s.n) + " rank " +
                    std::to_string(s.r) + " trial " + std::to_string(trial));
       const Matrix<T> a = c.random(s.m, s.n, s.r, rng);

@@ -106,7 +106,7 @@ TEST(Krylov, MinimalPolynomialOfCompanionAndStructuredMatrices) {
   EXPECT_EQ(hepex::linalg::minimal_polynomial(f, companion(f, monic)), monic);
   // S diag(a, a, a, b, b, c, ...) S^-1 style: a random similarity of a block
   // diagonal with repeated blocks has minimal polynomial of degree < D.
-  for (int trial = 0; trial < 4; ++trial) {
+  for (int trial = 0; trial < hepex::test::cases(4); ++trial) {
     std::vector<Word> small(5);
     for (auto& c : small) c = rng() % p;
     small.back() = 1;

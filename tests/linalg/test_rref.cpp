@@ -252,7 +252,7 @@ double exact_cases(Place backend, double bound, const std::string& field_name,
   for (const auto& [m, n, r] : std::vector<std::tuple<std::size_t, std::size_t, std::size_t>>{
            {1, 1, 1}, {1, 5, 1}, {5, 1, 1}, {8, 8, 8}, {12, 20, 12}, {20, 12, 12}, {16, 16, 9},
            {10, 30, 5}, {30, 10, 4}, {24, 24, 24}, {7, 9, 0}}) {
-    for (int trial = 0; trial < 3; ++trial) {
+    for (int trial = 0; trial < hepex::test::cases(3); ++trial) {
       // Float: diagonally dominant leading blocks (random integer matrices of
       // rank 9 in 16 x 16 can be too ill-conditioned for float's tolerance).
       const bool single = sizeof(typename F::real_type) == 4;
@@ -301,6 +301,31 @@ TEST_P(RrefOnSpace, Zp64MatchesFlintFor63BitPrime) {
 // Double RREF relative to the largest entry. Measured worst (Serial): 2e-13
 // on the badly scaled rows; bound 1e-11, well below what a float (1e-7) or a
 // wrong pivot choice gives.
+// Primes of every width from 2 to 63 bits, drawn from the seed: each a few
+// random matrices of every shape against FLINT (Zp32 below 2^31, Zp64 above).
+TEST_P(RrefOnSpace, RandomPrimesOfEveryWidthMatchFlint) {
+  std::mt19937_64 rng(hepex::test::seed() + 31);
+  for (int bits = 2; bits <= 63; ++bits) {
+    const std::uint64_t p = hepex::test::random_prime(rng, bits);
+    SCOPED_TRACE("p = " + std::to_string(p) + " (" + std::to_string(bits) + " bits), " +
+                 hepex::test::seed_trace());
+    for (int c = 0; c < hepex::test::cases(1); ++c) {
+      const std::size_t m = 1 + hepex::test::random_below(rng, 24);
+      const std::size_t n = 1 + hepex::test::random_below(rng, 24);
+      const int zeros = static_cast<int>(hepex::test::random_below(rng, 90));
+      if (bits <= 31) {
+        hepex::test::expect_matches_flint(
+            hepex::test::random_matrix<std::uint32_t>(m, n, p, rng, zeros), p, backend(),
+            "random prime");
+      } else {
+        hepex::test::expect_matches_flint(
+            hepex::test::random_matrix<std::uint64_t>(m, n, p, rng, zeros), p, backend(),
+            "random prime");
+      }
+    }
+  }
+}
+
 TEST_P(RrefOnSpace, Real64MatchesReferenceWithBadlyScaledRows) {
   const double worst = hepex::test::floating_cases<hepex::field::Real64>(backend(), 1e-11);
   std::cout << "[ Real64 " << where() << " ] RREF, badly scaled rows: max relative error "

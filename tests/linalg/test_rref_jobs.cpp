@@ -119,7 +119,7 @@ void jobs_match_flint(std::uint64_t p, MatrixFormat format, hepex::Place place, 
 }
 
 TEST(RrefJobs, EveryResultIsFlintsRrefAndACheckpointSkipsThemAll) {
-  for (int trial = 0; trial < 12; ++trial) {
+  for (int trial = 0; trial < hepex::test::cases(12); ++trial) {
     const std::uint64_t seed = hepex::test::seed() + static_cast<std::uint64_t>(trial);
     SCOPED_TRACE(hepex::test::seed_trace() + " trial " + std::to_string(trial));
     const auto format = static_cast<MatrixFormat>(trial % 3);
@@ -138,7 +138,7 @@ TEST(RrefJobs, ResultsSurviveEncodingWhateverTheMatrixHolds) {
   hepex::linalg::RrefJobs<hepex::field::Zp32> jobs(f, {}, hepex::Place::host, MatrixFormat::npy,
                                                    {});
   std::mt19937_64 rng(hepex::test::seed());
-  for (int trial = 0; trial < 50; ++trial) {
+  for (int trial = 0; trial < hepex::test::cases(50); ++trial) {
     SCOPED_TRACE(hepex::test::seed_trace() + " trial " + std::to_string(trial));
     hepex::linalg::RrefJobResult r;
     r.rows = hepex::test::random_below(rng, 1000);

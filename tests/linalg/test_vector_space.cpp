@@ -27,7 +27,7 @@ TEST(ColumnVectorSpace, DimensionContainmentAndIntersection) {
   std::mt19937_64 rng(hepex::test::seed());
   const std::uint64_t p = 2147483647;
   const hepex::field::Zp64 f(p);
-  for (int trial = 0; trial < 20; ++trial) {
+  for (int trial = 0; trial < hepex::test::cases(20); ++trial) {
     // U = span(S | X), W = span(S | Y) with S (shared, dim s), X, Y generic in
     // an ambient space of dimension n >= s + x + y: dim(U ∩ W) = s.
     const std::size_t n = 14, s = 1 + trial % 4, x = 2 + trial % 3, y = 3;

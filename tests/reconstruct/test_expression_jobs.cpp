@@ -43,7 +43,7 @@ ExpressionJobs make_jobs(const std::vector<std::string>& texts, ExpressionJobSet
 
 TEST(ExpressionJobs, AnswersAreTheFunctionsOneByOneOrTogether) {
   std::mt19937_64 rng(hepex::test::seed());
-  for (int trial = 0; trial < 6; ++trial) {
+  for (int trial = 0; trial < hepex::test::cases(6); ++trial) {
     SCOPED_TRACE(hepex::test::seed_trace() + " trial " + std::to_string(trial));
     const std::size_t count = 1 + hepex::test::random_below(rng, 4);
     std::vector<RationalFunction> truth;
@@ -130,7 +130,7 @@ TEST(ExpressionJobs, AFailureStandsOnlyForThePrimesItHad) {
 TEST(ExpressionJobs, ResultsSurviveEncoding) {
   auto jobs = make_jobs({"s"}, {});
   std::mt19937_64 rng(hepex::test::seed());
-  for (int trial = 0; trial < 50; ++trial) {
+  for (int trial = 0; trial < hepex::test::cases(50); ++trial) {
     SCOPED_TRACE(hepex::test::seed_trace() + " trial " + std::to_string(trial));
     ExpressionJobResult r;
     r.ok = hepex::test::random_chance(rng, 0.5);

@@ -69,7 +69,7 @@ TEST(FactoredForm, ParsesBackAndShowsEveryMultiplicity) {
   SCOPED_TRACE(hepex::test::seed_trace());
   std::mt19937_64 rng(hepex::test::seed());
   const Zp64 f(9223372036854775783ull);
-  for (int trial = 0; trial < 60; ++trial) {
+  for (int trial = 0; trial < hepex::test::cases(60); ++trial) {
     SCOPED_TRACE("trial " + std::to_string(trial));
     const std::size_t n = 1 + rng() % 5;
     std::vector<std::string> names;

@@ -83,7 +83,7 @@ ReconstructOptions seeded(std::uint64_t seed) {
 TEST(ProbeLog, ReplaysResumesAndKeepsTheAnswer) {
   SCOPED_TRACE(hepex::test::seed_trace());
   std::mt19937_64 rng(hepex::test::seed());
-  for (int trial = 0; trial < 12; ++trial) {
+  for (int trial = 0; trial < hepex::test::cases(12); ++trial) {
     SCOPED_TRACE("trial " + std::to_string(trial));
     Case c = random_case(rng);
     const std::uint64_t seed = rng();

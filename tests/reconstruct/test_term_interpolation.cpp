@@ -43,7 +43,7 @@ TEST(TermInterpolation, SparseAndDensePolynomialsAgainstFlint) {
   std::mt19937_64 rng(hepex::test::seed());
   const Zp64 f(hepex::field::large_primes(1).front());
   const std::size_t budget = 60;
-  for (int trial = 0; trial < 400; ++trial) {
+  for (int trial = 0; trial < hepex::test::cases(400); ++trial) {
     SCOPED_TRACE("trial " + std::to_string(trial));
     const GeometricPoints points(f, 1 + rng() % (f.modulus() - 1), 2 + rng() % (f.modulus() - 2),
                                  budget);

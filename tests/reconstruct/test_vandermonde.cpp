@@ -106,7 +106,7 @@ TEST(Vandermonde, OneGroupOnTheHostMatchesFlint) {
   SCOPED_TRACE(hepex::test::seed_trace());
   std::mt19937_64 rng(hepex::test::seed() + 43);
   const auto primes = hepex::field::large_primes(4);
-  for (int trial = 0; trial < 40; ++trial) {
+  for (int trial = 0; trial < hepex::test::cases(40); ++trial) {
     const Zp64 f(primes[static_cast<std::size_t>(trial) % primes.size()]);
     const std::size_t T = trial < 10 ? 1 + static_cast<std::size_t>(trial) : 1 + rng() % 600;
     VandermondeSystems systems;

@@ -98,7 +98,7 @@ TEST(ReadSystem, InPartsOnHostThreadsAsOnOne) {
   const std::vector<std::string> names{"d", "s", "t"};
   for (std::size_t threads = 1; threads <= 4; ++threads) {
     hepex::HostThreads pool(threads);
-    for (int trial = 0; trial < 3; ++trial) {
+    for (int trial = 0; trial < hepex::test::cases(3); ++trial) {
       const bool kira = trial % 2 == 1;
       auto eqs = random_terms(rng, 5000 + rng() % 4000);
       // Twice the same integral in one equation: its coefficients are added.

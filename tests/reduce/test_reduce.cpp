@@ -107,7 +107,7 @@ Planted plant(std::mt19937_64& rng, bool kira) {
 TEST(Reduce, PlantedSystemsComeBackExactly) {
   SCOPED_TRACE(hepex::test::seed_trace());
   std::mt19937_64 rng(hepex::test::seed());
-  for (int trial = 0; trial < 10; ++trial) {
+  for (int trial = 0; trial < hepex::test::cases(10); ++trial) {
     SCOPED_TRACE("trial " + std::to_string(trial));
     const bool kira = rng() % 2 == 0;
     const Planted p = plant(rng, kira);

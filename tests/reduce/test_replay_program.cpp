@@ -79,7 +79,7 @@ TEST(ReplayProgram, AgreesWithTheEliminationAtRandomPoints) {
   SCOPED_TRACE(hepex::test::seed_trace());
   std::mt19937_64 rng(hepex::test::seed());
   std::size_t failed_points = 0, compared = 0, instructions = 0;
-  for (int trial = 0; trial < 150; ++trial) {
+  for (int trial = 0; trial < hepex::test::cases(150); ++trial) {
     SCOPED_TRACE("trial " + std::to_string(trial));
     const Zp64 f(hepex::field::random_large_primes(1, rng())[0]);
     const RandomSystem s = random_system(rng);
