@@ -22,9 +22,9 @@ std::string cpu_model() {
 }  // namespace
 
 std::vector<DeviceInfo> query_devices() {
-  return {DeviceInfo{cpu_model() + " (" + std::to_string(std::thread::hardware_concurrency()) +
-                         " threads)",
-                     host_memory_bytes(), "host"}};
+  return {DeviceInfo{
+      cpu_model() + " (" + std::to_string(std::thread::hardware_concurrency()) + " threads)",
+      host_memory_bytes(), "host"}};
 }
 
 }  // namespace hepex::backend

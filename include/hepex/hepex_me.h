@@ -47,8 +47,8 @@ int hepex_me_evaluate(hepex_me* handle, int n_events, const double* momenta, dou
 /* Like hepex_me_create, with the top mass, top width and alpha_s of a MadGraph
  * param_card.dat (NULL: MT 173, WT 1.4915, aS 0.118) and at most max_events
  * events per hepex_me_sequence (> 0). NULL on failure. */
-hepex_me* hepex_me_create_bridge(const char* process, const char* precision,
-                                 const char* param_card, int max_events);
+hepex_me* hepex_me_create_bridge(const char* process, const char* precision, const char* param_card,
+                                 int max_events);
 
 /* Like hepex_me_create_bridge, with MadEvent's run_card.dat too (NULL: none):
  * the collider's s and tmin_for_channel of the multichannel weights

@@ -71,7 +71,8 @@ void Zp32_preinv(benchmark::State& s) {
   run_chains<std::uint32_t>(s, PreinvMulAdd<std::uint32_t>{field::Zp32(prime31())});
 }
 void Zp32_plain_mod(benchmark::State& s) {
-  run_chains<std::uint32_t>(s, PlainModMulAdd<std::uint32_t>{static_cast<std::uint32_t>(prime31())});
+  run_chains<std::uint32_t>(s,
+                            PlainModMulAdd<std::uint32_t>{static_cast<std::uint32_t>(prime31())});
 }
 void Zp64_preinv(benchmark::State& s) {
   run_chains<std::uint64_t>(s, PreinvMulAdd<std::uint64_t>{field::Zp64(prime63())});
@@ -87,10 +88,18 @@ int main(int argc, char** argv) {
   benchmark::Initialize(&argc, argv);
   // Enough threads to fill the device; fewer on a host backend.
   const std::int64_t threads = hepex::has_accelerator ? (1 << 22) : (1 << 14);
-  benchmark::RegisterBenchmark("Zp32/preinv", hepex::perf::Zp32_preinv)->Arg(threads)->UseManualTime();
-  benchmark::RegisterBenchmark("Zp32/plain_mod", hepex::perf::Zp32_plain_mod)->Arg(threads)->UseManualTime();
-  benchmark::RegisterBenchmark("Zp64/preinv", hepex::perf::Zp64_preinv)->Arg(threads)->UseManualTime();
-  benchmark::RegisterBenchmark("Zp64/plain_mod", hepex::perf::Zp64_plain_mod)->Arg(threads)->UseManualTime();
+  benchmark::RegisterBenchmark("Zp32/preinv", hepex::perf::Zp32_preinv)
+      ->Arg(threads)
+      ->UseManualTime();
+  benchmark::RegisterBenchmark("Zp32/plain_mod", hepex::perf::Zp32_plain_mod)
+      ->Arg(threads)
+      ->UseManualTime();
+  benchmark::RegisterBenchmark("Zp64/preinv", hepex::perf::Zp64_preinv)
+      ->Arg(threads)
+      ->UseManualTime();
+  benchmark::RegisterBenchmark("Zp64/plain_mod", hepex::perf::Zp64_plain_mod)
+      ->Arg(threads)
+      ->UseManualTime();
   benchmark::AddCustomContext("execution_space", hepex::DeviceSpace::name());
   benchmark::RunSpecifiedBenchmarks();
   benchmark::Shutdown();

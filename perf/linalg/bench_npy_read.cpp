@@ -33,8 +33,7 @@ Matrix<std::uint32_t> random_matrix(std::size_t n, std::uint32_t below) {
 
 // Times read(), which returns the matrix read, and prints one line.
 template <class Read>
-Matrix<std::uint32_t> time_read(const char* what, const std::string& path, int repeats,
-                                Read read) {
+Matrix<std::uint32_t> time_read(const char* what, const std::string& path, int repeats, Read read) {
   Matrix<std::uint32_t> a = read();  // into the page cache
   const double seconds = hepex::perf::best_seconds(repeats, [&] { a = read(); });
   const double bytes = static_cast<double>(std::filesystem::file_size(path));

@@ -27,14 +27,16 @@ int main(int argc, char** argv) {
 
   std::ostringstream json;
   json << "{\"benchmark\": \"rref\", \"implementation\": \"FLINT nmod_mat_rref, 1 core\", "
-          "\"prime\": " << p << ", \"rows\": [";
+          "\"prime\": "
+       << p << ", \"rows\": [";
   for (std::size_t s = 0; s < sizes.size(); ++s) {
     const long n = sizes[s];
     nmod_mat_t a;
     nmod_mat_init(a, n, n, p);
     for (long i = 0; i < n; ++i)
       for (long j = 0; j < n; ++j)
-        nmod_mat_entry(a, i, j) = hepex::random::counter_u64(1, static_cast<std::uint64_t>(i * n + j)) % p;
+        nmod_mat_entry(a, i, j) =
+            hepex::random::counter_u64(1, static_cast<std::uint64_t>(i * n + j)) % p;
     const auto start = std::chrono::steady_clock::now();
     const long rank = nmod_mat_rref(a);
     const double seconds =

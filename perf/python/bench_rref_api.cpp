@@ -27,7 +27,8 @@ int main(int argc, char* argv[]) {
   std::cout << "cpp_api " << n << ' ' << p << ' ' << argv[3];
   for (int r = 0; r < repeats; ++r) {
     hepex::Matrix<std::uint32_t> work = a;  // rref works in place: not timed
-    const double seconds = hepex::perf::best_seconds(1, [&] { hepex::linalg::rref(f, work, backend); });
+    const double seconds =
+        hepex::perf::best_seconds(1, [&] { hepex::linalg::rref(f, work, backend); });
     std::cout << ' ' << seconds;
   }
   std::cout << '\n';

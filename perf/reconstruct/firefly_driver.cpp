@@ -30,10 +30,10 @@ using namespace firefly;
 namespace {
 constexpr int kPowers = 17;  // exponents 0..16
 
-struct Part {                       // one of N, D
-  std::vector<int64_t> coef;        // integer coefficients
-  std::vector<uint8_t> exps;        // terms x nvars, row major
-  std::vector<FFInt> coef_ff;       // coef mod the current prime
+struct Part {                  // one of N, D
+  std::vector<int64_t> coef;   // integer coefficients
+  std::vector<uint8_t> exps;   // terms x nvars, row major
+  std::vector<FFInt> coef_ff;  // coef mod the current prime
 };
 
 struct Input {
@@ -43,18 +43,28 @@ struct Input {
 
 Input read_input(const std::string& path) {
   std::ifstream in(path);
-  if (!in) { std::cerr << "cannot open " << path << "\n"; std::exit(2); }
+  if (!in) {
+    std::cerr << "cannot open " << path << "\n";
+    std::exit(2);
+  }
   Input f;
   std::string word;
   in >> word >> f.n;
-  if (word != "vars" || f.n == 0) { std::cerr << "bad header in " << path << "\n"; std::exit(2); }
+  if (word != "vars" || f.n == 0) {
+    std::cerr << "bad header in " << path << "\n";
+    std::exit(2);
+  }
   int64_t c;
   while (in >> word >> c) {
     Part& p = word == "num" ? f.num : f.den;
     p.coef.push_back(c);
     for (uint32_t i = 0; i < f.n; ++i) {
-      int e; in >> e;
-      if (e < 0 || e >= kPowers) { std::cerr << "exponent out of range\n"; std::exit(2); }
+      int e;
+      in >> e;
+      if (e < 0 || e >= kPowers) {
+        std::cerr << "exponent out of range\n";
+        std::exit(2);
+      }
       p.exps.push_back(static_cast<uint8_t>(e));
     }
   }
@@ -173,20 +183,30 @@ long logged_probes(const char* log) {  // FireFly's own count, "... | N probes i
 }  // namespace
 
 int main(int argc, char** argv) {
-  if (argc < 2) { std::cerr << "usage: firefly_driver FILE [--name NAME] [--seed S] [--no-shift-scan]\n"; return 2; }
+  if (argc < 2) {
+    std::cerr << "usage: firefly_driver FILE [--name NAME] [--seed S] [--no-shift-scan]\n";
+    return 2;
+  }
   std::string path = argv[1], name;
   uint64_t seed = 1;
   bool shift_scan = true;
   for (int i = 2; i < argc; ++i) {
     std::string a = argv[i];
-    if (a == "--name" && i + 1 < argc) name = argv[++i];
-    else if (a == "--seed" && i + 1 < argc) seed = std::stoull(argv[++i]);
-    else if (a == "--no-shift-scan") shift_scan = false;
-    else { std::cerr << "unknown argument " << a << "\n"; return 2; }
+    if (a == "--name" && i + 1 < argc)
+      name = argv[++i];
+    else if (a == "--seed" && i + 1 < argc)
+      seed = std::stoull(argv[++i]);
+    else if (a == "--no-shift-scan")
+      shift_scan = false;
+    else {
+      std::cerr << "unknown argument " << a << "\n";
+      return 2;
+    }
   }
   if (name.empty()) {
     name = path.substr(path.find_last_of('/') + 1);
-    if (name.size() > 4 && name.compare(name.size() - 4, 4, ".txt") == 0) name.resize(name.size() - 4);
+    if (name.size() > 4 && name.compare(name.size() - 4, 4, ".txt") == 0)
+      name.resize(name.size() - 4);
   }
 
   Input f = read_input(path);
@@ -204,11 +224,13 @@ int main(int argc, char** argv) {
     std::vector<RationalFunction> res = rec.get_result();
     exact = res.size() == 1 && exact_match(res[0], f);
   }
-  std::printf("{\"function\": \"%s\", \"seconds\": %.3f, \"probes\": %llu, \"primes\": %zu, \"exact\": %s, "
-              "\"tool\": \"firefly\", \"vars\": %u, \"num_terms\": %zu, \"den_terms\": %zu, "
-              "\"firefly_logged_probes\": %ld, \"shift_scan\": %s, \"seed\": %llu}\n",
-              name.c_str(), seconds, static_cast<unsigned long long>(bb.probes.load()), bb.primes.size(),
-              exact ? "true" : "false", f.n, f.num.coef.size(), f.den.coef.size(), logged_probes("firefly.log"),
-              shift_scan ? "true" : "false", static_cast<unsigned long long>(seed));
+  std::printf(
+      "{\"function\": \"%s\", \"seconds\": %.3f, \"probes\": %llu, \"primes\": %zu, \"exact\": %s, "
+      "\"tool\": \"firefly\", \"vars\": %u, \"num_terms\": %zu, \"den_terms\": %zu, "
+      "\"firefly_logged_probes\": %ld, \"shift_scan\": %s, \"seed\": %llu}\n",
+      name.c_str(), seconds, static_cast<unsigned long long>(bb.probes.load()), bb.primes.size(),
+      exact ? "true" : "false", f.n, f.num.coef.size(), f.den.coef.size(),
+      logged_probes("firefly.log"), shift_scan ? "true" : "false",
+      static_cast<unsigned long long>(seed));
   return exact ? 0 : 1;
 }

@@ -18,9 +18,9 @@
 #include <chrono>
 #include <fstream>
 #include <iostream>
-#include <sstream>
 #include <mutex>
 #include <set>
+#include <sstream>
 #include <string>
 #include <vector>
 

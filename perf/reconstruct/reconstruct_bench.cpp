@@ -164,8 +164,10 @@ class TeamBox : public BlackBox {
           for (std::size_t t = rank; t < terms; t += size) {
             std::uint64_t m = c(t);
             for (std::size_t v = 0; v < n; ++v) m = f.mul(m, table(v * powers + e(t * n + v)));
-            if (t < num_terms) num = f.add(num, m);
-            else den = f.add(den, m);
+            if (t < num_terms)
+              num = f.add(num, m);
+            else
+              den = f.add(den, m);
           }
           table(n * powers + 2 * rank) = num;
           table(n * powers + 2 * rank + 1) = den;
@@ -270,7 +272,7 @@ int main(int argc, char** argv) {
     }
   }
   if (path.empty() || (box_kind != "host" && box_kind != "device" && box_kind != "expression" &&
-                        box_kind != "interpreter")) {
+                       box_kind != "interpreter")) {
     std::cerr << usage;
     return 1;
   }

@@ -140,7 +140,8 @@ std::string json_str(const std::string& s) {
 
 int main(int argc, char** argv) {
   if (argc < 2) {
-    std::cerr << "usage: finiteflow_reduce_driver INPUT [--out FILE] [--max-primes N] [--threads N]\n";
+    std::cerr
+        << "usage: finiteflow_reduce_driver INPUT [--out FILE] [--max-primes N] [--threads N]\n";
     return 2;
   }
   std::string input = argv[1], out_path;
@@ -221,7 +222,8 @@ int main(int argc, char** argv) {
   solver->init(neqs, nunknowns, targets.data(), ntargets, *data);
   solver->only_homogeneous();
   CountingSparseSolver* ls = solver.get();
-  const unsigned node = session.graph(graph)->new_node(std::move(solver), std::move(data), &in_node);
+  const unsigned node =
+      session.graph(graph)->new_node(std::move(solver), std::move(data), &in_node);
   if (node == ALG_NO_ID) fail("could not add the solver node");
   if (session.set_output_node(graph, node) == ALG_NO_ID) fail("could not set the output node");
   const double build_s = seconds_since(t_start);
@@ -313,8 +315,7 @@ int main(int argc, char** argv) {
      << ", \"reconstruct_s\": " << reconstruct_s << ", \"total_s\": " << total_s
      << ", \"primes\": " << primes << ", \"learn_passes\": " << learn_calls
      << ", \"degree_evaluations\": " << degree_evals << ", \"sample_points\": " << sample_points
-     << ", \"evaluations\": " << all_evals
-     << ", \"threads\": " << threads << "}";
+     << ", \"evaluations\": " << all_evals << ", \"threads\": " << threads << "}";
   std::cout << js.str() << std::endl;
   return 0;
 }

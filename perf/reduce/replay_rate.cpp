@@ -56,20 +56,24 @@ int main(int argc, char** argv) {
     for (const std::size_t count : batches) {
       std::vector<std::uint64_t> points(count * names.size()), values;
       std::uint64_t x = 12345;
-      for (auto& p : points) p = f.from_uint(x = x * 6364136223846793005ull + 1442695040888963407ull);
+      for (auto& p : points)
+        p = f.from_uint(x = x * 6364136223846793005ull + 1442695040888963407ull);
       std::vector<std::uint8_t> ok;
       double best = 1e300;
       for (int rep = 0; rep < 4; ++rep) {
         const auto t0 = std::chrono::steady_clock::now();
         learned.box->evaluate(f, count, points, values, ok);
-        const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+        const double s =
+            std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
         if (rep > 0) best = std::min(best, s);
       }
       const auto good = std::count(ok.begin(), ok.end(), 1);
-      std::cout << "{\"system\": \"" << argv[1] << "\", \"space\": \"" << (device ? "device" : "host")
-                << "\", \"instructions\": " << learned.instructions << ", \"registers\": " << learned.registers
-                << ", \"points\": " << count << ", \"ok\": " << good << ", \"seconds\": " << best
-                << ", \"probes_per_second\": " << static_cast<double>(count) / best << "}" << std::endl;
+      std::cout << "{\"system\": \"" << argv[1] << "\", \"space\": \""
+                << (device ? "device" : "host") << "\", \"instructions\": " << learned.instructions
+                << ", \"registers\": " << learned.registers << ", \"points\": " << count
+                << ", \"ok\": " << good << ", \"seconds\": " << best
+                << ", \"probes_per_second\": " << static_cast<double>(count) / best << "}"
+                << std::endl;
     }
   }
   return 0;

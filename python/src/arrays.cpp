@@ -8,7 +8,8 @@
 namespace hepex::python {
 
 Shape matrix_shape(const py::array& a, const std::string& what) {
-  if (a.ndim() == 2) return {static_cast<std::size_t>(a.shape(0)), static_cast<std::size_t>(a.shape(1))};
+  if (a.ndim() == 2)
+    return {static_cast<std::size_t>(a.shape(0)), static_cast<std::size_t>(a.shape(1))};
   if (a.ndim() == 1) return {static_cast<std::size_t>(a.shape(0)), 1};
   throw Error(what + ": a matrix must have 1 or 2 dimensions, not " + std::to_string(a.ndim()));
 }
@@ -160,7 +161,8 @@ void load(const py::array& a, const field::Complex128&, Kokkos::complex<double>*
     }
     return;
   }
-  if (!for_each_real(a, s.cols, what, [&](std::size_t k, double x) { out[k] = Kokkos::complex<double>(x, 0.0); })) {
+  if (!for_each_real(a, s.cols, what,
+                     [&](std::size_t k, double x) { out[k] = Kokkos::complex<double>(x, 0.0); })) {
     unsupported_dtype(a, what, "floating point takes float64, complex128 or integer arrays");
   }
 }

@@ -102,7 +102,8 @@ auto with_field(std::uint64_t p, double tol, bool complex, Action&& action) {
     if (p < (std::uint64_t{1} << 31)) return action(field::Zp32(p));
     return action(field::Zp64(p));
   }
-  if (!(tol > 0) || tol == HUGE_VAL) throw Error("tol = " + std::to_string(tol) + " must be finite and > 0");
+  if (!(tol > 0) || tol == HUGE_VAL)
+    throw Error("tol = " + std::to_string(tol) + " must be finite and > 0");
   if (complex) return action(field::Complex128(tol));
   return action(field::Real64(tol));
 }

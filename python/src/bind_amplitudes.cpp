@@ -48,18 +48,18 @@ class PyMatrixElement {
 
   // me per event, or (me, selhel, selcol) when rndhel or rndcol is given.
   py::object evaluate(const py::array& momenta, const py::object& gs, const py::object& rndhel,
-                      const py::object& rndcol, const py::object& igraph,
-                      const py::object& channel, double tolerance,
-                      const py::object& progress) {
+                      const py::object& rndcol, const py::object& igraph, const py::object& channel,
+                      double tolerance, const py::object& progress) {
     const PythonCall call(progress);
     const auto& process = info();
     if (momenta.dtype().kind() != 'f') {
       throw Error("momenta: a float array of (events, " + std::to_string(process.particles) +
-                  ", 4) values (E, px, py, pz) in GeV, not dtype " + std::string(py::str(momenta.dtype())));
+                  ", 4) values (E, px, py, pz) in GeV, not dtype " +
+                  std::string(py::str(momenta.dtype())));
     }
     if (momenta.ndim() != 3 || momenta.shape(1) != process.particles || momenta.shape(2) != 4) {
-      throw Error("momenta: shape (events, " + std::to_string(process.particles) +
-                  ", 4) for " + process.name + ", not " + std::string(py::str(momenta.attr("shape"))));
+      throw Error("momenta: shape (events, " + std::to_string(process.particles) + ", 4) for " +
+                  process.name + ", not " + std::string(py::str(momenta.attr("shape"))));
     }
     const auto events = static_cast<std::size_t>(momenta.shape(0));
     const auto p = py::array_t<double, py::array::c_style | py::array::forcecast>::ensure(momenta);
@@ -100,19 +100,24 @@ class PyMatrixElement {
 
 void bind_amplitudes(py::module_& m) {
   py::class_<PyMatrixElement>(m, "MatrixElement")
-      .def(py::init<const std::string&, const std::string&, const std::string&,
-                    const std::string&, const std::string&, const std::string&>(),
+      .def(py::init<const std::string&, const std::string&, const std::string&, const std::string&,
+                    const std::string&, const std::string&>(),
            py::arg("process"), py::arg("precision"), py::arg("colour_sum"), py::arg("simd"),
            py::arg("param_card"), py::arg("run_card"))
       .def("evaluate", &PyMatrixElement::evaluate, py::arg("momenta"), py::arg("gs"),
            py::arg("rndhel"), py::arg("rndcol"), py::arg("igraph"), py::arg("channel"),
-           py::arg("tolerance"),
-           py::arg("progress"))
-      .def_property_readonly("process", [](const PyMatrixElement& e) { return std::string(e.info().name); })
-      .def_property_readonly("particles", [](const PyMatrixElement& e) { return e.info().particles; })
-      .def_property_readonly("configurations", [](const PyMatrixElement& e) { return configurations(e.info().process); })
-      .def_property_readonly("diagrams", [](const PyMatrixElement& e) { return diagrams(e.info().process); })
-      .def_property_readonly("me_units", [](const PyMatrixElement& e) { return std::string(e.info().me_units); })
+           py::arg("tolerance"), py::arg("progress"))
+      .def_property_readonly("process",
+                             [](const PyMatrixElement& e) { return std::string(e.info().name); })
+      .def_property_readonly("particles",
+                             [](const PyMatrixElement& e) { return e.info().particles; })
+      .def_property_readonly(
+          "configurations",
+          [](const PyMatrixElement& e) { return configurations(e.info().process); })
+      .def_property_readonly("diagrams",
+                             [](const PyMatrixElement& e) { return diagrams(e.info().process); })
+      .def_property_readonly(
+          "me_units", [](const PyMatrixElement& e) { return std::string(e.info().me_units); })
       .def_property_readonly("good_helicities", &PyMatrixElement::good_helicities);
 }
 

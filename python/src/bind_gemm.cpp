@@ -18,8 +18,8 @@ using ConstHostView = Kokkos::View<const T**, Kokkos::LayoutRight, Kokkos::HostS
 
 void check_shapes(const Shape& a, const Shape& b) {
   if (a.cols != b.rows) {
-    throw Error("a has " + std::to_string(a.cols) + " columns but b has " +
-                std::to_string(b.rows) + " rows");
+    throw Error("a has " + std::to_string(a.cols) + " columns but b has " + std::to_string(b.rows) +
+                " rows");
   }
 }
 
@@ -100,7 +100,8 @@ py::object modgemm(const py::object& a, const py::object& b, std::uint64_t p,
   return with_field(p, 1.0, false, [&](const auto& f) -> py::object {
     if constexpr (std::decay_t<decltype(f)>::is_exact) {
       if (arg_a.device) {
-        if (backend == "host") throw Error("a: GPU arrays run on the device; backend='host' needs numpy arrays");
+        if (backend == "host")
+          throw Error("a: GPU arrays run on the device; backend='host' needs numpy arrays");
         return py::cast(modgemm_gpu(f, *arg_a.device, *arg_b.device, method));
       }
       return modgemm_numpy(f, *arg_a.host, *arg_b.host, method, where);
@@ -119,8 +120,8 @@ py::array krylov_sequences(const py::array& t, const py::array& r, const py::arr
   if (products != "stepwise" && products != "doubling") {
     throw Error("products '" + products + "' is not stepwise or doubling");
   }
-  const auto how = products == "stepwise" ? linalg::KrylovProducts::stepwise
-                                          : linalg::KrylovProducts::doubling;
+  const auto how =
+      products == "stepwise" ? linalg::KrylovProducts::stepwise : linalg::KrylovProducts::doubling;
   return with_field(p, 1.0, false, [&](const auto& f) -> py::array {
     if constexpr (std::decay_t<decltype(f)>::is_exact) {
       using Word = typename std::decay_t<decltype(f)>::value_type;
@@ -146,7 +147,8 @@ py::array berlekamp_massey(const py::array& sequence, std::uint64_t p) {
   return with_field(p, 1.0, false, [&](const auto& f) -> py::array {
     if constexpr (std::decay_t<decltype(f)>::is_exact) {
       using Word = typename std::decay_t<decltype(f)>::value_type;
-      if (sequence.ndim() != 1) throw Error("sequence: 1-D, not " + std::to_string(sequence.ndim()) + "-D");
+      if (sequence.ndim() != 1)
+        throw Error("sequence: 1-D, not " + std::to_string(sequence.ndim()) + "-D");
       const auto s = to_matrix(sequence, f, "sequence").data;
       const auto c = linalg::berlekamp_massey(f, s);
       Matrix<Word> out(c.size(), 1);

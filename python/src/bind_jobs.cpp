@@ -7,6 +7,7 @@
 #include <memory>
 #include <optional>
 
+#include "arrays.hpp"
 #include "bindings.hpp"
 #include "hepex/amplitudes/jobs.hpp"
 #include "hepex/config.hpp"
@@ -14,7 +15,6 @@
 #include "hepex/core/runtime.hpp"
 #include "hepex/linalg/jobs.hpp"
 #include "hepex/reconstruct/jobs.hpp"
-#include "arrays.hpp"
 #include "python_call.hpp"
 
 namespace hepex::python {
@@ -108,9 +108,10 @@ py::list rref_jobs(const std::vector<std::string>& paths, std::uint64_t p, doubl
   });
 }
 
-py::list reconstruct_jobs(const std::vector<std::string>& texts, const std::vector<std::string>& names,
-                          std::size_t primes, std::uint64_t seed, bool seed_given,
-                          std::size_t max_degree, std::size_t threads, bool together, bool factored,
+py::list reconstruct_jobs(const std::vector<std::string>& texts,
+                          const std::vector<std::string>& names, std::size_t primes,
+                          std::uint64_t seed, bool seed_given, std::size_t max_degree,
+                          std::size_t threads, bool together, bool factored,
                           const std::string& checkpoint, const std::string& schedule,
                           std::size_t chunk, bool mpi) {
   const PythonCall call;

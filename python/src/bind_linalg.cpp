@@ -15,8 +15,8 @@ namespace {
 
 using HostMemory = Kokkos::HostSpace;
 template <class T>
-using HostView = Kokkos::View<T**, Kokkos::LayoutRight, HostMemory,
-                              Kokkos::MemoryTraits<Kokkos::Unmanaged>>;
+using HostView =
+    Kokkos::View<T**, Kokkos::LayoutRight, HostMemory, Kokkos::MemoryTraits<Kokkos::Unmanaged>>;
 
 // The RREF of `source` (row-major host memory, shape s) into `out` (may be
 // the same memory) on the backend: in place on the host, or through one
@@ -26,7 +26,8 @@ linalg::RrefResult rref_host_memory(const F& f, const T* source, T* out, const S
                                     Place backend) {
   if (runs_on(backend) == Place::host) {
     if (source != out) std::copy(source, source + s.size(), out);
-    return linalg::rref(HostSpace(), f, DeviceMatrix<T, HostSpace::memory_space>(out, s.rows, s.cols));
+    return linalg::rref(HostSpace(), f,
+                        DeviceMatrix<T, HostSpace::memory_space>(out, s.rows, s.cols));
   }
   DeviceMatrix<T, DeviceMemory> d(
       Kokkos::view_alloc(Kokkos::WithoutInitializing, std::string("hepex::python::a")), s.rows,
@@ -75,10 +76,13 @@ py::tuple rref(const py::object& a, std::uint64_t p, double tol, const std::stri
   const PythonCall call(progress);
   const Argument arg = argument(a, "a");
   if (arg.device) {
-    if (backend == "host") throw Error("a: a GPU array runs on the device; backend='host' needs a numpy array");
-    return with_field(p, tol, arg.is_complex(), [&](const auto& f) { return rref_gpu(f, *arg.device); });
+    if (backend == "host")
+      throw Error("a: a GPU array runs on the device; backend='host' needs a numpy array");
+    return with_field(p, tol, arg.is_complex(),
+                      [&](const auto& f) { return rref_gpu(f, *arg.device); });
   }
-  return with_field(p, tol, arg.is_complex(), [&](const auto& f) { return rref_numpy(f, *arg.host, where); });
+  return with_field(p, tol, arg.is_complex(),
+                    [&](const auto& f) { return rref_numpy(f, *arg.host, where); });
 }
 
 py::array nullspace(const py::object& a, std::uint64_t p, double tol, const std::string& backend,
@@ -128,8 +132,9 @@ py::array build_matrix(const py::array& samples, const std::vector<std::vector<i
                        const std::string& backend) {
   const Place where = parse_backend_argument(backend);
   const PythonCall call;
-  const bool complex = samples.dtype().kind() == 'c' ||
-                       (!prefactors.is_none() && py::array::ensure(prefactors).dtype().kind() == 'c');
+  const bool complex =
+      samples.dtype().kind() == 'c' ||
+      (!prefactors.is_none() && py::array::ensure(prefactors).dtype().kind() == 'c');
   return with_field(p, tol, complex, [&](const auto& f) {
     using T = typename std::decay_t<decltype(f)>::value_type;
     linalg::AnsatzSystem<T> system;
@@ -137,7 +142,8 @@ py::array build_matrix(const py::array& samples, const std::vector<std::vector<i
     const auto points = to_matrix(samples, f, "samples");
     if (!prefactors.is_none()) {
       const py::array pre = py::array::ensure(prefactors);
-      if (pre.ndim() != 1) throw Error("prefactors: one per sample (1-D), not " + std::to_string(pre.ndim()) + "-D");
+      if (pre.ndim() != 1)
+        throw Error("prefactors: one per sample (1-D), not " + std::to_string(pre.ndim()) + "-D");
       system.prefactors = to_matrix(pre, f, "prefactors").data;
     }
     std::vector<Matrix<T>> built;

@@ -40,10 +40,14 @@ class PythonBlackBox : public reconstruct::BlackBox {
     ok.assign(count, 1);
     if (py::isinstance<py::tuple>(result)) {
       const py::tuple pair = result;
-      if (pair.size() != 2) throw Error("f(points, p) returned a tuple of " + std::to_string(pair.size()) + ", not (values, ok)");
-      const auto valid = py::array_t<bool, py::array::c_style | py::array::forcecast>::ensure(pair[1]);
+      if (pair.size() != 2)
+        throw Error("f(points, p) returned a tuple of " + std::to_string(pair.size()) +
+                    ", not (values, ok)");
+      const auto valid =
+          py::array_t<bool, py::array::c_style | py::array::forcecast>::ensure(pair[1]);
       if (!valid || valid.ndim() != 1 || static_cast<std::size_t>(valid.shape(0)) != count) {
-        throw Error("f(points, p): ok must be a boolean array of " + std::to_string(count) + " entries");
+        throw Error("f(points, p): ok must be a boolean array of " + std::to_string(count) +
+                    " entries");
       }
       for (std::size_t i = 0; i < count; ++i) ok[i] = valid.data()[i] ? 1 : 0;
       result = pair[0];
@@ -52,10 +56,11 @@ class PythonBlackBox : public reconstruct::BlackBox {
     if (v.dtype().kind() == 'O') {
       // Python ints and exact fractions, read mod p by the Python layer; a
       // fraction whose denominator p divides is a point where f is undefined.
-      const py::tuple read = py::module_::import("hepex").attr("_object_residues")(v, f.modulus(),
-                                                                                 "f(points, p)");
+      const py::tuple read =
+          py::module_::import("hepex").attr("_object_residues")(v, f.modulus(), "f(points, p)");
       v = read[0];
-      const auto defined = py::array_t<bool, py::array::c_style | py::array::forcecast>::ensure(read[1]);
+      const auto defined =
+          py::array_t<bool, py::array::c_style | py::array::forcecast>::ensure(read[1]);
       for (std::size_t i = 0; i < count && i < static_cast<std::size_t>(defined.size()); ++i) {
         if (!defined.data()[i]) ok[i] = 0;
       }
@@ -64,13 +69,15 @@ class PythonBlackBox : public reconstruct::BlackBox {
                   " values: values mod p must be integers (or exact fractions such as "
                   "fractions.Fraction, as dtype=object)");
     }
-    const bool shape_ok = (v.ndim() == 1 && functions_ == 1 && static_cast<std::size_t>(v.shape(0)) == count) ||
-                          (v.ndim() == 2 && static_cast<std::size_t>(v.shape(0)) == count &&
-                           static_cast<std::size_t>(v.shape(1)) == functions_);
+    const bool shape_ok =
+        (v.ndim() == 1 && functions_ == 1 && static_cast<std::size_t>(v.shape(0)) == count) ||
+        (v.ndim() == 2 && static_cast<std::size_t>(v.shape(0)) == count &&
+         static_cast<std::size_t>(v.shape(1)) == functions_);
     if (!shape_ok) {
       throw Error("f(points, p) for " + std::to_string(count) + " points must return " +
                   (functions_ == 1 ? std::to_string(count) + " values"
-                                   : "a (" + std::to_string(count) + ", " + std::to_string(functions_) + ") array") +
+                                   : "a (" + std::to_string(count) + ", " +
+                                         std::to_string(functions_) + ") array") +
                   ", not shape " + std::string(py::str(v.attr("shape"))));
     }
     values.resize(count * functions_);
@@ -109,7 +116,8 @@ py::tuple run(const reconstruct::BlackBox& box, reconstruct::ReconstructOptions 
       if (!use.seed_given) options.seed = log->seed();
     }
     try {
-      r = reconstruct::reconstruct(log ? static_cast<const reconstruct::BlackBox&>(*log) : box, options);
+      r = reconstruct::reconstruct(log ? static_cast<const reconstruct::BlackBox&>(*log) : box,
+                                   options);
     } catch (const reconstruct::ReconstructionFailure& e) {
       r = e.partial();
       error = e.what();
@@ -178,7 +186,8 @@ py::tuple reconstruct_expressions(const std::vector<std::string>& texts,
   return run(*box, options_of(primes, seed, max_degree, factor_scan), names, progress, use);
 }
 
-void check_expressions(const std::vector<std::string>& texts, const std::vector<std::string>& names) {
+void check_expressions(const std::vector<std::string>& texts,
+                       const std::vector<std::string>& names) {
   parse_all(texts, names);
 }
 

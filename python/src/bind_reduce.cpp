@@ -10,8 +10,8 @@
 #include <vector>
 
 #include "bindings.hpp"
-#include "hepex/core/host_threads.hpp"
 #include "hepex/core/error.hpp"
+#include "hepex/core/host_threads.hpp"
 #include "hepex/reconstruct/factored_form.hpp"
 #include "hepex/reduce/reduce.hpp"
 #include "hepex/reduce/system.hpp"
@@ -29,9 +29,10 @@ py::tuple reduce_system(const std::string& system_text, const std::string& syste
                         const std::vector<std::string>& names, const std::string& targets_text,
                         const std::string& targets_name, const std::string& order_text,
                         const std::string& order_name, const std::string& masters_text,
-                        const std::string& masters_name, const std::string& checkpoint, bool seed_given,
-                        std::size_t primes, std::uint64_t seed, std::size_t max_degree, bool factored,
-                        const py::object& progress, std::size_t threads) {
+                        const std::string& masters_name, const std::string& checkpoint,
+                        bool seed_given, std::size_t primes, std::uint64_t seed,
+                        std::size_t max_degree, bool factored, const py::object& progress,
+                        std::size_t threads) {
   if (primes < 1) throw Error("primes = 0: at least one prime is needed");
   if (max_degree < 1) throw Error("max_degree = 0 must be at least 1");
   // One pool of host threads for reading and for reduce().
@@ -43,7 +44,8 @@ py::tuple reduce_system(const std::string& system_text, const std::string& syste
   reduce::require_in_system(system, targets, targets_name, "target");
   reduce::ReduceOptions options;
   options.targets = targets.integrals;
-  if (!order_name.empty()) options.order = reduce::read_integral_list(order_text, order_name).integrals;
+  if (!order_name.empty())
+    options.order = reduce::read_integral_list(order_text, order_name).integrals;
   if (!masters_name.empty()) {
     const auto masters = reduce::read_integral_list(masters_text, masters_name);
     reduce::require_in_system(system, masters, masters_name, "preferred master");
@@ -72,8 +74,8 @@ py::tuple reduce_system(const std::string& system_text, const std::string& syste
   for (std::size_t t = 0; t < r.table.size(); ++t) {
     for (const auto& q : r.table[t]) {
       table[t].push_back(q.num.terms() == 0 ? std::string("0")
-                         : factored          ? reconstruct::to_shorter_string(q, names)
-                                             : reconstruct::to_string(q, names));
+                         : factored         ? reconstruct::to_shorter_string(q, names)
+                                            : reconstruct::to_string(q, names));
     }
   }
   py::dict stats;
@@ -99,10 +101,11 @@ py::tuple reduce_system(const std::string& system_text, const std::string& syste
 }  // namespace
 
 void bind_reduce(py::module_& m) {
-  m.def("reduce_system", &reduce_system, py::arg("system_text"), py::arg("system_name"), py::arg("variables"),
-        py::arg("targets_text"), py::arg("targets_name"), py::arg("order_text"), py::arg("order_name"),
-        py::arg("masters_text"), py::arg("masters_name"), py::arg("checkpoint"), py::arg("seed_given"),
-        py::arg("primes"), py::arg("seed"), py::arg("max_degree"), py::arg("factored"), py::arg("progress"),
+  m.def("reduce_system", &reduce_system, py::arg("system_text"), py::arg("system_name"),
+        py::arg("variables"), py::arg("targets_text"), py::arg("targets_name"),
+        py::arg("order_text"), py::arg("order_name"), py::arg("masters_text"),
+        py::arg("masters_name"), py::arg("checkpoint"), py::arg("seed_given"), py::arg("primes"),
+        py::arg("seed"), py::arg("max_degree"), py::arg("factored"), py::arg("progress"),
         py::arg("threads"));
 }
 

@@ -62,10 +62,14 @@ DeviceInput dlpack_input(const py::handle& obj, const std::string& what) {
   if (t.ndim != 1 && t.ndim != 2) {
     throw Error(what + ": a matrix must have 1 or 2 dimensions, not " + std::to_string(t.ndim));
   }
-  in.shape = t.ndim == 2 ? Shape{static_cast<std::size_t>(t.shape[0]), static_cast<std::size_t>(t.shape[1])}
-                         : Shape{static_cast<std::size_t>(t.shape[0]), 1};
-  const char kind = t.dtype.code == kDLUInt ? 'u' : t.dtype.code == kDLInt ? 'i'
-                    : t.dtype.code == kDLFloat ? 'f' : t.dtype.code == kDLComplex ? 'c' : '?';
+  in.shape = t.ndim == 2
+                 ? Shape{static_cast<std::size_t>(t.shape[0]), static_cast<std::size_t>(t.shape[1])}
+                 : Shape{static_cast<std::size_t>(t.shape[0]), 1};
+  const char kind = t.dtype.code == kDLUInt      ? 'u'
+                    : t.dtype.code == kDLInt     ? 'i'
+                    : t.dtype.code == kDLFloat   ? 'f'
+                    : t.dtype.code == kDLComplex ? 'c'
+                                                 : '?';
   if (kind == '?' || t.dtype.lanes != 1 || t.dtype.bits % 8 != 0) {
     throw Error(what + ": DLPack type code " + std::to_string(t.dtype.code) + " with " +
                 std::to_string(t.dtype.bits) + " bits x " + std::to_string(t.dtype.lanes) +
@@ -73,11 +77,12 @@ DeviceInput dlpack_input(const py::handle& obj, const std::string& what) {
   }
   in.typestr = std::string("<") + kind + std::to_string(t.dtype.bits / 8);
   // Strides are in elements; none means C order.
-  const bool c_order = t.strides == nullptr ||
-                       (t.ndim == 1 ? t.strides[0] == 1 || in.shape.rows <= 1
-                                    : (t.strides[1] == 1 || in.shape.cols <= 1) &&
-                                          (t.strides[0] == static_cast<std::int64_t>(in.shape.cols) ||
-                                           in.shape.rows <= 1));
+  const bool c_order =
+      t.strides == nullptr ||
+      (t.ndim == 1
+           ? t.strides[0] == 1 || in.shape.rows <= 1
+           : (t.strides[1] == 1 || in.shape.cols <= 1) &&
+                 (t.strides[0] == static_cast<std::int64_t>(in.shape.cols) || in.shape.rows <= 1));
   if (!c_order) {
     throw Error(what + ": the GPU array is not C-contiguous (make it so, e.g. .contiguous())");
   }
@@ -94,8 +99,9 @@ DeviceInput dlpack_input(const py::handle& obj, const std::string& what) {
 
 DeviceInput device_input(const py::handle& obj, const std::string& what) {
   if constexpr (!has_accelerator) {
-    throw Error(what + ": a GPU array, but this hepex was built without a GPU backend "
-                       "(hepex.info()); pass a numpy array");
+    throw Error(what +
+                ": a GPU array, but this hepex was built without a GPU backend "
+                "(hepex.info()); pass a numpy array");
   }
   if (!py::hasattr(obj, "__cuda_array_interface__")) return dlpack_input(obj, what);
   const py::dict cai = obj.attr("__cuda_array_interface__");
@@ -120,13 +126,14 @@ DeviceInput device_input(const py::handle& obj, const std::string& what) {
     // C-ordered strides may be given explicitly; anything else is refused.
     const py::tuple strides = cai["strides"];
     const std::size_t item = static_cast<std::size_t>(std::stoi(in.typestr.substr(2)));
-    const bool c_order =
-        shape.size() == 1 ? strides[0].cast<std::size_t>() == item
-                          : strides[1].cast<std::size_t>() == item &&
-                                strides[0].cast<std::size_t>() == item * in.shape.cols;
+    const bool c_order = shape.size() == 1
+                             ? strides[0].cast<std::size_t>() == item
+                             : strides[1].cast<std::size_t>() == item &&
+                                   strides[0].cast<std::size_t>() == item * in.shape.cols;
     if (!c_order) {
-      throw Error(what + ": the GPU array is not C-contiguous (make it so, e.g. "
-                         ".contiguous() or cupy.ascontiguousarray)");
+      throw Error(what +
+                  ": the GPU array is not C-contiguous (make it so, e.g. "
+                  ".contiguous() or cupy.ascontiguousarray)");
     }
   }
   if (in.shape.size() > 0 && in.data == nullptr) throw Error(what + ": null data pointer");

@@ -39,8 +39,8 @@ DeviceMatrix<typename F::value_type, DeviceMemory> device_copy(const DeviceInput
   using T = typename F::value_type;
   if (in.typestr != typestr<T>()) {
     throw Error(what + ": a GPU array of " + in.typestr + "; for this " +
-                (F::is_exact ? "prime" : "field") + " hepex reads GPU matrices of " +
-                typestr<T>() + " (convert it on the GPU first)");
+                (F::is_exact ? "prime" : "field") + " hepex reads GPU matrices of " + typestr<T>() +
+                " (convert it on the GPU first)");
   }
   DeviceMatrix<T, DeviceMemory> d(
       Kokkos::view_alloc(Kokkos::WithoutInitializing, std::string("hepex::python::") + what),
@@ -54,8 +54,8 @@ DeviceMatrix<typename F::value_type, DeviceMemory> device_copy(const DeviceInput
                           CountInvalid<F>{f, d}, bad);
   if (bad > 0) {
     if constexpr (F::is_exact) {
-      throw Error(what + ": " + std::to_string(bad) + " entries are not reduced below p = " +
-                  std::to_string(f.modulus()));
+      throw Error(what + ": " + std::to_string(bad) +
+                  " entries are not reduced below p = " + std::to_string(f.modulus()));
     } else {
       throw Error(what + ": " + std::to_string(bad) + " entries are not finite");
     }
@@ -69,15 +69,15 @@ struct Argument {
   std::optional<py::array> host;
   std::optional<DeviceInput> device;
   bool is_complex() const {
-    return host ? host->dtype().kind() == 'c' : device->typestr.size() > 1 && device->typestr[1] == 'c';
+    return host ? host->dtype().kind() == 'c'
+                : device->typestr.size() > 1 && device->typestr[1] == 'c';
   }
 };
 Argument argument(const py::object& a, const std::string& what);
 
 // An argument as a host matrix (GPU arrays are copied to the host).
 template <class F>
-Matrix<typename F::value_type> host_matrix(const Argument& a, const F& f,
-                                           const std::string& what) {
+Matrix<typename F::value_type> host_matrix(const Argument& a, const F& f, const std::string& what) {
   if (a.host) return to_matrix(*a.host, f, what);
   return to_host(device_copy(*a.device, f, what));
 }

@@ -35,9 +35,8 @@ PYBIND11_MODULE(_hepex, m) {
   // environment) and ends at interpreter exit, or after it when the last
   // object holding Kokkos memory goes (python_call.hpp).
   hepex::python::start_kokkos();
-  py::module_::import("atexit").attr("register")(py::cpp_function([] {
-    hepex::python::finish_kokkos();
-  }));
+  py::module_::import("atexit").attr("register")(
+      py::cpp_function([] { hepex::python::finish_kokkos(); }));
 
   // hepex::Error by kind, as the CLI's exit codes 1, 2 and 3.
   static py::exception<hepex::Error> invalid(m, "InvalidInputError", PyExc_ValueError);
@@ -65,28 +64,32 @@ PYBIND11_MODULE(_hepex, m) {
   const auto build = hepex::build_info();
   m.attr("__version__") = build.hepex_version;
   m.def("version_line", &hepex::version_line, "what `hepex --version` prints");
-  m.def("check_prime", [](std::uint64_t p) { hepex::field::check_prime_argument(p, 63, "p"); },
-        py::arg("p"), "InvalidInputError unless p is a prime below 2^63");
-  m.def("info", [] {
-    const auto b = hepex::build_info();
-    py::dict d;
-    d["version"] = b.hepex_version;
-    d["kokkos"] = b.kokkos_version;
-    d["execution_spaces"] = b.exec_spaces;
-    d["default_space"] = b.default_space;
-    d["gpu"] = hepex::has_accelerator;
-    d["mpi"] = b.mpi;
-    py::list devices;
-    for (const auto& dev : hepex::devices()) {
-      py::dict one;
-      one["name"] = dev.name;
-      one["memory_bytes"] = dev.memory_bytes;
-      one["kind"] = dev.kind;
-      devices.append(one);
-    }
-    d["devices"] = devices;
-    return d;
-  }, "the build and its devices (what `hepex info` prints)");
+  m.def(
+      "check_prime", [](std::uint64_t p) { hepex::field::check_prime_argument(p, 63, "p"); },
+      py::arg("p"), "InvalidInputError unless p is a prime below 2^63");
+  m.def(
+      "info",
+      [] {
+        const auto b = hepex::build_info();
+        py::dict d;
+        d["version"] = b.hepex_version;
+        d["kokkos"] = b.kokkos_version;
+        d["execution_spaces"] = b.exec_spaces;
+        d["default_space"] = b.default_space;
+        d["gpu"] = hepex::has_accelerator;
+        d["mpi"] = b.mpi;
+        py::list devices;
+        for (const auto& dev : hepex::devices()) {
+          py::dict one;
+          one["name"] = dev.name;
+          one["memory_bytes"] = dev.memory_bytes;
+          one["kind"] = dev.kind;
+          devices.append(one);
+        }
+        d["devices"] = devices;
+        return d;
+      },
+      "the build and its devices (what `hepex info` prints)");
 
   hepex::python::bind_device_arrays(m);
   hepex::python::bind_linalg(m);

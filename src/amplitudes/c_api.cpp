@@ -74,8 +74,8 @@ hepex_me* hepex_me_create_madevent(const char* process, const char* precision,
   return handle;
 }
 
-hepex_me* hepex_me_create_bridge(const char* process, const char* precision,
-                                 const char* param_card, int max_events) {
+hepex_me* hepex_me_create_bridge(const char* process, const char* precision, const char* param_card,
+                                 int max_events) {
   return hepex_me_create_madevent(process, precision, param_card, nullptr, max_events);
 }
 

@@ -115,14 +115,14 @@ constexpr bool weights_by_nodes =
     Kokkos::SpaceAccessibility<Kokkos::HostSpace, DeviceSpace::memory_space>::accessible;
 
 // (Free functions: CUDA's extended lambdas may not live in private members.)
-void launch_channel_weights(const DeviceSpace& instance, const ChannelTable& table,
-                            const ChannelConstants& constants,
-                            const MomentaView<DeviceSpace::memory_space>& momenta,
-                            const Kokkos::View<const int*, DeviceSpace::memory_space>& channel,
-                            const Kokkos::View<const int*, DeviceSpace::memory_space>& igraph,
-                            const Kokkos::View<int*, DeviceSpace::memory_space>& configuration,
-                            const Kokkos::View<double*, DeviceSpace::memory_space>& weights,
-                            const Kokkos::View<int*, DeviceSpace::memory_space>& colour_configuration) {
+void launch_channel_weights(
+    const DeviceSpace& instance, const ChannelTable& table, const ChannelConstants& constants,
+    const MomentaView<DeviceSpace::memory_space>& momenta,
+    const Kokkos::View<const int*, DeviceSpace::memory_space>& channel,
+    const Kokkos::View<const int*, DeviceSpace::memory_space>& igraph,
+    const Kokkos::View<int*, DeviceSpace::memory_space>& configuration,
+    const Kokkos::View<double*, DeviceSpace::memory_space>& weights,
+    const Kokkos::View<int*, DeviceSpace::memory_space>& colour_configuration) {
   const bool has_igraph = igraph.extent(0) != 0, colour = colour_configuration.extent(0) != 0;
   // MadEvent's choice of colour (CUDACPP's select_col): igraph where it is
   // not 0, else the channel's configuration (else any flow).
@@ -130,9 +130,8 @@ void launch_channel_weights(const DeviceSpace& instance, const ChannelTable& tab
       "hepex::channel_weights", Kokkos::RangePolicy<DeviceSpace>(instance, 0, momenta.extent(0)),
       KOKKOS_LAMBDA(const std::size_t e) {
         const int config = configuration(channel(e));
-        weights(e) = config == 0
-                         ? 1.0
-                         : weight_of<weights_by_nodes>(table, constants, momenta, e, config);
+        weights(e) =
+            config == 0 ? 1.0 : weight_of<weights_by_nodes>(table, constants, momenta, e, config);
         if (colour) colour_configuration(e) = has_igraph && igraph(e) != 0 ? igraph(e) : config;
       });
 }

@@ -19,10 +19,8 @@ namespace detail {
 FlowChoiceTable flow_choice_table(Process process) {
   using namespace colour_data;
   switch (process) {
-    case Process::gg_tt:
-      return {gg_tt_flow_choices, gg_tt_flow_words, gg_tt_configurations};
-    case Process::gg_ttg:
-      return {gg_ttg_flow_choices, gg_ttg_flow_words, gg_ttg_configurations};
+    case Process::gg_tt: return {gg_tt_flow_choices, gg_tt_flow_words, gg_tt_configurations};
+    case Process::gg_ttg: return {gg_ttg_flow_choices, gg_ttg_flow_words, gg_ttg_configurations};
     case Process::gg_ttgg:
       return {gg_ttgg_flow_choices, gg_ttgg_flow_words, gg_ttgg_configurations};
     case Process::gg_ttggg:
@@ -56,8 +54,7 @@ std::string number(double x) {
 
 }  // namespace
 
-void check_event_inputs(const ProcessInfo& process, std::size_t events,
-                        const EventInputs& inputs) {
+void check_event_inputs(const ProcessInfo& process, std::size_t events, const EventInputs& inputs) {
   const auto check_size = [&](std::size_t size, const char* name) {
     if (size != 0 && size != events) {
       throw Error(std::string(name) + ": " + std::to_string(size) + " values for " +
@@ -72,9 +69,7 @@ void check_event_inputs(const ProcessInfo& process, std::size_t events,
   if (inputs.rndcol.empty() && !inputs.igraph.empty()) {
     throw Error("igraph without rndcol: it restricts the colour flows that rndcol chooses from");
   }
-  const auto fail = [](std::size_t e, const std::string& what) {
-    throw EventInputError(e, what);
-  };
+  const auto fail = [](std::size_t e, const std::string& what) { throw EventInputError(e, what); };
   const auto uniform = [&](const std::vector<double>& r, const char* name) {
     for (std::size_t e = 0; e < r.size(); ++e) {
       if (!(r[e] >= 0 && r[e] < 1)) {

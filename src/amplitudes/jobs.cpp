@@ -26,8 +26,7 @@ std::string hexfloat(double x) {
 
 // Momenta and MEs in the device's memory, the MEs again in the host's.
 void check_batch_memory(std::size_t events, const ProcessInfo& info) {
-  const std::size_t per_event =
-      (4 * static_cast<std::size_t>(info.particles) + 1) * sizeof(double);
+  const std::size_t per_event = (4 * static_cast<std::size_t>(info.particles) + 1) * sizeof(double);
   std::size_t limit = host_memory_bytes();
   const auto found = devices();
   if (has_accelerator && !found.empty()) limit = std::min(limit, found.front().memory_bytes);
@@ -35,8 +34,8 @@ void check_batch_memory(std::size_t events, const ProcessInfo& info) {
   std::ostringstream message;
   message << std::setprecision(3) << "--events " << events << ": a batch needs "
           << static_cast<long double>(events) * per_event / (1u << 30)
-          << " GiB for its momenta and MEs, more than the " << static_cast<double>(limit) / (1u << 30)
-          << " GiB of memory";
+          << " GiB for its momenta and MEs, more than the "
+          << static_cast<double>(limit) / (1u << 30) << " GiB of memory";
   throw Error(message.str());
 }
 

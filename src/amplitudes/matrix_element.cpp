@@ -22,24 +22,18 @@ using Memory = MatrixElement::Memory;
 // Threads and events per team of the team kernel. On the host (the BLAS
 // colour sum; Serial: one thread per team) one event per team. On a GPU the
 // choice measured on the H100 with
-// perf/amplitudes/run_me_shapes.sh (perf/results/amplitudes/README.md): one warp per unit and event for
-// gg_ttgg (a larger team idles in the short steps and holds registers that
-// other teams could use), four warps for gg_ttggg (its widest steps have 120
-// and 240 items), and several events per warp-sized team for the small
-// processes, whose steps have only a few items per event.
+// perf/amplitudes/run_me_shapes.sh (perf/results/amplitudes/README.md): one warp per unit and event
+// for gg_ttgg (a larger team idles in the short steps and holds registers that other teams could
+// use), four warps for gg_ttggg (its widest steps have 120 and 240 items), and several events per
+// warp-sized team for the small processes, whose steps have only a few items per event.
 detail::TeamShape team_shape(int gluons, const MatrixElementOptions& o) {
   detail::TeamShape shape{1, 1};
   if (has_accelerator) {
     switch (gluons) {
       case 2:
-      case 3:
-        shape = {32, 4};
-        break;
-      case 4:
-        shape = {32, 1};
-        break;
-      default:
-        shape = {128, 1};
+      case 3: shape = {32, 4}; break;
+      case 4: shape = {32, 1}; break;
+      default: shape = {128, 1};
     }
   }
   if (o.team_size != 0) shape.team_size = o.team_size;
@@ -61,8 +55,8 @@ std::unique_ptr<detail::Evaluator<DeviceSpace>> make_evaluator(Process process,
   const detail::TeamShape shape{o.team_size, o.events_per_team};
   switch (o.precision) {
     case Precision::double_precision:
-      return std::make_unique<EvaluatorOf<DeviceSpace, NG, double, double>>(
-          process, top_of(o), o.colour_sum, shape);
+      return std::make_unique<EvaluatorOf<DeviceSpace, NG, double, double>>(process, top_of(o),
+                                                                            o.colour_sum, shape);
     case Precision::single_precision:
       return std::make_unique<EvaluatorOf<DeviceSpace, NG, float, float>>(process, top_of(o),
                                                                           o.colour_sum, shape);
@@ -84,19 +78,14 @@ std::unique_ptr<detail::Evaluator<DeviceSpace>> make_evaluator(Process process,
 #if HEPEX_HAS_ME_LANES
   if (uses_lanes(o)) {
     return std::make_unique<detail::LaneEvaluator<DeviceSpace>>(
-        process, top_of(o),
-        detail::lane_kernel(o.simd, process_info(process).gluons, o.precision));
+        process, top_of(o), detail::lane_kernel(o.simd, process_info(process).gluons, o.precision));
   }
 #endif
   switch (process) {
-    case Process::gg_tt:
-      return make_evaluator<2>(process, o);
-    case Process::gg_ttg:
-      return make_evaluator<3>(process, o);
-    case Process::gg_ttgg:
-      return make_evaluator<4>(process, o);
-    case Process::gg_ttggg:
-      return make_evaluator<5>(process, o);
+    case Process::gg_tt: return make_evaluator<2>(process, o);
+    case Process::gg_ttg: return make_evaluator<3>(process, o);
+    case Process::gg_ttgg: return make_evaluator<4>(process, o);
+    case Process::gg_ttggg: return make_evaluator<5>(process, o);
   }
   throw Error("unknown process", ErrorKind::runtime);
 }
@@ -135,7 +124,8 @@ void check_run(const RunParameters& r) {
 template <class T>
 Kokkos::View<T*, Memory> copy_table(const T* host, std::size_t n, const char* label) {
   Kokkos::View<T*, Memory> device(std::string(label), n);
-  Kokkos::deep_copy(device, Kokkos::View<const T*, Kokkos::HostSpace, Kokkos::MemoryUnmanaged>(host, n));
+  Kokkos::deep_copy(device,
+                    Kokkos::View<const T*, Kokkos::HostSpace, Kokkos::MemoryUnmanaged>(host, n));
   return device;
 }
 
@@ -151,8 +141,9 @@ MatrixElement::MatrixElement(Process process, MatrixElementOptions options,
   lanes_ = uses_lanes(options_);
   if (lanes_) {
     if (options_.team_size != 0 || options_.events_per_team != 0) {
-      throw Error("team size and events per team shape the GPU team kernel; the host kernel "
-                  "takes packs of events in SIMD lanes (--simd)");
+      throw Error(
+          "team size and events per team shape the GPU team kernel; the host kernel "
+          "takes packs of events in SIMD lanes (--simd)");
     }
     options_.simd = resolve_simd(options_.simd);
     options_.team_size = 1;
@@ -179,24 +170,26 @@ MatrixElement::MatrixElement(Process process, MatrixElementOptions options,
   flow_words_ = table.words_per_configuration;
   flow_choices_ = Kokkos::View<std::uint64_t*, Memory>(
       "hepex::flow_choices", std::size_t(table.configurations) * flow_words_);
-  Kokkos::deep_copy(flow_choices_, Kokkos::View<const std::uint64_t*, Kokkos::HostSpace,
-                                                Kokkos::MemoryUnmanaged>(table.words,
-                                                                         flow_choices_.extent(0)));
+  Kokkos::deep_copy(flow_choices_,
+                    Kokkos::View<const std::uint64_t*, Kokkos::HostSpace, Kokkos::MemoryUnmanaged>(
+                        table.words, flow_choices_.extent(0)));
 
   const auto channels = detail::channel_table(process);
-  channel_diagrams_ = copy_table(channels.config_diagram, channels.configurations,
-                                 "hepex::channel_diagrams");
-  channel_forest_ = copy_table(channels.forest, std::size_t(channels.configurations) * channels.propagators * 3,
-                               "hepex::channel_forest");
-  channel_nodes_ = copy_table(channels.nodes, std::size_t(channels.node_count) * 3,
-                              "hepex::channel_nodes");
+  channel_diagrams_ =
+      copy_table(channels.config_diagram, channels.configurations, "hepex::channel_diagrams");
+  channel_forest_ =
+      copy_table(channels.forest, std::size_t(channels.configurations) * channels.propagators * 3,
+                 "hepex::channel_forest");
+  channel_nodes_ =
+      copy_table(channels.nodes, std::size_t(channels.node_count) * 3, "hepex::channel_nodes");
   channel_config_nodes_ =
       copy_table(channels.config_nodes, std::size_t(channels.configurations) * channels.propagators,
                  "hepex::channel_config_nodes");
   std::vector<int> configuration(channels.diagrams + 1, 0);
-  for (int d = 1; d <= channels.diagrams; ++d) configuration[d] = detail::channel_configuration(channels, d);
-  diagram_configuration_ = copy_table(configuration.data(), configuration.size(),
-                                      "hepex::diagram_configuration");
+  for (int d = 1; d <= channels.diagrams; ++d)
+    configuration[d] = detail::channel_configuration(channels, d);
+  diagram_configuration_ =
+      copy_table(configuration.data(), configuration.size(), "hepex::diagram_configuration");
 
   const double mass = options_.parameters.top_mass;
   MomentaView<Memory> probe("hepex::probe_momenta", probe_events, info_.particles, 4);
@@ -324,8 +317,8 @@ void MatrixElement::weigh_channels(const MomentaView<Memory>& momenta,
   table.nodes = channel_nodes_.data();
   table.config_nodes = channel_config_nodes_.data();
   const detail::ChannelConstants constants{options_.parameters.top_mass,
-                                           options_.parameters.top_width,
-                                           options_.run.collider_s, options_.run.tmin_for_channel};
+                                           options_.parameters.top_width, options_.run.collider_s,
+                                           options_.run.tmin_for_channel};
   detail::launch_channel_weights(streams_[0], table, constants, momenta, arguments.channel,
                                  arguments.igraph, diagram_configuration_, channel_weights_,
                                  colour ? colour_configuration_ : Kokkos::View<int*, Memory>());
@@ -333,8 +326,7 @@ void MatrixElement::weigh_channels(const MomentaView<Memory>& momenta,
   if (streams_.size() > 1) streams_[0].fence();
 }
 
-std::vector<double> MatrixElement::evaluate(const std::vector<double>& momenta,
-                                            MomentumCheck check,
+std::vector<double> MatrixElement::evaluate(const std::vector<double>& momenta, MomentumCheck check,
                                             const MomentumTolerance& tolerance) {
   return evaluate(momenta, EventInputs{}, check, tolerance).me;
 }
@@ -396,7 +388,8 @@ EventResults MatrixElement::evaluate(const std::vector<double>& momenta, const E
   ProgressTask task("me", "events", static_cast<double>(events));
   const bool watched = ProgressWatch::current() != nullptr;
   EventResults results;
-  std::size_t batch = watched ? std::min<std::size_t>(events, 64 * options_.events_per_team) : events;
+  std::size_t batch =
+      watched ? std::min<std::size_t>(events, 64 * options_.events_per_team) : events;
   for (std::size_t first = 0; first < events;) {
     const std::size_t count = std::min(batch, events - first);
     const double start = progress_clock();

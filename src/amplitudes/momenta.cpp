@@ -34,8 +34,8 @@ void check_momenta(const ProcessInfo& process, const double* momenta, std::size_
         const double m = (i == 2 || i == 3) ? mass : 0.0;
         const double p2 = q[0] * q[0] - q[1] * q[1] - q[2] * q[2] - q[3] * q[3];
         if (std::fabs(p2 - m * m) > tolerance.on_shell * q[0] * q[0]) {
-          fail(i, "off shell, p^2 = " + std::to_string(p2) + " GeV^2 but m^2 = " +
-                      std::to_string(m * m) + " GeV^2");
+          fail(i, "off shell, p^2 = " + std::to_string(p2) +
+                      " GeV^2 but m^2 = " + std::to_string(m * m) + " GeV^2");
         }
       }
     }
@@ -43,8 +43,8 @@ void check_momenta(const ProcessInfo& process, const double* momenta, std::size_
     for (int mu = 0; mu < 4; ++mu) {
       if (std::fabs(balance[mu]) > tolerance.conservation * scale) {
         throw MomentumError(e, "momentum not conserved, component " + std::to_string(mu) +
-                                   " of p1 + p2 - sum(outgoing) is " +
-                                   std::to_string(balance[mu]) + " GeV");
+                                   " of p1 + p2 - sum(outgoing) is " + std::to_string(balance[mu]) +
+                                   " GeV");
       }
     }
   }

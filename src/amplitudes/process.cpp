@@ -41,12 +41,9 @@ ColourSumMethod parse_colour_sum(const std::string& name) {
 
 const char* precision_name(Precision precision) {
   switch (precision) {
-    case Precision::double_precision:
-      return "double";
-    case Precision::single_precision:
-      return "float";
-    case Precision::mixed:
-      return "mixed";
+    case Precision::double_precision: return "double";
+    case Precision::single_precision: return "float";
+    case Precision::mixed: return "mixed";
   }
   return "?";
 }

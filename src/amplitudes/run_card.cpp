@@ -33,14 +33,10 @@ bool parse_number(std::string token, double& value) {
 double beam_mass(int lpp) {
   switch (std::abs(lpp)) {
     case 1:
-    case 2:
-      return 0.938;
-    case 3:
-      return 0.000511;
-    case 4:
-      return 0.105658;
-    default:
-      return 0.0;
+    case 2: return 0.938;
+    case 3: return 0.000511;
+    case 4: return 0.105658;
+    default: return 0.0;
   }
 }
 

@@ -28,15 +28,12 @@ bool cpu_supports(Simd simd) {
 #if HEPEX_HAS_ME_LANES_X86
   __builtin_cpu_init();
   switch (simd) {
-    case Simd::sse:
-      return __builtin_cpu_supports("sse4.2");
-    case Simd::avx2:
-      return __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma");
+    case Simd::sse: return __builtin_cpu_supports("sse4.2");
+    case Simd::avx2: return __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma");
     case Simd::avx512:
       return __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512dq") &&
              __builtin_cpu_supports("avx512vl") && __builtin_cpu_supports("avx512bw");
-    default:
-      break;
+    default: break;
   }
 #endif
   return simd == Simd::none;
@@ -44,14 +41,10 @@ bool cpu_supports(Simd simd) {
 
 const char* cpu_lacks(Simd simd) {
   switch (simd) {
-    case Simd::sse:
-      return "SSE4.2";
-    case Simd::avx2:
-      return "AVX2 with FMA";
-    case Simd::avx512:
-      return "AVX-512 (F, DQ, VL and BW)";
-    default:
-      return "";
+    case Simd::sse: return "SSE4.2";
+    case Simd::avx2: return "AVX2 with FMA";
+    case Simd::avx512: return "AVX-512 (F, DQ, VL and BW)";
+    default: return "";
   }
 }
 
@@ -93,9 +86,10 @@ Simd resolve_simd(Simd requested) {
   if (std::find(compiled.begin(), compiled.end(), requested) == compiled.end()) {
     std::string have;
     for (const Simd s : compiled) have += std::string(have.empty() ? "" : ", ") + simd_name(s);
-    throw Error(std::string("--simd ") + simd_name(requested) +
-                ": this build has no host kernel for it (it has " + have +
-                (HEPEX_HAS_ME_LANES ? ")" : "; a GPU build evaluates matrix elements on the device)"));
+    throw Error(
+        std::string("--simd ") + simd_name(requested) +
+        ": this build has no host kernel for it (it has " + have +
+        (HEPEX_HAS_ME_LANES ? ")" : "; a GPU build evaluates matrix elements on the device)"));
   }
   if (!cpu_supports(requested)) {
     throw Error(std::string("--simd ") + simd_name(requested) + ": this CPU lacks " +
@@ -117,21 +111,16 @@ int simd_lanes(Simd simd, Precision precision) {
 detail::LaneKernel detail::lane_kernel(Simd resolved, int gluons, Precision precision) {
   switch (resolved) {
 #if HEPEX_LANE_KERNEL_SSE
-    case Simd::sse:
-      return lane_kernel_sse(gluons, precision);
+    case Simd::sse: return lane_kernel_sse(gluons, precision);
 #endif
 #if HEPEX_LANE_KERNEL_AVX2
-    case Simd::avx2:
-      return lane_kernel_avx2(gluons, precision);
+    case Simd::avx2: return lane_kernel_avx2(gluons, precision);
 #endif
 #if HEPEX_LANE_KERNEL_AVX512
-    case Simd::avx512:
-      return lane_kernel_avx512(gluons, precision);
+    case Simd::avx512: return lane_kernel_avx512(gluons, precision);
 #endif
-    case Simd::none:
-      return lane_kernel_none(gluons, precision);
-    default:
-      throw Error("lane_kernel: unresolved SIMD choice", ErrorKind::runtime);
+    case Simd::none: return lane_kernel_none(gluons, precision);
+    default: throw Error("lane_kernel: unresolved SIMD choice", ErrorKind::runtime);
   }
 }
 #endif

@@ -11,9 +11,7 @@
 #include <sstream>
 
 #include "bench_output.hpp"
-#include "output.hpp"
 #include "commands.hpp"
-#include "number_options.hpp"
 #include "hepex/core/error.hpp"
 #include "hepex/core/runtime.hpp"
 #include "hepex/field/primes.hpp"
@@ -22,6 +20,8 @@
 #include "hepex/linalg/modgemm.hpp"
 #include "hepex/linalg/random_matrix.hpp"
 #include "hepex/linalg/rref.hpp"
+#include "number_options.hpp"
+#include "output.hpp"
 #include "progress_lines.hpp"
 #include "table.hpp"
 
@@ -109,7 +109,8 @@ template <class F>
 void bench_field(const F& f, const std::string& label, const BenchOptions& o, double bandwidth,
                  Table& table, nlohmann::json& rows) {
   using T = typename F::value_type;
-  ProgressTask task("bench rref", "measurements", static_cast<double>(o.sizes.size() * o.blocks.size()));
+  ProgressTask task("bench rref", "measurements",
+                    static_cast<double>(o.sizes.size() * o.blocks.size()));
   std::size_t measured = 0;
   for (std::size_t n : o.sizes) {
     for (const int block : o.blocks) {
@@ -188,9 +189,9 @@ void run_bench_rref(const BenchOptions& o) {
   }
   table.print(std::cout);
   emit_json(json, {{"benchmark", "rref"},
-                           {"device", devices().front().name},
-                           {"copy_bandwidth", bandwidth},
-                           {"rows", rows}});
+                   {"device", devices().front().name},
+                   {"copy_bandwidth", bandwidth},
+                   {"rows", rows}});
 }
 
 }  // namespace
@@ -201,7 +202,8 @@ void add_bench_commands(CLI::App& app) {
   auto o = std::make_shared<BenchOptions>();
   auto* rref = bench->add_subcommand("rref", "RREF of random n x n matrices on the device");
   rref->add_option("--sizes", o->sizes, "matrix orders")->delimiter(',')->check(whole_number());
-  rref->add_option("--prime", o->prime, "Z/p with this prime (no default: give --prime or --field)");
+  rref->add_option("--prime", o->prime,
+                   "Z/p with this prime (no default: give --prime or --field)");
   rref->add_option("--field", o->field, "real (float64), instead of --prime (default: none)");
   rref->add_option("--repeats", o->repeats, "runs per size (best is reported)")
       ->check(CLI::Range(1, 100));

@@ -8,7 +8,6 @@
 #include <vector>
 
 #include "bench_output.hpp"
-#include "output.hpp"
 #include "commands.hpp"
 #include "hepex/core/error.hpp"
 #include "hepex/core/runtime.hpp"
@@ -16,6 +15,7 @@
 #include "hepex/field/real.hpp"
 #include "hepex/linalg/modgemm.hpp"
 #include "hepex/linalg/random_matrix.hpp"
+#include "output.hpp"
 #include "progress_lines.hpp"
 #include "table.hpp"
 
@@ -96,7 +96,8 @@ double int8_gemm_rate(const Shape& s, int repeats) {
   Kokkos::deep_copy(a, std::int8_t(-77));
   Kokkos::deep_copy(bt, std::int8_t(101));
   return s.products() / best_seconds(repeats, [&] {
-           backend::int8_gemm(DeviceSpace(), 1, m, n, k, a.data(), k, 0, bt.data(), k, 0, c.data(), n, 0);
+           backend::int8_gemm(DeviceSpace(), 1, m, n, k, a.data(), k, 0, bt.data(), k, 0, c.data(),
+                              n, 0);
          });
 }
 
@@ -104,24 +105,19 @@ double int8_gemm_rate(const Shape& s, int repeats) {
 template <class Word>
 std::string products_of(linalg::GemmMethod method, const field::Zp<Word>& f, const Shape& s) {
   switch (method) {
-    case linalg::GemmMethod::fp64:
-      return "1 DGEMM";
+    case linalg::GemmMethod::fp64: return "1 DGEMM";
     case linalg::GemmMethod::multiword:
       switch (linalg::multiword_split(f.modulus()).form(s.k, vendor)) {
-        case linalg::MultiwordForm::split_b:
-          return "2 DGEMM";
-        case linalg::MultiwordForm::karatsuba:
-          return "3 DGEMM";
-        default:
-          return "4 DGEMM";
+        case linalg::MultiwordForm::split_b: return "2 DGEMM";
+        case linalg::MultiwordForm::karatsuba: return "3 DGEMM";
+        default: return "4 DGEMM";
       }
     case linalg::GemmMethod::int8:
       return std::to_string(linalg::int8_crt_basis(
                                 f.modulus(), std::min<std::uint64_t>(s.k, linalg::int8_max_depth))
                                 .count) +
              " int8";
-    default:
-      return "kernel";
+    default: return "kernel";
   }
 }
 
@@ -194,10 +190,10 @@ void run_bench_gemm(const GemmBenchOptions& o) {
   }
   table.print(std::cout);
   emit_json(json, {{"benchmark", "gemm"},
-                           {"device", devices().front().name},
-                           {"version", version_line()},
-                           {"prime", p},
-                           {"rows", rows}});
+                   {"device", devices().front().name},
+                   {"version", version_line()},
+                   {"prime", p},
+                   {"rows", rows}});
 }
 
 }  // namespace

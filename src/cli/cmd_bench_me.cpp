@@ -26,15 +26,15 @@
 #include <vector>
 
 #include "bench_output.hpp"
-#include "output.hpp"
 #include "commands.hpp"
-#include "number_options.hpp"
 #include "hepex/amplitudes/matrix_element.hpp"
 #include "hepex/amplitudes/rambo.hpp"
 #include "hepex/core/error.hpp"
-#include "hepex/core/progress.hpp"
 #include "hepex/core/kokkos_compat.hpp"
+#include "hepex/core/progress.hpp"
 #include "hepex/core/runtime.hpp"
+#include "number_options.hpp"
+#include "output.hpp"
 #include "progress_lines.hpp"
 #include "table.hpp"
 
@@ -254,17 +254,16 @@ void sweep(Process process, Precision precision, ColourSumMethod method, Simd si
     last_seconds = t;
     last_events = n;
     const auto [fastest, slowest] = std::minmax_element(seconds.begin(), seconds.end());
-    table.add_row({info.name, precision_name(precision), sum_name, choice,
-                   simd_used, shape,
+    table.add_row({info.name, precision_name(precision), sum_name, choice, simd_used, shape,
                    std::to_string(n), std::to_string(o.in_flight), fixed(t * 1e6, 1),
-                   fixed(cpu * 1e6, 1), fixed(rate, 0),
-                   fixed(events / *slowest, 0), fixed(events / *fastest, 0), fixed(empty * 1e6, 1),
+                   fixed(cpu * 1e6, 1), fixed(rate, 0), fixed(events / *slowest, 0),
+                   fixed(events / *fastest, 0), fixed(empty * 1e6, 1),
                    fixed(rambo_seconds * 1e6, 1)});
     rows.push_back({{"process", info.name},
                     {"precision", precision_name(precision)},
                     {"colour_sum", sum_name},
                     {"choices", choosing},
-                   {"channels", channels},
+                    {"channels", channels},
                     {"channels", channels},
                     {"simd", simd_used},
                     {"team_size", me.options().team_size},
@@ -328,9 +327,8 @@ void run_bench_me(MeBenchOptions o) {
             << "each, on their own instances, fenced together; empty us: an empty kernel of "
             << "the same teams, launched and fenced\n\n";
   Table table({"process", "precision", "colour sum", "choices", "simd", "team", "events",
-               "in flight",
-               "median us", "thread CPU us", "MEs/s", "min MEs/s", "max MEs/s", "empty us",
-               "RAMBO us"});
+               "in flight", "median us", "thread CPU us", "MEs/s", "min MEs/s", "max MEs/s",
+               "empty us", "RAMBO us"});
   nlohmann::json rows = nlohmann::json::array(), peaks = nlohmann::json::array();
   // A line every 30 s of a long sweep (main's watch): sweeps done.
   ProgressTask task("bench me", "sweeps",
@@ -372,24 +370,26 @@ void run_bench_me(MeBenchOptions o) {
       {"process", "precision", "colour sum", "choices", "simd", "peak MEs/s", "90% at events"});
   for (const auto& p : peaks) {
     summary.add_row({p["process"].get<std::string>(), p["precision"].get<std::string>(),
-                     p["colour_sum"].get<std::string>(), !p["choices"].get<bool>() ? "off" : p.value("channels", false) ? "channels" : "on",
-                     p["simd"].get<std::string>(),
-                     fixed(p["peak_mes_per_second"].get<double>(), 0),
+                     p["colour_sum"].get<std::string>(),
+                     !p["choices"].get<bool>()    ? "off"
+                     : p.value("channels", false) ? "channels"
+                                                  : "on",
+                     p["simd"].get<std::string>(), fixed(p["peak_mes_per_second"].get<double>(), 0),
                      std::to_string(p["events_at_90_percent"].get<std::size_t>())});
   }
   summary.print(std::cout);
   emit_json(json, {{"benchmark", "me"},
-                           {"device", devices().front().name},
-                           {"execution_space", DeviceSpace::name()},
-                           {"version", version_line()},
-                           {"timed",
-                            "MatrixElement::evaluate: device momenta -> device MEs, "
-                            "fence included; RAMBO excluded (rambo_seconds)"},
-                           {"sqrt_s", o.sqrt_s},
-                           {"warmup", o.warmup},
-                           {"repeats", o.repeats},
-                           {"rows", rows},
-                           {"peaks", peaks}});
+                   {"device", devices().front().name},
+                   {"execution_space", DeviceSpace::name()},
+                   {"version", version_line()},
+                   {"timed",
+                    "MatrixElement::evaluate: device momenta -> device MEs, "
+                    "fence included; RAMBO excluded (rambo_seconds)"},
+                   {"sqrt_s", o.sqrt_s},
+                   {"warmup", o.warmup},
+                   {"repeats", o.repeats},
+                   {"rows", rows},
+                   {"peaks", peaks}});
 }
 
 }  // namespace
@@ -432,7 +432,7 @@ void add_bench_me_command(CLI::App& bench) {
       ->check(CLI::Range(0, 1 << 20));
   me->add_option("--json", o->json_path, "write the results to FILE (default: none)");
   me->add_flag("-v,--verbose", o->verbose,
-                 "progress on stderr every 2 s: sweeps done, ETA (default: a line every 30 s)");
+               "progress on stderr every 2 s: sweeps done, ETA (default: a line every 30 s)");
   me->callback([o] {
     const auto watch = verbose_progress(o->verbose, 0);
     run_bench_me(*o);

@@ -13,7 +13,6 @@
 #include <vector>
 
 #include "bench_output.hpp"
-#include "output.hpp"
 #include "commands.hpp"
 #include "hepex/core/error.hpp"
 #include "hepex/core/progress.hpp"
@@ -23,6 +22,7 @@
 #include "hepex/reconstruct/detail/vandermonde.hpp"
 #include "multiply_rate.hpp"
 #include "number_options.hpp"
+#include "output.hpp"
 #include "progress_lines.hpp"
 #include "table.hpp"
 
@@ -160,11 +160,12 @@ void run_bench_zippel(const ZippelBenchOptions& o) {
             << "setup: master polynomial + denominators (quadratic) or subproduct tree +"
                " denominators (fast);\nrate: solves * T^2 modular multiply-adds / solve time"
                " (for the fast method an equivalent)\n\n";
-  Table table({"T", "space", "method", "solves", "setup s", "solve s", "s/solve", "overall s", "G mul-add/s",
-               "of int64 mul", "check"});
+  Table table({"T", "space", "method", "solves", "setup s", "solve s", "s/solve", "overall s",
+               "G mul-add/s", "of int64 mul", "check"});
   nlohmann::json rows = nlohmann::json::array();
   // A line every 30 s of a long run (main's watch): sizes done.
-  ProgressTask task("bench zippel", "sizes", static_cast<double>(o.sizes.size() + o.host_sizes.size()));
+  ProgressTask task("bench zippel", "sizes",
+                    static_cast<double>(o.sizes.size() + o.host_sizes.size()));
   std::size_t done = 0;
   for (std::size_t T : o.sizes) {
     task.set_stage("T = " + std::to_string(T) + ", device");
@@ -178,12 +179,12 @@ void run_bench_zippel(const ZippelBenchOptions& o) {
   }
   table.print(std::cout);
   emit_json(json, {{"benchmark", "zippel"},
-                           {"device", devices().front().name},
-                           {"version", version_line()},
-                           {"prime", p},
-                           {"device_wide_multiplies_per_s", device_rate},
-                           {"host_wide_multiplies_per_s", host_rate},
-                           {"rows", rows}});
+                   {"device", devices().front().name},
+                   {"version", version_line()},
+                   {"prime", p},
+                   {"device_wide_multiplies_per_s", device_rate},
+                   {"host_wide_multiplies_per_s", host_rate},
+                   {"rows", rows}});
 }
 
 }  // namespace
@@ -204,11 +205,12 @@ void add_bench_zippel_command(CLI::App& bench) {
   zippel->add_option("--prime", o->prime, "the prime P (default: the largest 63-bit one)");
   zippel->add_option("--seed", o->seed, "random seed")->check(whole_number());
   zippel->add_option("--json", o->json_path, "write the results to FILE (default: none)");
-  zippel->add_option("--method", o->method,
-                     "auto (by size), quadratic (O(T^2) per solve) or fast (O(T log^2 T))")
+  zippel
+      ->add_option("--method", o->method,
+                   "auto (by size), quadratic (O(T^2) per solve) or fast (O(T log^2 T))")
       ->check(CLI::IsMember({"auto", "quadratic", "fast"}));
   zippel->add_flag("-v,--verbose", o->verbose,
-                 "progress on stderr every 2 s: sizes done, ETA (default: a line every 30 s)");
+                   "progress on stderr every 2 s: sizes done, ETA (default: a line every 30 s)");
   zippel->callback([o] {
     const auto watch = verbose_progress(o->verbose, 0);
     run_bench_zippel(*o);

@@ -5,7 +5,6 @@
 #include <sstream>
 
 #include "commands.hpp"
-#include "number_options.hpp"
 #include "hepex/amplitudes/self_check.hpp"
 #include "hepex/core/error.hpp"
 #include "hepex/core/runtime.hpp"
@@ -13,6 +12,7 @@
 #include "hepex/field/self_check.hpp"
 #include "hepex/linalg/self_check.hpp"
 #include "hepex/reconstruct/self_check.hpp"
+#include "number_options.hpp"
 #include "output.hpp"
 #include "table.hpp"
 
@@ -111,16 +111,17 @@ void run_demo(const DemoOptions& options) {
   // Amplitudes: MEs run on the default execution space whatever --backend says.
   const auto me = amplitudes::me_self_check(256, options.seed);
   std::ostringstream me_parameter;
-  me_parameter << "gg_ttgg, reference event rel. err " << std::setprecision(2)
-               << me.reference_error << ", " << std::fixed << std::setprecision(0)
-               << me.events / me.seconds << " MEs/s";
-  table.add_row({"amplitudes", "|M|^2 vs MadGraph + RAMBO batch", "double",
-                 me_parameter.str(), std::to_string(me.events), me.passed ? "0" : "1",
-                 milliseconds(me.seconds)});
-  json_rows.push_back({{"family", "amplitudes"}, {"process", "gg_ttgg"}, {"events", me.events},
+  me_parameter << "gg_ttgg, reference event rel. err " << std::setprecision(2) << me.reference_error
+               << ", " << std::fixed << std::setprecision(0) << me.events / me.seconds << " MEs/s";
+  table.add_row({"amplitudes", "|M|^2 vs MadGraph + RAMBO batch", "double", me_parameter.str(),
+                 std::to_string(me.events), me.passed ? "0" : "1", milliseconds(me.seconds)});
+  json_rows.push_back({{"family", "amplitudes"},
+                       {"process", "gg_ttgg"},
+                       {"events", me.events},
                        {"reference_error", me.reference_error},
                        {"mes_per_second", me.events / me.seconds},
-                       {"failures", me.passed ? 0 : 1}, {"seconds", me.seconds}});
+                       {"failures", me.passed ? 0 : 1},
+                       {"seconds", me.seconds}});
   failures += me.passed ? 0 : 1;
   table.print(std::cout);
   std::cout << '\n' << (failures == 0 ? "all checks passed" : "CHECKS FAILED") << '\n';

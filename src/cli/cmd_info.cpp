@@ -37,8 +37,7 @@ std::string me_simd() {
 
 std::string gib(std::size_t bytes) {
   std::ostringstream out;
-  out << std::fixed << std::setprecision(1) << static_cast<double>(bytes) / (1u << 30)
-      << " GiB";
+  out << std::fixed << std::setprecision(1) << static_cast<double>(bytes) / (1u << 30) << " GiB";
   return out.str();
 }
 
@@ -58,9 +57,7 @@ void print_info() {
   std::cout << "MPI:              "
             << (info.mpi ? "yes (" + info.mpi_library + ")" : std::string("no (built without)"))
             << '\n'
-            << "BLAS paths:       "
-            << join(info.blas_paths, "; ")
-            << '\n'
+            << "BLAS paths:       " << join(info.blas_paths, "; ") << '\n'
             << "ME SIMD (--simd): " << me_simd() << '\n';
 }
 

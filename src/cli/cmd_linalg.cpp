@@ -87,13 +87,13 @@ io::ReadLimits read_limits(Place backend, std::size_t copies) {
 // Refuses, before the work, an output of rows x cols entries that cannot fit.
 template <class F>
 void check_output_fits(const char* what, std::size_t rows, std::size_t cols, Place backend) {
-  const std::size_t limit = read_limits(backend, 1).max_bytes, entry = sizeof(typename F::value_type);
+  const std::size_t limit = read_limits(backend, 1).max_bytes,
+                    entry = sizeof(typename F::value_type);
   if (cols == 0 || rows <= limit / entry / cols) return;
   std::ostringstream message;
   message << std::setprecision(3) << what << " has " << rows << " x " << cols << " entries, "
           << static_cast<double>(rows) * static_cast<double>(cols) * entry / (1u << 30)
-          << " GiB, more than the " << static_cast<double>(limit) / (1u << 30)
-          << " GiB of memory";
+          << " GiB, more than the " << static_cast<double>(limit) / (1u << 30) << " GiB of memory";
   throw Error(message.str());
 }
 
@@ -112,8 +112,9 @@ using OutputFormat = linalg::MatrixFormat;
 // --format (auto: npy for an --out FILE.npy, array otherwise); checked
 // before any input is read. A .npy file is never written to standard output.
 OutputFormat output_format(const LinalgOptions& o) {
-  const std::string name =
-      o.format != "auto" ? o.format : io::is_npy_path(o.out_path) ? "npy" : "array";
+  const std::string name = o.format != "auto"            ? o.format
+                           : io::is_npy_path(o.out_path) ? "npy"
+                                                         : "array";
   if (name == "array") return OutputFormat::array;
   if (name == "coordinate") return OutputFormat::coordinate;
   if (o.out_path.empty()) {
@@ -150,14 +151,16 @@ void run_rref(const LinalgOptions& o) {
   }
   const OutputFormat format = output_format(o);
   if (several && format == OutputFormat::npy) {
-    throw Error(".npy output (--format npy, or --out FILE.npy) takes one input: a .npy file "
-                "holds one matrix; use --format array or coordinate for several");
+    throw Error(
+        ".npy output (--format npy, or --out FILE.npy) takes one input: a .npy file "
+        "holds one matrix; use --format array or coordinate for several");
   }
   auto outputs = open_outputs(o.out_path, o.json_path, comm);
   std::vector<linalg::MatrixInput> inputs;
   for (const auto& path : o.inputs) {
-    inputs.push_back(path == "-" ? linalg::MatrixInput::contents("<stdin>", read_on_rank0("-", comm))
-                                 : linalg::MatrixInput::file(path));
+    inputs.push_back(path == "-"
+                         ? linalg::MatrixInput::contents("<stdin>", read_on_rank0("-", comm))
+                         : linalg::MatrixInput::file(path));
   }
   with_field(o, [&](const auto& f) {
     const Place backend = parse_place(o.backend);
@@ -171,8 +174,12 @@ void run_rref(const LinalgOptions& o) {
       nlohmann::json summaries = nlohmann::json::array();
       for (std::size_t j = 0; j < results.size(); ++j) {
         const auto& r = results[j];
-        summaries.push_back({{"input", o.inputs[j]}, {"rows", r.rows}, {"cols", r.cols},
-                             {"rank", r.rank}, {"pivots", r.pivots}, {"seconds", r.seconds}});
+        summaries.push_back({{"input", o.inputs[j]},
+                             {"rows", r.rows},
+                             {"cols", r.cols},
+                             {"rank", r.rank},
+                             {"pivots", r.pivots},
+                             {"seconds", r.seconds}});
       }
       nlohmann::json summary{{"command", "rref"}, {"backend", o.backend}, {"ranks", comm.size()}};
       if (several) {
@@ -205,7 +212,7 @@ void run_nullspace(const LinalgOptions& o) {
     const auto a = read_input(o.inputs.at(0), f, backend);
     // At least cols - rows basis vectors of cols entries each.
     check_output_fits<std::decay_t<decltype(f)>>("the null space", a.cols,
-                                                  a.cols - std::min(a.rows, a.cols), backend);
+                                                 a.cols - std::min(a.rows, a.cols), backend);
     const auto n = linalg::nullspace(f, a, backend);
     emit_json(outputs.json, {{"command", "nullspace"}, {"dimension", n.cols}});
     emit_matrix(outputs.out, n, f, format);
@@ -224,7 +231,8 @@ void run_solve(const LinalgOptions& o) {
                   " has " + std::to_string(b.rows));
     }
     const auto s = linalg::solve(f, a, b, backend);
-    emit_json(outputs.json, {{"command", "solve"}, {"consistent", s.consistent},
+    emit_json(outputs.json, {{"command", "solve"},
+                             {"consistent", s.consistent},
                              {"nullspace_dimension", s.nullspace.cols}});
     if (!s.consistent) throw Error("inconsistent", ErrorKind::negative_answer);
     emit_matrix(outputs.out, s.particular, f, format);
@@ -252,15 +260,19 @@ void run_gemm(const LinalgOptions& o) {
     const auto a = read_input(o.inputs.at(0), f, backend, 1);
     const auto b = read_input(o.inputs.at(1), f, backend, 1);
     if (a.cols != b.rows) {
-      throw Error(o.inputs[0] + " has " + std::to_string(a.cols) + " columns but " +
-                  o.inputs[1] + " has " + std::to_string(b.rows) + " rows");
+      throw Error(o.inputs[0] + " has " + std::to_string(a.cols) + " columns but " + o.inputs[1] +
+                  " has " + std::to_string(b.rows) + " rows");
     }
     check_output_fits<std::decay_t<decltype(f)>>("the product", a.rows, b.cols, backend);
     Kokkos::Timer timer;
     const auto c = linalg::modgemm(f, a, b, method, backend);
     const double seconds = timer.seconds();
-    emit_json(outputs.json, {{"command", "gemm"}, {"method", linalg::gemm_method_name(resolved)},
-                   {"m", a.rows}, {"k", a.cols}, {"n", b.cols}, {"seconds", seconds}});
+    emit_json(outputs.json, {{"command", "gemm"},
+                             {"method", linalg::gemm_method_name(resolved)},
+                             {"m", a.rows},
+                             {"k", a.cols},
+                             {"n", b.cols},
+                             {"seconds", seconds}});
     emit_matrix(outputs.out, c, f, format);
   });
 }
@@ -275,10 +287,10 @@ CLI::App* add_linalg_subcommand(CLI::App& app, const std::string& name,
                                : "work modulo the prime P, 2 <= P < 2^63 (no default: give "
                                  "--prime or --field)");
   if (!modular_only) {
-    cmd->add_option("--field", o->field, "real (float64) or complex (complex128), instead of --prime (default: none)")
+    cmd->add_option("--field", o->field,
+                    "real (float64) or complex (complex128), instead of --prime (default: none)")
         ->check(CLI::IsMember({"real", "complex"}));
-    cmd->add_option("--tol", o->tolerance,
-                    "--field: entries of magnitude below this are zero")
+    cmd->add_option("--tol", o->tolerance, "--field: entries of magnitude below this are zero")
         ->check(finite_positive());
   }
   cmd->add_option("--backend", o->backend,
@@ -307,10 +319,11 @@ CLI::App* add_linalg_subcommand(CLI::App& app, const std::string& name,
 
 void add_linalg_commands(CLI::App& app) {
   auto rref = std::make_shared<LinalgOptions>();
-  auto* rref_cmd =
-      add_linalg_subcommand(app, "rref", "reduced row echelon form", 1, rref);
-  rref_cmd->get_option("inputs")->expected(1, 1 << 20)->description(
-      "A.mtx or A.npy ('-': Matrix Market on stdin); several: one job each, outputs in order");
+  auto* rref_cmd = add_linalg_subcommand(app, "rref", "reduced row echelon form", 1, rref);
+  rref_cmd->get_option("inputs")
+      ->expected(1, 1 << 20)
+      ->description(
+          "A.mtx or A.npy ('-': Matrix Market on stdin); several: one job each, outputs in order");
   add_job_options(*rref_cmd, rref->jobs, 1);
   rref_cmd->callback([rref] {
     const auto watch = verbose_progress(rref->verbose, communicator().rank());
@@ -322,15 +335,14 @@ void add_linalg_commands(CLI::App& app) {
     run_rank(*rank);
   });
   auto nullspace = std::make_shared<LinalgOptions>();
-  add_linalg_subcommand(app, "nullspace", "basis of the right null space, as columns", 1,
-                        nullspace)
+  add_linalg_subcommand(app, "nullspace", "basis of the right null space, as columns", 1, nullspace)
       ->callback([nullspace] {
         const auto watch = verbose_progress(nullspace->verbose, 0);
         run_nullspace(*nullspace);
       });
   auto solve = std::make_shared<LinalgOptions>();
-  add_linalg_subcommand(app, "solve", "a particular solution x of A x = b (free variables 0)",
-                        2, solve)
+  add_linalg_subcommand(app, "solve", "a particular solution x of A x = b (free variables 0)", 2,
+                        solve)
       ->callback([solve] {
         const auto watch = verbose_progress(solve->verbose, 0);
         run_solve(*solve);

@@ -43,14 +43,13 @@ struct MeOptions {
   std::string param_card, run_card;
   std::string out_path;
   std::string json_path;
-  std::size_t batches = 0;  // 0: one batch, time printed on stdout
+  std::size_t batches = 0;        // 0: one batch, time printed on stdout
   double momentum_tolerance = 0;  // 0: MomentumTolerance's defaults
   bool keep_nonfinite = false;
   std::string backend = has_accelerator ? "device" : "host";  // checked by the option
   bool verbose = false;
   JobCliOptions jobs;
 };
-
 
 // The --json summary of a RAMBO run (nothing without --json).
 void emit_summary(const MeOptions& o, const ProcessInfo& info, const MatrixElementOptions& options,
@@ -105,7 +104,8 @@ void run_rambo_batches(const MeOptions& o, Process process, const MatrixElementO
   RamboBatchJobs jobs(me, settings);
   const auto start = std::chrono::steady_clock::now();
   const auto batch = distributed::run(comm, jobs, run_options(o.jobs));
-  const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  const double wall =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   if (comm.rank() != 0) return;
 
   std::ostream& out = outputs.out.stream();
@@ -160,8 +160,7 @@ struct SelectFile {
   std::vector<std::size_t> lines;
 };
 
-SelectFile read_select_file(const std::string& path, const ProcessInfo& info,
-                            std::size_t events) {
+SelectFile read_select_file(const std::string& path, const ProcessInfo& info, std::size_t events) {
   std::ifstream in(path);
   if (!in) throw Error("--select: cannot read '" + path + "'");
   const io::SelectFile read = io::read_select_file(in, path);
@@ -254,7 +253,8 @@ void run_me(const MeOptions& o) {
   options.simd = parse_simd(o.simd);
   if (!o.param_card.empty()) options.parameters = read_param_card(o.param_card);
   if (!o.run_card.empty()) options.run = read_run_card(o.run_card);
-  if (!o.momenta_path.empty() && o.batches > 0) throw Error("--batches is for RAMBO runs, not --momenta");
+  if (!o.momenta_path.empty() && o.batches > 0)
+    throw Error("--batches is for RAMBO runs, not --momenta");
   if (!o.select_path.empty() && o.momenta_path.empty()) {
     throw Error("--select chooses helicities and colours for the events of --momenta");
   }
@@ -322,7 +322,8 @@ void add_me_command(CLI::App& app) {
   me->add_flag("--keep-nonfinite", o->keep_nonfinite,
                "write non-finite MEs (events at a singularity) instead of failing (default: "
                "off)");
-  me->add_option("--json", o->json_path, "RAMBO runs: write a JSON summary to FILE (default: none)");
+  me->add_option("--json", o->json_path,
+                 "RAMBO runs: write a JSON summary to FILE (default: none)");
   me->add_option("--batches", o->batches,
                  "RAMBO runs: B jobs of --events each (spread over MPI ranks; default 0: one "
                  "batch, its time on stdout)")

@@ -3,9 +3,9 @@
 #include <algorithm>
 #include <iostream>
 #include <memory>
+#include <nlohmann/json.hpp>
 #include <optional>
 #include <random>
-#include <nlohmann/json.hpp>
 #include <sstream>
 #include <string_view>
 
@@ -37,9 +37,9 @@ struct ReconstructOptions {
   std::string out_path;
   std::string json_path;
   bool verbose = false;
-  bool together = false;              // one black box of every expression
-  bool factored = false;              // the factored form where it is shorter
-  std::string factor_scan = "auto";   // auto, on, off
+  bool together = false;             // one black box of every expression
+  bool factored = false;             // the factored form where it is shorter
+  std::string factor_scan = "auto";  // auto, on, off
   std::string backend = has_accelerator ? "device" : "host";  // checked by the option
   JobCliOptions jobs;
 };
@@ -109,7 +109,9 @@ void run_reconstruct(const ReconstructOptions& o) {
   options.max_primes_name = "--primes";
   options.max_degree_name = "--max-degree";
   using Scan = reconstruct::ReconstructOptions::FactorScan;
-  options.factor_scan = o.factor_scan == "on" ? Scan::on : o.factor_scan == "off" ? Scan::off : Scan::automatic;
+  options.factor_scan = o.factor_scan == "on"    ? Scan::on
+                        : o.factor_scan == "off" ? Scan::off
+                                                 : Scan::automatic;
   const auto watch = verbose_progress(o.verbose, comm.rank());
   if (o.verbose && comm.rank() == 0) {
     options.progress = &std::cerr;
@@ -176,12 +178,13 @@ void run_reconstruct(const ReconstructOptions& o) {
     }
     if (o.together && json) shared_work = work;
   }
-  nlohmann::json summary = {{"command", "reconstruct"}, {"variables", names},
-                            {"functions", inputs.size()}, {"failed", failed},
-                            {"primes", primes}, {"probes", probes}, {"seed", options.seed},
-                            {"threads", resolve_host_threads(options.threads)},
-                            {"ranks", comm.size()}, {"seconds", seconds},
-                            {"results", per_function}};
+  nlohmann::json summary = {
+      {"command", "reconstruct"},   {"variables", names},
+      {"functions", inputs.size()}, {"failed", failed},
+      {"primes", primes},           {"probes", probes},
+      {"seed", options.seed},       {"threads", resolve_host_threads(options.threads)},
+      {"ranks", comm.size()},       {"seconds", seconds},
+      {"results", per_function}};
   if (o.together) summary["together"] = shared_work;
   emit_json(outputs.json, summary);
   outputs.out.commit();

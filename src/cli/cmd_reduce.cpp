@@ -40,7 +40,8 @@ void run_reduce(const ReduceCliOptions& o) {
   std::unique_ptr<HostThreads> pool;
   if (resolve_host_threads(o.threads) > 1) pool = std::make_unique<HostThreads>(o.threads);
   // Every input read and checked before any work.
-  const auto system = reduce::read_system(read_on_rank0(o.system, comm), o.system, names, pool.get());
+  const auto system =
+      reduce::read_system(read_on_rank0(o.system, comm), o.system, names, pool.get());
   const auto targets = reduce::read_integral_list(read_on_rank0(o.targets, comm), o.targets);
   reduce::require_in_system(system, targets, o.targets, "target");
   reduce::ReduceOptions options;
@@ -64,7 +65,8 @@ void run_reduce(const ReduceCliOptions& o) {
     options.remove_checkpoint = false;  // removed once the table is written
   }
   auto outputs = open_outputs(o.out_path, o.json_path, comm);
-  const double read_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - read_start).count();
+  const double read_seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - read_start).count();
   options.communicator = &comm;
   options.reconstruction.max_primes = o.primes;
   options.reconstruction.max_primes_name = "--primes";
@@ -128,8 +130,9 @@ void run_reduce(const ReduceCliOptions& o) {
     std::cerr << "reduce: " << r.masters.size() << " masters, " << r.equations_needed << " of "
               << r.equations << " equations used, " << r.probes << " probes, " << r.primes
               << " primes; replay " << r.instructions << " instructions, " << r.registers
-              << " registers a point; read " << read_seconds << " s, learn " << r.learn_seconds << " s, probes " << r.probe_seconds
-              << " s, algebra " << r.algebra_seconds << " s, check " << r.check_seconds << " s\n";
+              << " registers a point; read " << read_seconds << " s, learn " << r.learn_seconds
+              << " s, probes " << r.probe_seconds << " s, algebra " << r.algebra_seconds
+              << " s, check " << r.check_seconds << " s\n";
   }
 }
 
@@ -143,16 +146,18 @@ void add_reduce_command(CLI::App& app) {
                   "the equations: a Mathematica list {eq, ...} (NeatIBP, LiteRed) or Kira's format "
                   "(one term a line, equations separated by blank lines)")
       ->required();
-  cmd->add_option("--vars", o->vars, "the parameters, comma separated (d,s,t; required)")->required();
+  cmd->add_option("--vars", o->vars, "the parameters, comma separated (d,s,t; required)")
+      ->required();
   cmd->add_option("--targets", o->targets,
                   "the integrals to reduce: a list {F[..], ...} or one a line (required)")
       ->required();
   cmd->add_option("--order", o->order,
                   "the integral order, most complex first, as NeatIBP's OrderedIntegrals.txt "
                   "(default: Laporta's: lines, dots, numerator powers)");
-  cmd->add_option("--masters", o->masters,
-                  "preferred masters, a list or one a line: put last in the order, so that they are "
-                  "masters wherever the system allows (default: none)");
+  cmd->add_option(
+      "--masters", o->masters,
+      "preferred masters, a list or one a line: put last in the order, so that they are "
+      "masters wherever the system allows (default: none)");
   cmd->add_option("--checkpoint", o->checkpoint,
                   "keep every probe in DIR/probes-reduce: the same command after a kill resumes "
                   "with the killed run's seed; deleted once the table is written (default: none)");
@@ -163,18 +168,21 @@ void add_reduce_command(CLI::App& app) {
   cmd->add_option("--seed", o->seed, "seed of the random primes and points (default: a random one)")
       ->check(whole_number())
       ->default_str("random");
-  cmd->add_option("--host-threads", o->threads,
-                  "host threads for the reconstruction's algebra (default: every core this process may "
-                  "run on, e.g. 1 under taskset -c 1)")
+  cmd->add_option(
+         "--host-threads", o->threads,
+         "host threads for the reconstruction's algebra (default: every core this process may "
+         "run on, e.g. 1 under taskset -c 1)")
       ->check(whole_number(1, 4096))
       ->default_str("cores");
-  cmd->add_option("--max-degree", o->max_degree, "largest degree of a coefficient per variable and in total")
+  cmd->add_option("--max-degree", o->max_degree,
+                  "largest degree of a coefficient per variable and in total")
       ->check(whole_number(1, 100000));
   cmd->add_option("--out", o->out_path, "write the table to FILE (default: standard output)");
   cmd->add_option("--json", o->json_path,
                   "write a JSON summary to FILE: masters, equations used, probes, primes, times "
                   "(default: none)");
-  cmd->add_flag("-v,--verbose", o->verbose, "progress on stderr (default: a line every 30 s of a long run)");
+  cmd->add_flag("-v,--verbose", o->verbose,
+                "progress on stderr (default: a line every 30 s of a long run)");
   cmd->callback([o] { run_reduce(*o); });
 }
 

@@ -20,7 +20,7 @@ void add_bench_gemm_command(CLI::App& bench);
 void add_bench_zippel_command(CLI::App& bench);
 void add_bench_me_command(CLI::App& bench);
 void add_reconstruct_command(CLI::App& app);
-void add_reduce_command(CLI::App& app);    // reduce (IBP systems)
-void add_me_command(CLI::App& app);       // me (amplitudes)
+void add_reduce_command(CLI::App& app);  // reduce (IBP systems)
+void add_me_command(CLI::App& app);      // me (amplitudes)
 
 }  // namespace hepex::cli

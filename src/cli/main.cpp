@@ -55,9 +55,10 @@ int run_command(int argc, char* argv[], const hepex::distributed::Communicator& 
     app.require_subcommand(0, 1);
     // Every option's help shows its default (docs/cli.md).
     app.option_defaults()->always_capture_default();
-    app.footer("Exit codes: 0 success, 1 invalid input or usage, 2 runtime failure, "
-               "3 a negative answer. Kokkos options (--kokkos-device-id=N, "
-               "--kokkos-disable-warnings, ...) are passed to Kokkos. Contract: docs/cli.md.");
+    app.footer(
+        "Exit codes: 0 success, 1 invalid input or usage, 2 runtime failure, "
+        "3 a negative answer. Kokkos options (--kokkos-device-id=N, "
+        "--kokkos-disable-warnings, ...) are passed to Kokkos. Contract: docs/cli.md.");
     app.set_version_flag("--version", hepex::version_line());
     hepex::cli::add_info_command(app);
     hepex::cli::add_demo_command(app);

@@ -10,7 +10,8 @@
 namespace hepex::cli {
 
 CLI::Validator whole_number(std::uint64_t low, std::uint64_t high) {
-  const std::string range = "a whole number from " + std::to_string(low) + " to " + std::to_string(high);
+  const std::string range =
+      "a whole number from " + std::to_string(low) + " to " + std::to_string(high);
   return CLI::Validator(
       [low, high, range](std::string& text) -> std::string {
         if (text.empty() || text.find_first_not_of("0123456789") != std::string::npos) {
@@ -56,8 +57,9 @@ CLI::Validator default_space_backend(const std::string& command) {
       [command](std::string& text) -> std::string {
         if (text != "host" && text != "device") return "'" + text + "' is not host or device";
         if (text == "host" && has_accelerator) {
-          return command + " runs on the device in this build; --backend host needs a build "
-                           "without a GPU backend";
+          return command +
+                 " runs on the device in this build; --backend host needs a build "
+                 "without a GPU backend";
         }
         return {};
       },

@@ -24,7 +24,8 @@ std::string resolved_link(std::string path) {
   for (int hops = 0; hops < 40; ++hops) {
     struct stat info {};
     if (::lstat(path.c_str(), &info) != 0 || !S_ISLNK(info.st_mode)) return path;
-    std::vector<char> target(static_cast<std::size_t>(info.st_size > 0 ? info.st_size : PATH_MAX) + 1);
+    std::vector<char> target(static_cast<std::size_t>(info.st_size > 0 ? info.st_size : PATH_MAX) +
+                             1);
     const ssize_t n = ::readlink(path.c_str(), target.data(), target.size() - 1);
     if (n < 0) return path;
     std::string next(target.data(), static_cast<std::size_t>(n));
@@ -44,9 +45,7 @@ std::string resolved_link(std::string path) {
 // first failure's errno is kept for OutputFile::commit().
 class OutputFile::FileBuffer : public std::streambuf {
  public:
-  explicit FileBuffer(std::FILE* file) : file_(file), buffer_(std::size_t{1} << 16) {
-    reset();
-  }
+  explicit FileBuffer(std::FILE* file) : file_(file), buffer_(std::size_t{1} << 16) { reset(); }
   // Writes what is buffered; the errno of the first failed write (0: none).
   int drain() {
     put(pbase(), static_cast<std::size_t>(pptr() - pbase()));

@@ -21,7 +21,9 @@ thread_local const HostThreads* running_body_of = nullptr;
 
 struct RunningBody {
   const HostThreads* previous;
-  explicit RunningBody(const HostThreads* pool) : previous(running_body_of) { running_body_of = pool; }
+  explicit RunningBody(const HostThreads* pool) : previous(running_body_of) {
+    running_body_of = pool;
+  }
   ~RunningBody() { running_body_of = previous; }
 };
 }  // namespace
@@ -103,7 +105,8 @@ void HostThreads::work() {
   }
 }
 
-void HostThreads::for_each(std::size_t count, const std::function<void(std::size_t, std::size_t)>& body,
+void HostThreads::for_each(std::size_t count,
+                           const std::function<void(std::size_t, std::size_t)>& body,
                            std::size_t grain) {
   if (count == 0) return;
   if (running_body_of == this) {  // from inside one of this pool's bodies
@@ -151,19 +154,19 @@ void HostThreads::for_each_on_host_space(std::size_t count,
   std::exception_ptr error;
   std::atomic<bool> failed{false};
   const KokkosLock lock;
-  Kokkos::parallel_for(
-      "hepex::host_threads", Kokkos::RangePolicy<HostSpace, Kokkos::Schedule<Kokkos::Dynamic>>(0, chunks),
-      [&](const std::size_t c) {
-        if (failed.load(std::memory_order_relaxed)) return;
-        try {
-          const RunningBody running(this);
-          body(c * chunk, std::min(count, (c + 1) * chunk));
-        } catch (...) {
-          const std::lock_guard<std::mutex> guard(error_mutex);
-          if (!error) error = std::current_exception();
-          failed = true;
-        }
-      });
+  Kokkos::parallel_for("hepex::host_threads",
+                       Kokkos::RangePolicy<HostSpace, Kokkos::Schedule<Kokkos::Dynamic>>(0, chunks),
+                       [&](const std::size_t c) {
+                         if (failed.load(std::memory_order_relaxed)) return;
+                         try {
+                           const RunningBody running(this);
+                           body(c * chunk, std::min(count, (c + 1) * chunk));
+                         } catch (...) {
+                           const std::lock_guard<std::mutex> guard(error_mutex);
+                           if (!error) error = std::current_exception();
+                           failed = true;
+                         }
+                       });
   Kokkos::fence();
   if (error) std::rethrow_exception(error);
 }

@@ -61,7 +61,9 @@ std::string Progress::describe() const {
     std::snprintf(text, sizeof text, " (%.1f%%)", 100 * s);
     line += text;
   }
-  if (seconds > 0) line += ", " + number_text(static_cast<double>(static_cast<long long>(rate() + 0.5))) + " " + unit + "/s";
+  if (seconds > 0)
+    line += ", " + number_text(static_cast<double>(static_cast<long long>(rate() + 0.5))) + " " +
+            unit + "/s";
   line += ", elapsed " + seconds_text(seconds);
   const double eta = eta_seconds();
   if (eta >= 0) line += ", ETA " + seconds_text(eta);

@@ -5,8 +5,8 @@
 #include <string>
 
 #include "hepex/backend/device_query.hpp"
-#include "hepex/config.hpp"
 #include "hepex/backend/gemm.hpp"
+#include "hepex/config.hpp"
 #include "hepex/core/kokkos_compat.hpp"
 #include "hepex/version.hpp"
 
@@ -119,8 +119,7 @@ std::size_t host_memory_bytes() { return backend::host_memory_bytes(); }
 std::string version_line() {
   const BuildInfo info = build_info();
   std::ostringstream line;
-  line << "hepex " << info.hepex_version << " (Kokkos " << info.kokkos_version
-       << "; backends: ";
+  line << "hepex " << info.hepex_version << " (Kokkos " << info.kokkos_version << "; backends: ";
   for (std::size_t i = 0; i < info.exec_spaces.size(); ++i) {
     line << (i ? ", " : "") << info.exec_spaces[i];
   }

@@ -12,8 +12,8 @@
 
 #include "hepex/core/error.hpp"
 #include "hepex/core/fingerprint.hpp"
-#include "hepex/io/read_stream.hpp"
 #include "hepex/distributed/detail/job_file.hpp"
+#include "hepex/io/read_stream.hpp"
 
 namespace hepex::distributed {
 
@@ -46,7 +46,8 @@ bool read_job_file_parts(const fs::path& path, std::string& header, std::string&
   rest.resize(static_cast<std::size_t>(end - start));
   in.read(rest.data(), static_cast<std::streamsize>(rest.size()));
   rest.resize(static_cast<std::size_t>(in.gcount()));
-  if (in.bad()) throw Error(path.string() + ": cannot read the checkpoint file", ErrorKind::runtime);
+  if (in.bad())
+    throw Error(path.string() + ": cannot read the checkpoint file", ErrorKind::runtime);
   return true;
 }
 
@@ -138,7 +139,8 @@ std::string file_fingerprint(const std::string& path) {
 Checkpoint::Checkpoint(std::string directory, const std::string& identity, std::size_t jobs)
     : directory_(std::move(directory)), jobs_(jobs) {
   fingerprint_ = fingerprint(identity);
-  header_ = "hepex checkpoint\njobs " + std::to_string(jobs) + "\nfingerprint " + fingerprint_ + '\n';
+  header_ =
+      "hepex checkpoint\njobs " + std::to_string(jobs) + "\nfingerprint " + fingerprint_ + '\n';
 }
 
 void Checkpoint::prepare() const {

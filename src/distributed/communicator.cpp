@@ -15,8 +15,7 @@ void check(int code, const char* what) {
     char text[MPI_MAX_ERROR_STRING];
     int length = 0;
     MPI_Error_string(code, text, &length);
-    throw Error(std::string("MPI: ") + what + ": " + std::string(text, length),
-                ErrorKind::runtime);
+    throw Error(std::string("MPI: ") + what + ": " + std::string(text, length), ErrorKind::runtime);
   }
 }
 
@@ -82,7 +81,7 @@ std::vector<std::string> Communicator::gather(const std::string& bytes, int root
 }
 
 std::vector<std::vector<std::string>> Communicator::gather_parts(std::vector<std::string> parts,
-                                                                int root) const {
+                                                                 int root) const {
   std::vector<std::vector<std::string>> out;
   if (size_ == 1) {
     out.push_back(std::move(parts));
@@ -108,8 +107,8 @@ std::vector<std::vector<std::string>> Communicator::gather_parts(std::vector<std
   if (rank_ != root) {
     for (const auto& part : parts) {
       requests.emplace_back();
-      check(MPI_Isend(part.data(), checked_int(part.size(), "a gathered part"), MPI_CHAR, root,
-                      tag, comm_, &requests.back()),
+      check(MPI_Isend(part.data(), checked_int(part.size(), "a gathered part"), MPI_CHAR, root, tag,
+                      comm_, &requests.back()),
             "MPI_Isend");
     }
   } else {
@@ -125,8 +124,8 @@ std::vector<std::vector<std::string>> Communicator::gather_parts(std::vector<std
       for (std::size_t i = 0; i < mine.size(); ++i) {
         mine[i].resize(all_lengths[first + i]);
         requests.emplace_back();
-        check(MPI_Irecv(mine[i].data(), checked_int(mine[i].size(), "a gathered part"), MPI_CHAR,
-                        r, tag, comm_, &requests.back()),
+        check(MPI_Irecv(mine[i].data(), checked_int(mine[i].size(), "a gathered part"), MPI_CHAR, r,
+                        tag, comm_, &requests.back()),
               "MPI_Irecv");
       }
     }
@@ -151,7 +150,7 @@ std::vector<std::string> Communicator::gather(const std::string& bytes, int) con
   return {bytes};
 }
 std::vector<std::vector<std::string>> Communicator::gather_parts(std::vector<std::string> parts,
-                                                                int) const {
+                                                                 int) const {
   std::vector<std::vector<std::string>> out;
   out.push_back(std::move(parts));
   return out;

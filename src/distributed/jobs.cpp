@@ -29,8 +29,8 @@ struct Failure {
 
 // A failed job, as the bytes that rank 0 broadcasts: "F JOB KIND\nMESSAGE".
 std::string encode_failure(const Failure& failure) {
-  return "F " + std::to_string(failure.job) + ' ' +
-         std::to_string(static_cast<int>(failure.kind)) + '\n' + failure.message;
+  return "F " + std::to_string(failure.job) + ' ' + std::to_string(static_cast<int>(failure.kind)) +
+         '\n' + failure.message;
 }
 
 Failure decode_failure(const std::string& bytes) {
@@ -71,11 +71,13 @@ struct RankReport {
     RankReport report;
     const std::string& head = parts.at(0);
     const auto newline = head.find('\n');
-    if (newline == std::string::npos) throw Error("run_jobs: a rank's report is corrupt", ErrorKind::runtime);
+    if (newline == std::string::npos)
+      throw Error("run_jobs: a rank's report is corrupt", ErrorKind::runtime);
     std::istringstream jobs(head.substr(0, newline));
     std::size_t i = 1;
     for (std::size_t job; jobs >> job; ++i) {
-      if (i >= parts.size()) throw Error("run_jobs: a rank's report is corrupt", ErrorKind::runtime);
+      if (i >= parts.size())
+        throw Error("run_jobs: a rank's report is corrupt", ErrorKind::runtime);
       report.results.emplace(job, std::move(parts[i]));
     }
     if (i != parts.size()) throw Error("run_jobs: a rank's report is corrupt", ErrorKind::runtime);
@@ -126,9 +128,8 @@ class ChunkCounter {
   long long local_ = 0;
 };
 
-std::vector<std::vector<std::size_t>> split(const std::vector<std::size_t>& jobs,
-                                            std::size_t first, std::size_t last,
-                                            std::size_t chunk) {
+std::vector<std::vector<std::size_t>> split(const std::vector<std::size_t>& jobs, std::size_t first,
+                                            std::size_t last, std::size_t chunk) {
   std::vector<std::vector<std::size_t>> chunks;
   for (std::size_t i = first; i < last; i += chunk) {
     chunks.emplace_back(jobs.begin() + i, jobs.begin() + std::min(last, i + chunk));
@@ -138,11 +139,9 @@ std::vector<std::vector<std::size_t>> split(const std::vector<std::size_t>& jobs
 
 // Rank 0 prepares the checkpoint and reads what is finished; every rank
 // learns the finished job indices (or the error, thrown on every rank).
-std::map<std::size_t, std::string> finished_jobs(const Communicator& comm,
-                                                 const Checkpoint& checkpoint,
-                                                 std::ostream* messages,
-                                                 const std::function<bool(const std::string&)>& reusable,
-                                                 std::vector<bool>& done) {
+std::map<std::size_t, std::string> finished_jobs(
+    const Communicator& comm, const Checkpoint& checkpoint, std::ostream* messages,
+    const std::function<bool(const std::string&)>& reusable, std::vector<bool>& done) {
   std::map<std::size_t, std::string> finished;
   std::string message;
   if (comm.rank() == 0) {

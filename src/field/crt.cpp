@@ -65,11 +65,11 @@ std::string RationalLift::explain() const {
         << " prime(s): reconstruction needs at least two (the newest confirms the "
            "others); add more primes";
   } else {
-    out << undetermined.size() << " of " << values.size()
-        << " values are not determined by the " << primes << " primes so far ("
-        << modulus_bits << "-bit modulus): the fraction reconstructed from the first "
-        << primes - 1 << " is not confirmed by the newest (first: index "
-        << undetermined.front() << "); add more primes";
+    out << undetermined.size() << " of " << values.size() << " values are not determined by the "
+        << primes << " primes so far (" << modulus_bits
+        << "-bit modulus): the fraction reconstructed from the first " << primes - 1
+        << " is not confirmed by the newest (first: index " << undetermined.front()
+        << "); add more primes";
   }
   return out.str();
 }
@@ -87,8 +87,8 @@ void CrtLift::add(std::uint64_t p, const std::vector<std::uint64_t>& residues) {
   }
   for (std::size_t i = 0; i < residues.size(); ++i) {
     if (residues[i] >= p) {
-      throw Error("CRT: residue " + std::to_string(residues[i]) + " at index " +
-                  std::to_string(i) + " is not reduced mod " + std::to_string(p));
+      throw Error("CRT: residue " + std::to_string(residues[i]) + " at index " + std::to_string(i) +
+                  " is not reduced mod " + std::to_string(p));
     }
   }
   const mpz_class pz = to_mpz(p);

@@ -62,8 +62,8 @@ bool is_prime(std::uint64_t n) {
     d >>= 1;
     ++s;
   }
-  for (std::uint64_t base : {2ull, 325ull, 9375ull, 28178ull, 450775ull, 9780504ull,
-                             1795265022ull}) {
+  for (std::uint64_t base :
+       {2ull, 325ull, 9375ull, 28178ull, 450775ull, 9780504ull, 1795265022ull}) {
     if (!is_strong_probable_prime(n, base, d, s)) return false;
   }
   return true;
@@ -97,8 +97,8 @@ std::vector<std::uint64_t> large_primes(std::size_t count, std::uint64_t below) 
   while (primes.size() < count) {
     const std::uint64_t from = primes.empty() ? below : primes.back();
     if (from <= 2) {
-      throw Error("large_primes: there are fewer than " + std::to_string(count) +
-                  " primes below " + std::to_string(below));
+      throw Error("large_primes: there are fewer than " + std::to_string(count) + " primes below " +
+                  std::to_string(below));
     }
     primes.push_back(prev_prime(from));
   }
@@ -127,16 +127,15 @@ namespace {
 void check_prime(std::uint64_t p, int max_bits, const std::string& name, const std::string& limit) {
   if (max_bits < 64 && p >= (std::uint64_t{1} << max_bits)) {
     throw Error(name + " is too large: " + limit + " needs a prime below 2^" +
-                std::to_string(max_bits) + " (largest: " +
-                std::to_string(prev_prime(std::uint64_t{1} << max_bits)) + ")");
+                std::to_string(max_bits) +
+                " (largest: " + std::to_string(prev_prime(std::uint64_t{1} << max_bits)) + ")");
   }
   if (!is_prime(p)) {
     const std::uint64_t f = small_factor(p);
     const bool suggest = max_bits < 64 || p < (std::uint64_t{1} << 63);
     throw Error(name + " is not a prime" +
                 (f != 0 ? " (divisible by " + std::to_string(f) + ")" : std::string()) +
-                (suggest ? "; the next prime is " + std::to_string(next_prime(p))
-                         : std::string()));
+                (suggest ? "; the next prime is " + std::to_string(next_prime(p)) : std::string()));
   }
 }
 

@@ -34,8 +34,7 @@ struct Draw<RealField<Real>> {
 template <class Real>
 struct Draw<ComplexField<Real>> {
   KOKKOS_INLINE_FUNCTION static Kokkos::complex<Real> element(const ComplexField<Real>&,
-                                                              std::uint64_t seed,
-                                                              std::uint64_t i) {
+                                                              std::uint64_t seed, std::uint64_t i) {
     return {static_cast<Real>(random::to_symmetric_unit(random::counter_u64(seed, 2 * i))),
             static_cast<Real>(random::to_symmetric_unit(random::counter_u64(seed, 2 * i + 1)))};
   }
@@ -75,8 +74,7 @@ template <class ExecSpace, class F>
 SelfCheckRow check_field(const F& f, const std::string& name, const std::string& parameter,
                          std::size_t cases, std::uint64_t seed) {
   using T = typename F::value_type;
-  Kokkos::View<T*, typename ExecSpace::memory_space> products("hepex::self_check::products",
-                                                              cases);
+  Kokkos::View<T*, typename ExecSpace::memory_space> products("hepex::self_check::products", cases);
   std::size_t failures = 0;
   const std::uint64_t seed_a = seed, seed_b = seed + 1, seed_c = seed + 2;
 
@@ -98,8 +96,7 @@ SelfCheckRow check_field(const F& f, const std::string& name, const std::string&
   // against the host's unsigned __int128 path).
   auto host_products = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), products);
   for (std::size_t i = 0; i < cases; ++i) {
-    const T expected =
-        f.mul(Draw<F>::element(f, seed_a, i), Draw<F>::element(f, seed_b, i));
+    const T expected = f.mul(Draw<F>::element(f, seed_a, i), Draw<F>::element(f, seed_b, i));
     if (!same(f, host_products(i), expected)) ++failures;
   }
   return {name, parameter, cases, failures, seconds};
@@ -119,10 +116,8 @@ std::vector<SelfCheckRow> check_all(std::size_t cases, std::uint64_t seed) {
   const Real64 real64;
   const Complex128 complex128;
   return {
-      check_field<ExecSpace>(zp32, "Zp32", "p = " + std::to_string(zp32.modulus()), cases,
-                             seed),
-      check_field<ExecSpace>(zp64, "Zp64", "p = " + std::to_string(zp64.modulus()), cases,
-                             seed),
+      check_field<ExecSpace>(zp32, "Zp32", "p = " + std::to_string(zp32.modulus()), cases, seed),
+      check_field<ExecSpace>(zp64, "Zp64", "p = " + std::to_string(zp64.modulus()), cases, seed),
       check_field<ExecSpace>(real64, "Real64", tolerance_text(real64.tolerance()), cases, seed),
       check_field<ExecSpace>(complex128, "Complex128", tolerance_text(complex128.tolerance()),
                              cases, seed),
@@ -133,7 +128,7 @@ std::vector<SelfCheckRow> check_all(std::size_t cases, std::uint64_t seed) {
 
 std::vector<SelfCheckRow> self_check(Place backend, std::size_t cases, std::uint64_t seed) {
   return backend == Place::device ? detail::check_all<DeviceSpace>(cases, seed)
-                                    : detail::check_all<HostSpace>(cases, seed);
+                                  : detail::check_all<HostSpace>(cases, seed);
 }
 
 }  // namespace hepex::field

@@ -55,8 +55,10 @@ std::vector<ExpressionText> split_expressions(const std::string& text, const std
     }
   }
   if (open) {
-    throw Error(name + ":" + std::to_string(start) + ": the expression starting here runs to the end of "
-                "the file with " + std::to_string(depth) + " parenthesis(es) open (expected ')')");
+    throw Error(name + ":" + std::to_string(start) +
+                ": the expression starting here runs to the end of "
+                "the file with " +
+                std::to_string(depth) + " parenthesis(es) open (expected ')')");
   }
   return out;
 }

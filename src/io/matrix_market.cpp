@@ -41,7 +41,8 @@ void check_fits(std::size_t rows, std::size_t cols, std::size_t entry_bytes,
   what << name << ": a " << rows << " x " << cols << " matrix of " << entry_bytes
        << "-byte entries ";
   if (overflow) throw Error(what.str() + "is too large to address");
-  const std::size_t bytes = rows * cols * entry_bytes, copies = std::max<std::size_t>(limits.copies, 1);
+  const std::size_t bytes = rows * cols * entry_bytes,
+                    copies = std::max<std::size_t>(limits.copies, 1);
   if (limits.max_bytes != 0 && bytes > limits.max_bytes / copies) {
     what << std::setprecision(3) << "needs " << copies << " cop" << (copies == 1 ? "y" : "ies")
          << " of " << static_cast<double>(bytes) / (1u << 20) << " MiB for the work, more than the "
@@ -102,7 +103,8 @@ std::size_t parse_count(const std::string& token, const LineReader& reader, cons
 void parse_matrix_market(std::istream& in, const std::string& name, const MatrixMarketSink& sink) {
   if (!in) throw Error(name + ": cannot read the file");
   std::string banner;
-  if (!std::getline(in, banner)) throw Error(name + ":1: empty file, expected a %%MatrixMarket header");
+  if (!std::getline(in, banner))
+    throw Error(name + ":1: empty file, expected a %%MatrixMarket header");
   std::istringstream words(banner);
   std::string tag, object, format, kind, symmetry;
   words >> tag >> object >> format >> kind >> symmetry;
@@ -126,7 +128,8 @@ void parse_matrix_market(std::istream& in, const std::string& name, const Matrix
     throw Error(name + ":1: entry type '" + kind + "' is not integer, real or complex");
   }
   if (symmetry != "general") {
-    throw Error(name + ":1: symmetry '" + symmetry + "' is not supported; write the matrix as 'general'");
+    throw Error(name + ":1: symmetry '" + symmetry +
+                "' is not supported; write the matrix as 'general'");
   }
   const bool coordinate = format == "coordinate";
   const std::size_t value_tokens = entry_kind == EntryKind::complex ? 2 : 1;
@@ -136,14 +139,13 @@ void parse_matrix_market(std::istream& in, const std::string& name, const Matrix
   if (!reader.next(t)) throw Error(name + ": missing the size line");
   const std::size_t expected_size_tokens = coordinate ? 3 : 2;
   if (t.size() != expected_size_tokens) {
-    reader.fail(std::string("size line must be '") + (coordinate ? "rows cols entries" : "rows cols") +
-                "'");
+    reader.fail(std::string("size line must be '") +
+                (coordinate ? "rows cols entries" : "rows cols") + "'");
   }
   const std::size_t rows = parse_count(t[0], reader, "row count");
   const std::size_t cols = parse_count(t[1], reader, "column count");
   sink.begin(rows, cols, entry_kind);  // checks that rows * cols is addressable
-  const std::size_t entries =
-      coordinate ? parse_count(t[2], reader, "entry count") : rows * cols;
+  const std::size_t entries = coordinate ? parse_count(t[2], reader, "entry count") : rows * cols;
   if (coordinate && entries > rows * cols) reader.fail("more entries than positions");
 
   std::unordered_set<std::uint64_t> seen;
@@ -160,8 +162,8 @@ void parse_matrix_market(std::istream& in, const std::string& name, const Matrix
       i = parse_count(t[0], reader, "row index");
       j = parse_count(t[1], reader, "column index");
       if (i < 1 || i > rows || j < 1 || j > cols) {
-        reader.fail("position (" + t[0] + ", " + t[1] + ") is outside the " +
-                    std::to_string(rows) + " x " + std::to_string(cols) + " matrix");
+        reader.fail("position (" + t[0] + ", " + t[1] + ") is outside the " + std::to_string(rows) +
+                    " x " + std::to_string(cols) + " matrix");
       }
       --i;
       --j;

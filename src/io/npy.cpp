@@ -48,8 +48,9 @@ void parse_descr(const std::string& descr, NpyHeader& h, const std::string& name
   }
   const char kind = descr[1];
   if (kind == 'O') {
-    refuse("object arrays are pickled; save integers as int64/uint64 (a.astype(numpy.int64)) "
-           "and floating point as float64 or complex128");
+    refuse(
+        "object arrays are pickled; save integers as int64/uint64 (a.astype(numpy.int64)) "
+        "and floating point as float64 or complex128");
   }
   // The kind letter and item size in bytes.
   static const std::map<std::string, std::pair<NpyType, std::size_t>> types{
@@ -86,8 +87,9 @@ class HeaderParser {
       seen[key] = true;
       if (key == "descr") {
         if (peek() != '\'' && peek() != '"') {
-          throw Error(name_ + ": structured dtypes (a list as 'descr') are not supported; "
-                              "save a plain numeric array");
+          throw Error(name_ +
+                      ": structured dtypes (a list as 'descr') are not supported; "
+                      "save a plain numeric array");
         }
         parse_descr(string_literal(), h, name_);
       } else if (key == "fortran_order") {
@@ -142,7 +144,8 @@ class HeaderParser {
   }
   bool boolean() {
     skip_space();
-    for (const auto& [word, value] : {std::pair<const char*, bool>{"True", true}, {"False", false}}) {
+    for (const auto& [word, value] :
+         {std::pair<const char*, bool>{"True", true}, {"False", false}}) {
       if (text_.compare(pos_, std::strlen(word), word) == 0) {
         pos_ += std::strlen(word);
         return value;
@@ -156,7 +159,8 @@ class HeaderParser {
     std::size_t value = 0;
     for (; pos_ < text_.size() && std::isdigit(static_cast<unsigned char>(text_[pos_])); ++pos_) {
       const auto digit = static_cast<std::size_t>(text_[pos_] - '0');
-      if (value > (std::numeric_limits<std::size_t>::max() - digit) / 10) fail("a dimension is too large");
+      if (value > (std::numeric_limits<std::size_t>::max() - digit) / 10)
+        fail("a dimension is too large");
       value = value * 10 + digit;
     }
     if (pos_ == start) fail("a dimension is not a non-negative integer");
@@ -270,8 +274,8 @@ void npy_entry_error(const NpyHeader& h, std::size_t index, const std::string& n
                      const std::string& what) {
   const std::size_t i = h.fortran_order ? index % h.rows : index / h.cols;
   const std::size_t j = h.fortran_order ? index / h.rows : index % h.cols;
-  throw Error(name + ": a[" + std::to_string(i) + (h.dimensions == 2 ? ", " + std::to_string(j) : "") +
-              "] " + what);
+  throw Error(name + ": a[" + std::to_string(i) +
+              (h.dimensions == 2 ? ", " + std::to_string(j) : "") + "] " + what);
 }
 
 void npy_dtype_error(const NpyHeader& h, const std::string& name, const std::string& why) {
@@ -288,8 +292,16 @@ void write_npy_header(std::ostream& out, const char* type, std::size_t rows, std
   dict.append(padded - fixed - dict.size() - 1, ' ');
   dict += '\n';
   const std::size_t length = dict.size();
-  const char prefix[] = {magic[0], magic[1], magic[2], magic[3], magic[4], magic[5], 1, 0,
-                         static_cast<char>(length & 0xff), static_cast<char>(length >> 8)};
+  const char prefix[] = {magic[0],
+                         magic[1],
+                         magic[2],
+                         magic[3],
+                         magic[4],
+                         magic[5],
+                         1,
+                         0,
+                         static_cast<char>(length & 0xff),
+                         static_cast<char>(length >> 8)};
   out.write(prefix, sizeof prefix);
   out << dict;
 }

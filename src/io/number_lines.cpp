@@ -23,7 +23,8 @@ std::vector<NumberLine> read_number_lines(std::istream& in, const std::string& n
       const Decimal d = parse_decimal(field);
       // NaN and infinities pass here: the momenta check says which event.
       if (d.problem != nullptr && !std::isnan(d.value) && !std::isinf(d.value)) fail(d.problem);
-      if (d.problem != nullptr && std::isinf(d.value) && field.find_first_of("eE") != std::string::npos) {
+      if (d.problem != nullptr && std::isinf(d.value) &&
+          field.find_first_of("eE") != std::string::npos) {
         fail(d.problem);  // 1e400: beyond the largest double, not "inf"
       }
       line.values.push_back(d.value);

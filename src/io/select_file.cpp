@@ -29,9 +29,10 @@ SelectFile read_select_file(std::istream& in, const std::string& name) {
     const auto where = name + ":" + std::to_string(line.line) + ": ";
     if (columns < 3 || columns > 5 || line.values.size() != columns) {
       throw Error(where + std::to_string(line.values.size()) + " numbers, expected " +
-                  (columns == 5   ? "5 (gs rndhel rndcol igraph channel, as the first line)"
-                   : columns == 4 ? "4 (gs rndhel rndcol igraph, as the first line)"
-                                  : "3 (gs rndhel rndcol), 4 (... igraph) or 5 (... igraph channel)"));
+                  (columns == 5 ? "5 (gs rndhel rndcol igraph channel, as the first line)"
+                   : columns == 4
+                       ? "4 (gs rndhel rndcol igraph, as the first line)"
+                       : "3 (gs rndhel rndcol), 4 (... igraph) or 5 (... igraph channel)"));
     }
     file.gs.push_back(line.values[0]);
     file.rndhel.push_back(line.values[1]);

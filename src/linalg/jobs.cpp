@@ -86,7 +86,9 @@ template <class F>
 RrefJobResult RrefJobs<F>::decode(std::string bytes) const {
   const std::string tag = trailer_tag;
   const auto at = bytes.rfind(tag);
-  const auto corrupt = [] { return Error("rref job: not a result of this form", ErrorKind::runtime); };
+  const auto corrupt = [] {
+    return Error("rref job: not a result of this form", ErrorKind::runtime);
+  };
   if (at == std::string::npos) throw corrupt();
   std::istringstream trailer(bytes.substr(at + tag.size()));
   RrefJobResult result;

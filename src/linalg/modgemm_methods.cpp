@@ -20,16 +20,11 @@ GemmMethod parse_gemm_method(const std::string& name) {
 
 const char* gemm_method_name(GemmMethod method) {
   switch (method) {
-    case GemmMethod::fp64:
-      return "fp64";
-    case GemmMethod::multiword:
-      return "multiword";
-    case GemmMethod::int64:
-      return "int64";
-    case GemmMethod::int8:
-      return "int8";
-    default:
-      return "auto";
+    case GemmMethod::fp64: return "fp64";
+    case GemmMethod::multiword: return "multiword";
+    case GemmMethod::int64: return "int64";
+    case GemmMethod::int8: return "int8";
+    default: return "auto";
   }
 }
 

@@ -31,8 +31,8 @@ std::vector<RationalModP> balanced_zippel(const BlackBox& box, const field::Zp64
     return polynomials(zippel(box, f, seed, options));
   }
   const auto choice = detail::choose_shift(box, f, random, options);
-  const bool shifted = std::any_of(choice.shift.begin(), choice.shift.end(),
-                                   [](std::uint64_t s) { return s != 0; });
+  const bool shifted =
+      std::any_of(choice.shift.begin(), choice.shift.end(), [](std::uint64_t s) { return s != 0; });
   if (!shifted && std::all_of(choice.shapes.begin(), choice.shapes.end(),
                               [](const detail::LineShape& s) { return s.den_degree == 0; })) {
     ZippelOptions polynomial_options = options;

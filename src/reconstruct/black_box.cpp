@@ -25,8 +25,8 @@ namespace detail {
 namespace {
 
 template <class ExecSpace>
-std::unique_ptr<BlackBox> expression_box_in(std::vector<io::Expression> expressions, std::size_t variables,
-                                            const CompileOptions& options) {
+std::unique_ptr<BlackBox> expression_box_in(std::vector<io::Expression> expressions,
+                                            std::size_t variables, const CompileOptions& options) {
   for (const auto& e : expressions) {
     if (e.variables() != variables) {
       throw Error("expression_black_box: an expression over " + std::to_string(e.variables()) +

@@ -10,7 +10,7 @@ namespace hepex::reconstruct::detail {
 namespace {
 
 using Monomial = std::vector<std::uint32_t>;
-using Poly = std::map<Monomial, mpq_class>;  // no zero coefficients
+using Poly = std::map<Monomial, mpq_class>;                 // no zero coefficients
 using FactorPowers = std::map<std::size_t, std::uint64_t>;  // factor index -> exponent
 
 struct Exceeded {};      // a limit was reached
@@ -60,12 +60,8 @@ class Expander {
         case io::Op::neg:
           for (auto& term : stack.back().num) term.second = -term.second;
           break;
-        case io::Op::pow:
-          stack.back() = power(stack.back(), ins.operand);
-          break;
-        case io::Op::pow_inverse:
-          stack.back() = inverse_power(stack.back(), ins.operand);
-          break;
+        case io::Op::pow: stack.back() = power(stack.back(), ins.operand); break;
+        case io::Op::pow_inverse: stack.back() = inverse_power(stack.back(), ins.operand); break;
       }
     }
     const Fraction& value = stack.back();
@@ -89,9 +85,8 @@ class Expander {
   }
 
   static bool is_constant(const Poly& p) {
-    return p.size() == 1 &&
-           std::all_of(p.begin()->first.begin(), p.begin()->first.end(),
-                       [](std::uint32_t e) { return e == 0; });
+    return p.size() == 1 && std::all_of(p.begin()->first.begin(), p.begin()->first.end(),
+                                        [](std::uint32_t e) { return e == 0; });
   }
 
   void check_size(const Poly& p) const {
@@ -285,9 +280,7 @@ class Expander {
     return {std::move(num), times(a.den, d.factors)};
   }
 
-  Fraction power(const Fraction& a, std::uint64_t k) {
-    return {power(a.num, k), raised(a.den, k)};
-  }
+  Fraction power(const Fraction& a, std::uint64_t k) { return {power(a.num, k), raised(a.den, k)}; }
 
   // (a.num / a.den)^-k = (a.den / c)^k / (x^m f)^k with a.num = c x^m f.
   Fraction inverse_power(const Fraction& a, std::uint64_t k) {
@@ -322,7 +315,9 @@ std::optional<ExpandedExpression> expand(const io::Expression& expression,
     return std::nullopt;
   } catch (const NeverDefined&) {
     return ExpandedExpression{PolynomialQ{expression.variables(), {}, {}},
-                              PolynomialQ{expression.variables(), {}, {}}, {}, {}};
+                              PolynomialQ{expression.variables(), {}, {}},
+                              {},
+                              {}};
   }
 }
 

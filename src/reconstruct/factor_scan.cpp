@@ -151,7 +151,8 @@ std::shared_ptr<const FactoredBox::Reduced> FactoredBox::reduced(const field::Zp
 
 void FactoredBox::evaluate(const field::Zp64& f, std::size_t count,
                            const std::vector<std::uint64_t>& points,
-                           std::vector<std::uint64_t>& values, std::vector<std::uint8_t>& ok) const {
+                           std::vector<std::uint64_t>& values,
+                           std::vector<std::uint8_t>& ok) const {
   box_.evaluate(f, count, points, values, ok);
   if (none_) return;
   const std::size_t n = variables(), F = functions();

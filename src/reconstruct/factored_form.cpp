@@ -17,7 +17,9 @@ namespace {
 // RAII over one FLINT context and the polynomials made in it.
 class Context {
  public:
-  explicit Context(std::size_t variables) { fmpq_mpoly_ctx_init(ctx_, static_cast<slong>(variables), ORD_LEX); }
+  explicit Context(std::size_t variables) {
+    fmpq_mpoly_ctx_init(ctx_, static_cast<slong>(variables), ORD_LEX);
+  }
   ~Context() { fmpq_mpoly_ctx_clear(ctx_); }
   Context(const Context&) = delete;
   Context& operator=(const Context&) = delete;
@@ -81,7 +83,8 @@ void to_flint(const PolynomialQ& p, const Context& c, fmpq_mpoly_struct* out) {
 // One factor: integer coefficients, content 1, leading coefficient (FLINT's
 // term 0, the lexicographically largest) positive; `lead` its leading
 // coefficient (for the constant).
-PolynomialQ primitive_factor(fmpq_mpoly_struct* f, const Context& c, std::size_t n, mpq_class& lead) {
+PolynomialQ primitive_factor(fmpq_mpoly_struct* f, const Context& c, std::size_t n,
+                             mpq_class& lead) {
   const slong terms = fmpq_mpoly_length(f, c.get());
   std::vector<mpq_class> coefficients(static_cast<std::size_t>(terms));
   std::vector<std::vector<std::uint32_t>> exponents(static_cast<std::size_t>(terms));
@@ -125,7 +128,8 @@ std::vector<Piece> factor(const PolynomialQ& p, const std::vector<std::string>& 
   const Context c(p.variables);
   Poly a(c);
   to_flint(p, c, a.get());
-  if (fmpq_mpoly_is_zero(a.get(), c.get())) throw Error("factored form: a zero polynomial", ErrorKind::runtime);
+  if (fmpq_mpoly_is_zero(a.get(), c.get()))
+    throw Error("factored form: a zero polynomial", ErrorKind::runtime);
   Rational lead_a;
   fmpq_mpoly_get_term_coeff_fmpq(lead_a.q, a.get(), 0, c.get());
   Factors f(c);
@@ -137,7 +141,8 @@ std::vector<Piece> factor(const PolynomialQ& p, const std::vector<std::string>& 
   for (slong i = 0; i < f.get()->num; ++i) {
     mpq_class lead;
     PolynomialQ base = primitive_factor(f.get()->poly + i, c, p.variables, lead);
-    if (!fmpz_fits_si(f.get()->exp + i)) throw Error("factored form: a multiplicity beyond 2^63", ErrorKind::runtime);
+    if (!fmpz_fits_si(f.get()->exp + i))
+      throw Error("factored form: a multiplicity beyond 2^63", ErrorKind::runtime);
     const auto e = static_cast<unsigned long>(fmpz_get_si(f.get()->exp + i));
     mpq_class power = 1;
     for (unsigned long k = 0; k < e; ++k) power *= lead;

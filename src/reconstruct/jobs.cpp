@@ -99,7 +99,8 @@ ExpressionJobResult ExpressionJobs::run_one(std::size_t job) const {
                           << " probes of an earlier run with seed " << log->seed()
                           << (settings_.seed_given ? "" : " (this run's seed now)");
         if (log->dropped_bytes() > 0)
-          *options.progress << ", " << log->dropped_bytes() << " bytes of an incomplete end dropped";
+          *options.progress << ", " << log->dropped_bytes()
+                            << " bytes of an incomplete end dropped";
         *options.progress << "\n";
       }
     }

@@ -19,8 +19,8 @@ using detail::TransposedVandermonde;
 using detail::VandermondeSystems;
 
 bool constant_only(const PolynomialModP& p) {
-  return p.terms() == 1 &&
-         std::all_of(p.exponent(0), p.exponent(0) + p.variables, [](std::uint32_t e) { return e == 0; });
+  return p.terms() == 1 && std::all_of(p.exponent(0), p.exponent(0) + p.variables,
+                                       [](std::uint32_t e) { return e == 0; });
 }
 
 // Solves the groups' systems sum_t c_t m_t^j = b_j (j = 1..T_g) for the
@@ -51,7 +51,8 @@ std::vector<std::size_t> batch_ends(std::vector<std::size_t> counts) {
 
 // z_{j0+1}..z_end as rows of m coordinates, `power` (y^j0 on entry) advanced
 // to y^end.
-std::vector<std::uint64_t> geometric_points(const field::Zp64& f, const std::vector<std::uint64_t>& y,
+std::vector<std::uint64_t> geometric_points(const field::Zp64& f,
+                                            const std::vector<std::uint64_t>& y,
                                             std::vector<std::uint64_t>& power, std::size_t j0,
                                             std::size_t end) {
   const std::size_t m = y.size();
@@ -81,7 +82,8 @@ std::vector<RationalModP> polynomials(const BlackBox& box, const field::Zp64& f,
   std::vector<std::uint64_t> rhs;
   for (std::size_t g = 0; g < F; ++g) {
     const PolynomialModP& p = support[g].num;
-    for (std::size_t t = 0; t < p.terms(); ++t) systems.nodes.push_back(monomial(f, p.exponent(t), y.data(), n));
+    for (std::size_t t = 0; t < p.terms(); ++t)
+      systems.nodes.push_back(monomial(f, p.exponent(t), y.data(), n));
     systems.offsets.push_back(systems.nodes.size());
     for (std::size_t j = 0; j < p.terms(); ++j) rhs.push_back(out[j * F + g]);
   }
@@ -107,7 +109,8 @@ std::vector<RationalModP> rationals(const BlackBox& box, const field::Zp64& f,
   detail::LineTarget target(box, f, random, shift, plan.shapes);
   const auto& parts = target.parts();
   const std::size_t P = parts.size();
-  if (plan.supports.size() != P) throw UnluckyChoice("known support: the plan does not fit its lines");
+  if (plan.supports.size() != P)
+    throw UnluckyChoice("known support: the plan does not fit its lines");
   std::vector<std::uint64_t> y(m);
   for (auto& v : y) v = random.next(f);
   // Each part's nodes once solved, and c_k node_k^j at the last point z_j done.
@@ -151,7 +154,8 @@ std::vector<RationalModP> rationals(const BlackBox& box, const field::Zp64& f,
       if (p.terms() < end) continue;
       for (std::size_t j = j0; j < end; ++j) values[q].push_back(out[(j - j0) * P + q]);
       if (p.terms() != end) continue;
-      for (std::size_t t = 0; t < p.terms(); ++t) nodes[q].push_back(monomial(f, p.exponent(t), y.data(), m));
+      for (std::size_t t = 0; t < p.terms(); ++t)
+        nodes[q].push_back(monomial(f, p.exponent(t), y.data(), m));
       systems.nodes.insert(systems.nodes.end(), nodes[q].begin(), nodes[q].end());
       systems.offsets.push_back(systems.nodes.size());
       rhs.insert(rhs.end(), values[q].begin(), values[q].end());
@@ -175,8 +179,7 @@ std::vector<RationalModP> rationals(const BlackBox& box, const field::Zp64& f,
 }  // namespace
 
 std::vector<RationalModP> from_support(const BlackBox& box, const field::Zp64& f,
-                                       std::uint64_t seed,
-                                       const std::vector<RationalModP>& support,
+                                       std::uint64_t seed, const std::vector<RationalModP>& support,
                                        const LinePlan* plan) {
   const KokkosLock lock;
   RandomElements random(seed);
@@ -186,7 +189,7 @@ std::vector<RationalModP> from_support(const BlackBox& box, const field::Zp64& f
     throw UnluckyChoice("known support: rational functions need the first prime's line plan");
   }
   auto result = polynomial || box.variables() == 0 ? polynomials(box, f, random, support)
-                                                    : rationals(box, f, random, *plan);
+                                                   : rationals(box, f, random, *plan);
   for (auto& r : result)
     if (!normalise(r, f)) throw UnluckyChoice("known support: zero denominator");
   return result;
@@ -266,9 +269,11 @@ std::optional<std::vector<RationalModP>> from_support_knowing(
     }
     terms[q].solved = terms[q].unknown.empty();
   }
-  const auto advance = [&](std::vector<std::uint64_t>& current, const std::vector<std::uint64_t>& nodes) {
+  const auto advance = [&](std::vector<std::uint64_t>& current,
+                           const std::vector<std::uint64_t>& nodes) {
     std::uint64_t sum = 0;
-    for (std::size_t k = 0; k < current.size(); ++k) sum = f.add(sum, current[k] = f.mul(current[k], nodes[k]));
+    for (std::size_t k = 0; k < current.size(); ++k)
+      sum = f.add(sum, current[k] = f.mul(current[k], nodes[k]));
     return sum;
   };
   std::vector<std::size_t> counts;
@@ -303,7 +308,8 @@ std::optional<std::vector<RationalModP>> from_support_knowing(
     for (std::size_t q = 0; q < P; ++q) {
       Terms& tq = terms[q];
       if (tq.solved || tq.unknown.size() < end) continue;
-      for (std::size_t i = 0; i < count; ++i) tq.values.push_back(f.sub(out[i * P + q], known_share[i * P + q]));
+      for (std::size_t i = 0; i < count; ++i)
+        tq.values.push_back(f.sub(out[i * P + q], known_share[i * P + q]));
       if (tq.unknown.size() != end) continue;
       systems.nodes.insert(systems.nodes.end(), tq.nodes.begin(), tq.nodes.end());
       systems.offsets.push_back(systems.nodes.size());

@@ -108,8 +108,8 @@ std::size_t LineTarget::unknowns(std::size_t g, const KnownValues& known, std::s
   return count;
 }
 
-bool LineTarget::fit(const field::Zp64& f, Slots& s, const std::uint64_t* t,
-                     const std::uint64_t* y, std::size_t stride) const {
+bool LineTarget::fit(const field::Zp64& f, Slots& s, const std::uint64_t* t, const std::uint64_t* y,
+                     std::size_t stride) const {
   // sum_{unknown r} nu_r t^r - y sum_{unknown r} delta_r t^r
   //   = y sum_{known r} delta_r t^r - sum_{known r} nu_r t^r.
   const std::size_t U = s.unknowns();
@@ -158,7 +158,8 @@ std::vector<std::uint8_t> LineTarget::known_needed(const std::vector<std::uint8_
     k.clear();
     for (const auto& side : index_[g])
       for (const long q : side)
-        if (q >= 0 && passed[static_cast<std::size_t>(q)] != 0) k.push_back(static_cast<std::size_t>(q));
+        if (q >= 0 && passed[static_cast<std::size_t>(q)] != 0)
+          k.push_back(static_cast<std::size_t>(q));
     if (k.empty()) continue;
     if (!shapes_[g].normalised) {
       // Unnormalised lines (known_support.hpp) are normalised by the known ones.
@@ -166,7 +167,8 @@ std::vector<std::uint8_t> LineTarget::known_needed(const std::vector<std::uint8_
       continue;
     }
     const std::size_t spare = most - open[g];  // known ones the fit may find again
-    std::sort(k.begin(), k.end(), [&](std::size_t a, std::size_t b) { return terms[a] < terms[b]; });
+    std::sort(k.begin(), k.end(),
+              [&](std::size_t a, std::size_t b) { return terms[a] < terms[b]; });
     for (std::size_t c = 0; c < k.size(); ++c)
       need[k[c]] = c + spare < k.size() ? known_value : known_unknown;
   }
@@ -214,25 +216,28 @@ void LineTarget::evaluate(const field::Zp64& f, std::size_t count,
   // own parts: spread over the host threads (a singular fit marks its point).
   interruption_point();
   std::vector<std::uint8_t> singular(count * F, 0);
-  for_each_on(threads_, count * F, [&](std::size_t begin, std::size_t end) {
-    Slots s;
-    for (std::size_t at = begin; at < end; ++at) {
-      const std::size_t i = at / F, g = at % F;
-      if (ok[i] == 0) continue;
-      slots(g, known, i, s);
-      if (s.unknowns() > 0 && !fit(f, s, ts[i].data(), ys[i].data() + g, F)) {
-        singular[at] = 1;
-        continue;
-      }
-      for (int den = 0; den < 2; ++den) {
-        const auto& v = den ? s.den : s.num;
-        for (std::size_t r = 0; r < v.size(); ++r) {
-          const long q = index_[g][den][r];
-          if (q >= 0) values[i * P + static_cast<std::size_t>(q)] = v[r];
+  for_each_on(
+      threads_, count * F,
+      [&](std::size_t begin, std::size_t end) {
+        Slots s;
+        for (std::size_t at = begin; at < end; ++at) {
+          const std::size_t i = at / F, g = at % F;
+          if (ok[i] == 0) continue;
+          slots(g, known, i, s);
+          if (s.unknowns() > 0 && !fit(f, s, ts[i].data(), ys[i].data() + g, F)) {
+            singular[at] = 1;
+            continue;
+          }
+          for (int den = 0; den < 2; ++den) {
+            const auto& v = den ? s.den : s.num;
+            for (std::size_t r = 0; r < v.size(); ++r) {
+              const long q = index_[g][den][r];
+              if (q >= 0) values[i * P + static_cast<std::size_t>(q)] = v[r];
+            }
+          }
         }
-      }
-    }
-  }, 32);
+      },
+      32);
   for (std::size_t at = 0; at < count * F; ++at)
     if (singular[at] != 0) ok[at / F] = 0;
 }

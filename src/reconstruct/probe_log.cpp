@@ -39,11 +39,11 @@ ProbeLog::ProbeLog(const BlackBox& box, std::string path, const std::string& ide
                    std::uint64_t seed)
     : box_(box), path_(std::move(path)), seed_(seed) {
   const std::string shape = "hepex probe log 1 " + std::to_string(variables()) + ' ' +
-                            std::to_string(functions()) + ' ' +
-                            fingerprint(identity);
+                            std::to_string(functions()) + ' ' + fingerprint(identity);
   // An empty file is one killed before its header was written: made afresh.
   std::error_code error;
-  if (std::filesystem::exists(path_, error) && std::filesystem::file_size(path_, error) > 0 && !error) {
+  if (std::filesystem::exists(path_, error) && std::filesystem::file_size(path_, error) > 0 &&
+      !error) {
     load(shape);
   } else {
     const std::string header = shape + ' ' + std::to_string(seed_) + '\n';
@@ -79,8 +79,9 @@ void ProbeLog::load(const std::string& expected_shape) {
     throw Error(path_ + ": not a hepex probe log (no header line); delete it to start afresh");
   }
   if (header.rfind(expected_shape + ' ', 0) != 0) {
-    throw Error(path_ + ": a probe log of another job (other functions, variables or options): "
-                        "use another --checkpoint directory or delete it");
+    throw Error(path_ +
+                ": a probe log of another job (other functions, variables or options): "
+                "use another --checkpoint directory or delete it");
   }
   std::istringstream tail(header.substr(expected_shape.size() + 1));
   if (!(tail >> seed_) || !(tail >> std::ws).eof()) {
@@ -94,8 +95,10 @@ void ProbeLog::load(const std::string& expected_shape) {
   std::size_t offset = 0;
   for (; offset + size <= bytes.size(); offset += size) {
     for (std::size_t w = 0; w < words; ++w)
-      record[w] = from_little_endian(reinterpret_cast<const unsigned char*>(bytes.data()) + offset + 8 * w);
-    if (checksum(record.data(), words - 1) != record[words - 1] || record[1 + variables()] > 1) break;
+      record[w] =
+          from_little_endian(reinterpret_cast<const unsigned char*>(bytes.data()) + offset + 8 * w);
+    if (checksum(record.data(), words - 1) != record[words - 1] || record[1 + variables()] > 1)
+      break;
     index_.emplace(key(record[0], record.data() + 1), records_.size() / words);
     records_.insert(records_.end(), record.begin(), record.end());
   }
@@ -105,7 +108,9 @@ void ProbeLog::load(const std::string& expected_shape) {
   if (dropped_bytes_ > 0) {
     std::error_code error;
     std::filesystem::resize_file(path_, header_bytes + offset, error);
-    if (error) throw Error(path_ + ": cannot truncate the probe log: " + error.message(), ErrorKind::runtime);
+    if (error)
+      throw Error(path_ + ": cannot truncate the probe log: " + error.message(),
+                  ErrorKind::runtime);
   }
   file_ = std::fopen(path_.c_str(), "ab");
   if (file_ == nullptr) throw Error(path_ + ": cannot write the probe log", ErrorKind::runtime);
@@ -127,8 +132,8 @@ std::size_t ProbeLog::find(std::uint64_t prime, const std::uint64_t* x) const {
 }
 
 void ProbeLog::evaluate(const field::Zp64& f, std::size_t count,
-                        const std::vector<std::uint64_t>& points, std::vector<std::uint64_t>& values,
-                        std::vector<std::uint8_t>& ok) const {
+                        const std::vector<std::uint64_t>& points,
+                        std::vector<std::uint64_t>& values, std::vector<std::uint8_t>& ok) const {
   const std::lock_guard<std::mutex> lock(mutex_);
   if (file_ == nullptr) throw Error(path_ + ": the probe log was removed", ErrorKind::runtime);
   if (!verified_) verify();
@@ -149,7 +154,8 @@ void ProbeLog::evaluate(const field::Zp64& f, std::size_t count,
     }
     const std::uint64_t* record = records_.data() + r * words;
     ok[i] = static_cast<std::uint8_t>(record[1 + n]);
-    std::copy(record + 2 + n, record + 2 + n + F, values.begin() + static_cast<std::ptrdiff_t>(i * F));
+    std::copy(record + 2 + n, record + 2 + n + F,
+              values.begin() + static_cast<std::ptrdiff_t>(i * F));
     ++replayed_;
   }
   if (missing.empty()) return;
@@ -164,17 +170,20 @@ void ProbeLog::evaluate(const field::Zp64& f, std::size_t count,
     std::copy(fresh_points.begin() + static_cast<std::ptrdiff_t>(m * n),
               fresh_points.begin() + static_cast<std::ptrdiff_t>((m + 1) * n), record.begin() + 1);
     record[1 + n] = fresh_ok[m] != 0 ? 1 : 0;
-    for (std::size_t g = 0; g < F; ++g) record[2 + n + g] = fresh_ok[m] != 0 ? fresh_values[m * F + g] : 0;
+    for (std::size_t g = 0; g < F; ++g)
+      record[2 + n + g] = fresh_ok[m] != 0 ? fresh_values[m * F + g] : 0;
     record[words - 1] = checksum(record.data(), words - 1);
     to_little_endian(record.data(), words, bytes.data() + 8 * words * m);
     ok[i] = fresh_ok[m];
     if (fresh_ok[m] != 0)
-      std::copy(record.begin() + 2 + static_cast<std::ptrdiff_t>(n), record.begin() + 2 + static_cast<std::ptrdiff_t>(n + F),
+      std::copy(record.begin() + 2 + static_cast<std::ptrdiff_t>(n),
+                record.begin() + 2 + static_cast<std::ptrdiff_t>(n + F),
                 values.begin() + static_cast<std::ptrdiff_t>(i * F));
     index_.emplace(key(p, record.data() + 1), records_.size() / words);
     records_.insert(records_.end(), record.begin(), record.end());
   }
-  if (std::fwrite(bytes.data(), 1, bytes.size(), file_) != bytes.size() || std::fflush(file_) != 0) {
+  if (std::fwrite(bytes.data(), 1, bytes.size(), file_) != bytes.size() ||
+      std::fflush(file_) != 0) {
     throw Error(path_ + ": cannot write the probe log (disk full?)", ErrorKind::runtime);
   }
 }
@@ -191,11 +200,13 @@ void ProbeLog::verify() const {
     std::vector<std::uint64_t> point(record + 1, record + 1 + n), values;
     std::vector<std::uint8_t> ok;
     box_.evaluate(f, 1, point, values, ok);
-    const bool same = (ok.at(0) != 0) == (record[1 + n] != 0) &&
-                      (ok[0] == 0 || std::equal(values.begin(), values.begin() + static_cast<std::ptrdiff_t>(F), record + 2 + n));
+    const bool same =
+        (ok.at(0) != 0) == (record[1 + n] != 0) &&
+        (ok[0] == 0 || std::equal(values.begin(), values.begin() + static_cast<std::ptrdiff_t>(F),
+                                  record + 2 + n));
     if (!same) {
-      throw Error(path_ + ": the black box's value at stored point " + std::to_string(picks[k] + 1) +
-                  " (mod " + std::to_string(record[0]) +
+      throw Error(path_ + ": the black box's value at stored point " +
+                  std::to_string(picks[k] + 1) + " (mod " + std::to_string(record[0]) +
                   ") differs from the log's: a log of another function; delete it");
     }
   }
@@ -212,7 +223,8 @@ void ProbeLog::remove() {
   file_ = nullptr;
   std::error_code error;
   std::filesystem::remove(path_, error);
-  if (error) throw Error(path_ + ": cannot delete the probe log: " + error.message(), ErrorKind::runtime);
+  if (error)
+    throw Error(path_ + ": cannot delete the probe log: " + error.message(), ErrorKind::runtime);
 }
 
 }  // namespace hepex::reconstruct

@@ -7,9 +7,9 @@
 
 namespace hepex::reconstruct::detail {
 
-std::vector<std::uint64_t> product_of_linear_factors(const DeviceSpace&,
-                                                     const field::Zp64& f,
-                                                     const std::uint64_t* roots, std::size_t count) {
+std::vector<std::uint64_t> product_of_linear_factors(const DeviceSpace&, const field::Zp64& f,
+                                                     const std::uint64_t* roots,
+                                                     std::size_t count) {
   const auto d_roots = to_view<DeviceMemory>(std::vector<std::uint64_t>(roots, roots + count),
                                              "hepex::product_tree::roots");
   const ThreePrimeNtt<DeviceSpace> ntt(f, SubproductTree<DeviceSpace>::height_for(count));

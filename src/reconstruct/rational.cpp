@@ -1,8 +1,8 @@
 #include "hepex/reconstruct/rational.hpp"
 
-#include <memory>
 #include <algorithm>
 #include <chrono>
+#include <memory>
 #include <optional>
 
 #include "hepex/core/error.hpp"
@@ -147,7 +147,8 @@ struct Lift {
   // The accepted coefficients mod p (in the support's order, numerator then
   // denominator): false where none is accepted or p divides its denominator.
   void known_mod(std::uint64_t p, std::vector<std::uint8_t>& num, std::vector<std::uint8_t>& den,
-                 std::vector<std::uint64_t>& num_value, std::vector<std::uint64_t>& den_value) const {
+                 std::vector<std::uint64_t>& num_value,
+                 std::vector<std::uint64_t>& den_value) const {
     const std::size_t k = support.num.terms();
     num.assign(k, 0);
     den.assign(support.den.terms(), 0);
@@ -238,8 +239,8 @@ class Reconstructor {
     std::vector<std::uint64_t> primes;
     while (true) {
       if (drawn == primes.size()) {  // drawn lazily: most functions need two (image, check)
-        primes = field::random_large_primes(std::max<std::size_t>(2, 2 * primes.size()),
-                                            options_.seed);
+        primes =
+            field::random_large_primes(std::max<std::size_t>(2, 2 * primes.size()), options_.seed);
       }
       const field::Zp64 f(primes[drawn++]);
       box_.start_prime(drawn, support_ ? terms() + 2 * options_.verify_points : 0);
@@ -455,11 +456,11 @@ class Reconstructor {
 
   [[noreturn]] void fail_undefined(std::size_t points) {
     account();
-    throw ReconstructionFailure(
-        "the function is undefined at all " + std::to_string(points) +
-            " random points tried mod each of " + std::to_string(undefined_primes_limit) +
-            " random primes in a row (a division by zero everywhere?)",
-        std::move(result_));
+    throw ReconstructionFailure("the function is undefined at all " + std::to_string(points) +
+                                    " random points tried mod each of " +
+                                    std::to_string(undefined_primes_limit) +
+                                    " random primes in a row (a division by zero everywhere?)",
+                                std::move(result_));
   }
 
   [[noreturn]] void fail_not_determined() {
@@ -480,8 +481,9 @@ class Reconstructor {
     const std::string raise = "; raise " + options_.max_primes_name;
     if (open > 0) {
       throw ReconstructionFailure(
-          primes + (all == 1 ? std::string("the function")
-                             : std::to_string(open) + " of the " + std::to_string(all) + " functions") +
+          primes +
+              (all == 1 ? std::string("the function")
+                        : std::to_string(open) + " of the " + std::to_string(all) + " functions") +
               ": the rational reconstruction of " + (all == 1 ? "its" : "their") +
               " coefficients does not exist yet" + raise,
           std::move(result_));
@@ -490,7 +492,8 @@ class Reconstructor {
         primes + (all == 1 ? "the function" : "the functions") +
             ": the rational function from the images disagrees with the black box at a further "
             "prime (coefficients too large for these primes, or values that are not those of one "
-            "rational function)" + raise,
+            "rational function)" +
+            raise,
         std::move(result_));
   }
 

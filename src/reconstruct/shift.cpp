@@ -22,14 +22,15 @@ constexpr std::size_t numerator_candidates = 3;
 // twice the degree in probes) before every variable is shifted.
 constexpr std::size_t max_shift_lines = 48;
 
-
 // Nonzero coefficients of a fitted line (its density: a shift that adds
 // terms adds powers of t).
 std::size_t nonzero(const std::vector<LineFit>& fits) {
   std::size_t count = 0;
   for (const auto& fit : fits) {
-    count += static_cast<std::size_t>(std::count_if(fit.num.begin(), fit.num.end(), [](auto c) { return c != 0; }));
-    count += static_cast<std::size_t>(std::count_if(fit.den.begin(), fit.den.end(), [](auto c) { return c != 0; }));
+    count += static_cast<std::size_t>(
+        std::count_if(fit.num.begin(), fit.num.end(), [](auto c) { return c != 0; }));
+    count += static_cast<std::size_t>(
+        std::count_if(fit.den.begin(), fit.den.end(), [](auto c) { return c != 0; }));
   }
   return count;
 }
@@ -50,12 +51,14 @@ std::vector<LineFit> fit_along(const BlackBox& box, const field::Zp64& f, Random
   if (at_base != nullptr) {
     // t = 0 is the first point (it cannot be predicted yet), and the first
     // round draws one t fewer: the rounds stay aligned with the fit's batch.
-    if (at_base->size() != F) throw Error("fit_along: values at the base point for the wrong number of functions");
+    if (at_base->size() != F)
+      throw Error("fit_along: values at the base point for the wrong number of functions");
     for (std::size_t g = 0; g < F; ++g) fit[g].add(0, (*at_base)[g]);
     ++defined;
   }
   for (std::size_t round = 0; std::count(done.begin(), done.end(), 0) > 0; ++round) {
-    if (round == undefined_after_rounds && defined == 0) throw BoxUndefined(round * per_round, f.modulus());
+    if (round == undefined_after_rounds && defined == 0)
+      throw BoxUndefined(round * per_round, f.modulus());
     if (round > max_line_rounds + limit / per_round)
       throw UnluckyChoice("balanced zippel: the black box keeps failing on a line");
     std::vector<std::uint64_t> ts, points;
@@ -71,18 +74,22 @@ std::vector<LineFit> fit_along(const BlackBox& box, const field::Zp64& f, Random
     box.evaluate(f, draws, points, out, ok);
     for (std::size_t r = 0; r < draws; ++r) defined += ok[r] != 0 ? 1 : 0;
     // Each function's fit takes the round's points on its own (the host threads).
-    for_each_on(options.threads, F, [&](std::size_t begin, std::size_t end) {
-      for (std::size_t g = begin; g < end; ++g) {
-        for (std::size_t r = 0; r < draws && done[g] == 0; ++r) {
-          if (ok[r] == 0) continue;
-          if (fit[g].add(ts[r], out[r * F + g]) == RationalFit::Added::predicted) done[g] = 1;
-          if (!done[g] && fit[g].size() >= limit) {
-            throw Error(degree_limit_message("the total degree", max_degree, options.max_degree_name),
-                        ErrorKind::negative_answer);
+    for_each_on(
+        options.threads, F,
+        [&](std::size_t begin, std::size_t end) {
+          for (std::size_t g = begin; g < end; ++g) {
+            for (std::size_t r = 0; r < draws && done[g] == 0; ++r) {
+              if (ok[r] == 0) continue;
+              if (fit[g].add(ts[r], out[r * F + g]) == RationalFit::Added::predicted) done[g] = 1;
+              if (!done[g] && fit[g].size() >= limit) {
+                throw Error(
+                    degree_limit_message("the total degree", max_degree, options.max_degree_name),
+                    ErrorKind::negative_answer);
+              }
+            }
           }
-        }
-      }
-    }, 16);
+        },
+        16);
   }
   std::vector<LineFit> fits(F);
   for (std::size_t g = 0; g < F; ++g) fit[g].to_rational(fits[g].num, fits[g].den);
@@ -115,7 +122,8 @@ ShiftChoice choose_shift(const BlackBox& box, const field::Zp64& f, RandomElemen
                          const ZippelOptions& options) {
   const std::size_t n = box.variables(), F = box.functions();
   ShiftChoice choice;
-  const auto with_shape = [&](std::vector<std::uint64_t> shift, const std::vector<std::uint64_t>* at_shift) -> bool {
+  const auto with_shape = [&](std::vector<std::uint64_t> shift,
+                              const std::vector<std::uint64_t>* at_shift) -> bool {
     const auto fits = fit_line(box, f, random, shift, options, at_shift);
     std::vector<LineShape> shapes(F);
     for (std::size_t g = 0; g < F; ++g)
@@ -141,8 +149,9 @@ ShiftChoice choose_shift(const BlackBox& box, const field::Zp64& f, RandomElemen
       if (ok[i] == 0) continue;
       std::vector<std::uint64_t> shift(n, 0);
       shift[i] = values[i];
-      const std::vector<std::uint64_t> at_shift(out.begin() + static_cast<std::ptrdiff_t>(i * F),
-                                                out.begin() + static_cast<std::ptrdiff_t>((i + 1) * F));
+      const std::vector<std::uint64_t> at_shift(
+          out.begin() + static_cast<std::ptrdiff_t>(i * F),
+          out.begin() + static_cast<std::ptrdiff_t>((i + 1) * F));
       if (with_shape(std::move(shift), &at_shift)) return choice;
       break;  // D(s) != 0, yet no constant on the line: unlucky, try the others below
     }
@@ -228,7 +237,8 @@ struct PackedExponents {
     return k;
   }
   void decode(Key k, std::uint32_t* e) const {
-    for (std::size_t i = 0; i < n; ++i) e[i] = static_cast<std::uint32_t>((k >> (bits * i)) & ((Key{1} << bits) - 1));
+    for (std::size_t i = 0; i < n; ++i)
+      e[i] = static_cast<std::uint32_t>((k >> (bits * i)) & ((Key{1} << bits) - 1));
   }
   // The key with x_i's exponent lowered from `from` to `to`.
   Key lowered(Key k, std::size_t i, std::uint32_t from, std::uint32_t to) const {
@@ -260,7 +270,8 @@ PolynomialModP unshift_with(const field::Zp64& f, const std::vector<PolynomialMo
   std::vector<std::vector<std::uint64_t>> binomial(top + 1);
   for (std::size_t e = 0; e <= top; ++e) {
     binomial[e].assign(e + 1, 1);
-    for (std::size_t k = 1; k < e; ++k) binomial[e][k] = f.add(binomial[e - 1][k - 1], binomial[e - 1][k]);
+    for (std::size_t k = 1; k < e; ++k)
+      binomial[e][k] = f.add(binomial[e - 1][k - 1], binomial[e - 1][k]);
   }
   // Powers of the shift values.
   std::vector<std::vector<std::uint64_t>> power(n);
@@ -306,8 +317,8 @@ PolynomialModP unshift_with(const field::Zp64& f, const std::vector<PolynomialMo
       // The lower-degree terms of c x^e at x + s: prod over the shifted i of
       // sum_k C(e_i, k) x_i^k s_i^(e_i - k), all but the top term, stored
       // negated in images[] (they are subtracted from the lower H's).
-      const auto expand = [&](auto&& self, std::size_t which, std::uint64_t weight, std::size_t dropped,
-                              const typename Exponents::Key& lowered) -> void {
+      const auto expand = [&](auto&& self, std::size_t which, std::uint64_t weight,
+                              std::size_t dropped, const typename Exponents::Key& lowered) -> void {
         if (which == shifted.size()) {
           if (dropped != 0) images[r - dropped].emplace_back(lowered, f.neg(weight));
           return;
@@ -344,8 +355,8 @@ namespace {
 // Function g's nu_r (or delta_r) for r = 0..top from the interpolated
 // coefficients: the normalising one 1, those known to be zero empty.
 std::vector<PolynomialModP> coefficients_of(const LineTarget& target,
-                                            const std::vector<PolynomialModP>& parts,
-                                            std::size_t g, bool den, std::size_t m) {
+                                            const std::vector<PolynomialModP>& parts, std::size_t g,
+                                            bool den, std::size_t m) {
   const LineShape& shape = target.shapes()[g];
   std::vector<PolynomialModP> nu((den ? shape.den_degree : shape.num_degree) + 1,
                                  PolynomialModP{m, {}, {}});

@@ -22,8 +22,9 @@ std::uint64_t GeometricPoints::point(std::size_t i) const {
 }
 
 long GeometricPoints::exponent_of(std::uint64_t r, std::size_t limit) const {
-  const auto it = std::lower_bound(order_.begin(), order_.end(), r,
-                                   [&](std::uint32_t e, std::uint64_t v) { return powers_[e] < v; });
+  const auto it =
+      std::lower_bound(order_.begin(), order_.end(), r,
+                       [&](std::uint32_t e, std::uint64_t v) { return powers_[e] < v; });
   if (it == order_.end() || powers_[*it] != r || *it > limit) return -1;
   return static_cast<long>(*it);
 }
@@ -155,8 +156,7 @@ bool TermInterpolation::try_sparse(const GeometricPoints& points) {
     for (std::size_t t = 0; t < L; ++t)
       if (t != s) at = f.mul(at, f.sub(roots[s], roots[t]));
     // a_e sigma^e rho^first = w; a_e = w / (sigma^e rho^first).
-    const std::uint64_t scale =
-        f.mul(f.pow(points.sigma(), exponents[s]), f.pow(roots[s], first_));
+    const std::uint64_t scale = f.mul(f.pow(points.sigma(), exponents[s]), f.pow(roots[s], first_));
     coefficients_[exponents[s]] = f.mul(sum, f.inv(f.mul(at, scale)));
   }
   while (!coefficients_.empty() && coefficients_.back() == 0) coefficients_.pop_back();

@@ -203,7 +203,8 @@ void RationalFit::reconstruct() {
   }
 }
 
-void RationalFit::to_rational(std::vector<std::uint64_t>& num, std::vector<std::uint64_t>& den) const {
+void RationalFit::to_rational(std::vector<std::uint64_t>& num,
+                              std::vector<std::uint64_t>& den) const {
   num = num_.empty() ? std::vector<std::uint64_t>{0} : num_;
   den = den_.empty() ? std::vector<std::uint64_t>{1} : den_;
   trim(num);

@@ -41,8 +41,8 @@ std::vector<std::uint64_t> master_derivatives(const field::Zp64& f, const Vander
 
 namespace hepex::reconstruct::detail {
 
-void solve_vandermonde_group(const field::Zp64& f, const std::uint64_t* nodes, const std::uint64_t* rhs,
-                             std::size_t T, std::uint64_t* out) {
+void solve_vandermonde_group(const field::Zp64& f, const std::uint64_t* nodes,
+                             const std::uint64_t* rhs, std::size_t T, std::uint64_t* out) {
   if (T == 0) return;
   // P(Z) = prod_j (Z - m_j), lowest coefficient first, monic (T + 1 words):
   // the same host product as master_polynomials().
@@ -50,7 +50,7 @@ void solve_vandermonde_group(const field::Zp64& f, const std::uint64_t* nodes, c
   for (std::size_t j = 0; j < T; ++j) {
     const std::uint64_t m = nodes[j], m_shoup = f.shoup(m);
     field::TripleWord<std::uint64_t> sum;
-    std::uint64_t q = 1;        // q_{T-1}
+    std::uint64_t q = 1;           // q_{T-1}
     std::uint64_t derivative = 1;  // Q_j(m) by Horner, from q_{T-1} down
     detail::add_product(sum, q, rhs[T - 1]);
     for (std::size_t k = T - 1; k >= 1; --k) {
@@ -60,8 +60,9 @@ void solve_vandermonde_group(const field::Zp64& f, const std::uint64_t* nodes, c
     }
     const std::uint64_t denominator = f.mul(m, derivative);  // m_j P'(m_j)
     if (denominator == 0) {
-      throw Error("transposed Vandermonde: node " + std::to_string(j) + " (" + std::to_string(m) +
-                  ") is zero or repeated in its group; the nodes must be distinct and nonzero mod p");
+      throw Error(
+          "transposed Vandermonde: node " + std::to_string(j) + " (" + std::to_string(m) +
+          ") is zero or repeated in its group; the nodes must be distinct and nonzero mod p");
     }
     out[j] = f.mul(sum.reduce(f), f.inv(denominator));
   }

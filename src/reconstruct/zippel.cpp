@@ -21,7 +21,8 @@ namespace hepex::reconstruct {
 std::string degree_limit_message(const std::string& what, std::size_t limit,
                                  const std::string& option) {
   return "reconstruction: " + what + " exceeds the limit " + std::to_string(limit) + " (raise " +
-         option + "), or the black box's values are not those of one rational function (values "
+         option +
+         "), or the black box's values are not those of one rational function (values "
          "that change from call to call, or random ones)";
 }
 
@@ -54,11 +55,11 @@ struct Probe {
 struct FunctionState {
   std::size_t stage = 0, value = 0, window = 0, moves = 0;
   bool started = false, done = false;
-  bool announced = false;             // target.finished() called (the engine's thread)
-  PolynomialModP skeleton;            // monomials in x_0..x_{k-1}, values at x_k = anchor
-  std::vector<std::uint64_t> nodes;   // m_t = prod_l y_l^{e_tl}
+  bool announced = false;            // target.finished() called (the engine's thread)
+  PolynomialModP skeleton;           // monomials in x_0..x_{k-1}, values at x_k = anchor
+  std::vector<std::uint64_t> nodes;  // m_t = prod_l y_l^{e_tl}
   std::vector<TermInterpolation> terms;
-  std::vector<std::size_t> active;    // unfinished terms
+  std::vector<std::size_t> active;  // unfinished terms
   // Per solved value i of this stage: every term's coefficient at
   // x_k = sigma_k g_k^i (kept only when the target uses known values).
   std::map<std::size_t, std::vector<std::uint64_t>> solved;
@@ -155,9 +156,9 @@ class Engine {
   std::vector<PolynomialModP> constants() {
     std::vector<std::uint64_t> values;
     std::vector<std::uint8_t> ok;
-    target_.evaluate(f_, 1, {}, KnownValues{std::vector<std::uint8_t>(F_, 0),
-                                            std::vector<std::uint64_t>(F_, 0)},
-                     values, ok);
+    target_.evaluate(
+        f_, 1, {}, KnownValues{std::vector<std::uint8_t>(F_, 0), std::vector<std::uint64_t>(F_, 0)},
+        values, ok);
     if (ok.at(0) == 0) throw UnluckyChoice("zippel: the black box fails without variables");
     std::vector<PolynomialModP> out(F_, PolynomialModP{0, {}, {}});
     // In the order the target allows (adjust() may need finished functions).
@@ -260,8 +261,8 @@ class Engine {
     if (slowest == reported_stage_ && done != F_) return;
     reported_stage_ = slowest;
     *options_.progress << "zippel: prime " << f_.modulus() << ": every function past variable "
-                       << slowest << "/" << m_ << ", " << done << "/" << F_
-                       << " functions done, " << terms << " terms so far\n";
+                       << slowest << "/" << m_ << ", " << done << "/" << F_ << " functions done, "
+                       << terms << " terms so far\n";
   }
 
   // Of the functions at one stage and value, those wanting the fewest probes
@@ -318,8 +319,9 @@ class Engine {
     for (std::size_t q = 0; q < fresh.size(); ++q) point(fresh[q], x.data() + q * m_);
     target_.evaluate(f_, fresh.size(), x, known(fresh), values, ok);
     for (std::size_t q = 0; q < fresh.size(); ++q) {
-      cache_[fresh[q]] = Probe{ok[q] != 0, std::vector<std::uint64_t>(values.begin() + q * F_,
-                                                                      values.begin() + (q + 1) * F_)};
+      cache_[fresh[q]] =
+          Probe{ok[q] != 0,
+                std::vector<std::uint64_t>(values.begin() + q * F_, values.begin() + (q + 1) * F_)};
     }
   }
 
@@ -347,74 +349,81 @@ class Engine {
       const std::vector<std::uint8_t> need = target_.known_needed(has_passed, terms);
       // Each function's values are its own entries of `out` and its own
       // cache: the functions spread over the host threads.
-      for_each_on(options_.threads, F_, [&](std::size_t g_begin, std::size_t g_end) {
-      std::vector<std::uint64_t> at_nodes;  // passed()'s nodes
-      for (std::size_t g = g_begin; g < g_end; ++g) {
-        if (has_passed[g] != 0 && need[g] == ProbeTarget::known_unknown) continue;
-        if (has_passed[g] != 0 && need[g] == ProbeTarget::known_unused) {
-          for (std::size_t q = begin; q < end; ++q) out.mask[q * F_ + g] = 1;
-          continue;
-        }
-        // weights_t nodes_t^j for consecutive j of the group.
-        std::vector<std::uint64_t> local, shoup_here;
-        std::vector<std::uint64_t>* weights = &local;
-        const std::vector<std::uint64_t>* nodes = nullptr;
-        const std::vector<std::uint64_t>* shoup = nullptr;
-        std::size_t j = first.j;
-        if (PassedCache* c = passed_skeleton(g, first.k)) {
-          PassedCache::Cursor* cursor = nullptr;
-          for (auto& candidate : c->cursors)
-            if (candidate.i == first.i && candidate.j <= first.j && first.j - candidate.j <= 64)
-              cursor = &candidate;
-          std::vector<std::uint64_t>* reuse = nullptr;
-          if (cursor != nullptr) {
-            j = cursor->j;
-          } else {
-            cursor = &*std::min_element(c->cursors.begin(), c->cursors.end(),
-                                        [](const auto& a, const auto& b) { return a.used < b.used; });
-            reuse = &cursor->weights;
-          }
-          std::vector<std::uint64_t>& w = cursor->weights;
-          if (reuse != nullptr) {
-            // x_k = sigma_k g_k^i: its powers once for all terms.
-            std::vector<std::uint64_t> x_power(c->top + 1, 1);
-            const std::uint64_t x = points_[first.k].point(first.i);
-            for (std::uint32_t e = 1; e <= c->top; ++e) x_power[e] = f_.mul(x_power[e - 1], x);
-            w.resize(c->nodes.size());
-            for (std::size_t t = 0; t < w.size(); ++t)
-              w[t] = f_.mul(f_.mul(c->base[t], x_power[c->power[t]]), f_.pow(c->nodes[t], first.j));
-          }
-          cursor->i = first.i;
-          cursor->j = keys[end - 1].j;
-          cursor->used = ++c->clock;
-          weights = &w;
-          nodes = &c->nodes;
-          shoup = &c->shoup;
-        } else {
-          auto at = passed(g, first.k, first.i);
-          if (!at) continue;
-          local = at->weights;
-          shoup_here.resize(local.size());
-          for (std::size_t t = 0; t < local.size(); ++t) {
-            local[t] = f_.mul(local[t], f_.pow(at->nodes[t], first.j));
-            shoup_here[t] = f_.shoup(at->nodes[t]);
-          }
-          at_nodes = std::move(at->nodes);
-          nodes = &at_nodes;
-          shoup = &shoup_here;
-        }
-        std::vector<std::uint64_t>& w = *weights;
-        for (std::size_t q = begin; q < end; ++q) {
-          for (; j < keys[q].j; ++j)
-            for (std::size_t t = 0; t < w.size(); ++t)
-              w[t] = f_.mul_shoup(w[t], (*nodes)[t], (*shoup)[t]);
-          std::uint64_t sum = 0;
-          for (const std::uint64_t v : w) sum = f_.add(sum, v);
-          out.mask[q * F_ + g] = 1;
-          out.values[q * F_ + g] = sum;
-        }
-      }
-      }, 64);
+      for_each_on(
+          options_.threads, F_,
+          [&](std::size_t g_begin, std::size_t g_end) {
+            std::vector<std::uint64_t> at_nodes;  // passed()'s nodes
+            for (std::size_t g = g_begin; g < g_end; ++g) {
+              if (has_passed[g] != 0 && need[g] == ProbeTarget::known_unknown) continue;
+              if (has_passed[g] != 0 && need[g] == ProbeTarget::known_unused) {
+                for (std::size_t q = begin; q < end; ++q) out.mask[q * F_ + g] = 1;
+                continue;
+              }
+              // weights_t nodes_t^j for consecutive j of the group.
+              std::vector<std::uint64_t> local, shoup_here;
+              std::vector<std::uint64_t>* weights = &local;
+              const std::vector<std::uint64_t>* nodes = nullptr;
+              const std::vector<std::uint64_t>* shoup = nullptr;
+              std::size_t j = first.j;
+              if (PassedCache* c = passed_skeleton(g, first.k)) {
+                PassedCache::Cursor* cursor = nullptr;
+                for (auto& candidate : c->cursors)
+                  if (candidate.i == first.i && candidate.j <= first.j &&
+                      first.j - candidate.j <= 64)
+                    cursor = &candidate;
+                std::vector<std::uint64_t>* reuse = nullptr;
+                if (cursor != nullptr) {
+                  j = cursor->j;
+                } else {
+                  cursor = &*std::min_element(
+                      c->cursors.begin(), c->cursors.end(),
+                      [](const auto& a, const auto& b) { return a.used < b.used; });
+                  reuse = &cursor->weights;
+                }
+                std::vector<std::uint64_t>& w = cursor->weights;
+                if (reuse != nullptr) {
+                  // x_k = sigma_k g_k^i: its powers once for all terms.
+                  std::vector<std::uint64_t> x_power(c->top + 1, 1);
+                  const std::uint64_t x = points_[first.k].point(first.i);
+                  for (std::uint32_t e = 1; e <= c->top; ++e)
+                    x_power[e] = f_.mul(x_power[e - 1], x);
+                  w.resize(c->nodes.size());
+                  for (std::size_t t = 0; t < w.size(); ++t)
+                    w[t] = f_.mul(f_.mul(c->base[t], x_power[c->power[t]]),
+                                  f_.pow(c->nodes[t], first.j));
+                }
+                cursor->i = first.i;
+                cursor->j = keys[end - 1].j;
+                cursor->used = ++c->clock;
+                weights = &w;
+                nodes = &c->nodes;
+                shoup = &c->shoup;
+              } else {
+                auto at = passed(g, first.k, first.i);
+                if (!at) continue;
+                local = at->weights;
+                shoup_here.resize(local.size());
+                for (std::size_t t = 0; t < local.size(); ++t) {
+                  local[t] = f_.mul(local[t], f_.pow(at->nodes[t], first.j));
+                  shoup_here[t] = f_.shoup(at->nodes[t]);
+                }
+                at_nodes = std::move(at->nodes);
+                nodes = &at_nodes;
+                shoup = &shoup_here;
+              }
+              std::vector<std::uint64_t>& w = *weights;
+              for (std::size_t q = begin; q < end; ++q) {
+                for (; j < keys[q].j; ++j)
+                  for (std::size_t t = 0; t < w.size(); ++t)
+                    w[t] = f_.mul_shoup(w[t], (*nodes)[t], (*shoup)[t]);
+                std::uint64_t sum = 0;
+                for (const std::uint64_t v : w) sum = f_.add(sum, v);
+                out.mask[q * F_ + g] = 1;
+                out.values[q * F_ + g] = sum;
+              }
+            }
+          },
+          64);
     }
     return out;
   }
@@ -515,17 +524,20 @@ class Engine {
     const std::size_t A = active.size();
     std::vector<std::vector<std::uint64_t>> rhs(A);
     std::vector<std::uint8_t> to_solve(A, 0);
-    for_each_on(options_.threads, A, [&](std::size_t begin, std::size_t end) {
-      for (std::size_t q = begin; q < end; ++q) {
-        const std::size_t g = active[q];
-        if (!right_hand_side(g, rhs[q])) continue;
-        if (states_[g].stage == 0) {
-          feed(g, {rhs[q][0]});  // the single term's value itself
-        } else {
-          to_solve[q] = 1;
-        }
-      }
-    }, 16);
+    for_each_on(
+        options_.threads, A,
+        [&](std::size_t begin, std::size_t end) {
+          for (std::size_t q = begin; q < end; ++q) {
+            const std::size_t g = active[q];
+            if (!right_hand_side(g, rhs[q])) continue;
+            if (states_[g].stage == 0) {
+              feed(g, {rhs[q][0]});  // the single term's value itself
+            } else {
+              to_solve[q] = 1;
+            }
+          }
+        },
+        16);
     // Groups of host_group_below unknowns or more: one batched solve here
     // (Kokkos: the device where there is one); the others each on its
     // function's host thread below.
@@ -545,29 +557,32 @@ class Engine {
     if (solved.empty()) return;
     std::vector<std::uint64_t> a;
     if (systems.groups() > 0) a = TransposedVandermonde<DeviceSpace>(f_, systems).solve(1, rhs_all);
-    for_each_on(options_.threads, solved.size(), [&](std::size_t begin, std::size_t end) {
-      std::vector<std::uint64_t> nodes;
-      for (std::size_t u = begin; u < end; ++u) {
-        const std::size_t q = solved[u], g = active[q];
-        FunctionState& s = states_[g];
-        std::vector<std::uint64_t> values;
-        if (batched[q] != SIZE_MAX) {
-          const std::size_t b = batched[q];
-          values.assign(a.begin() + static_cast<std::ptrdiff_t>(systems.offsets[b]),
-                        a.begin() + static_cast<std::ptrdiff_t>(systems.offsets[b + 1]));
-        } else {
-          nodes.clear();
-          for (const std::size_t t : s.active) nodes.push_back(s.nodes[t]);
-          values.resize(nodes.size());
-          solve_vandermonde_group(f_, nodes.data(), rhs[q].data(), nodes.size(), values.data());
-        }
-        if (s.window != 0) {  // solved a_t m_t^window
-          for (std::size_t v = 0; v < values.size(); ++v)
-            values[v] = f_.mul(values[v], f_.inv(f_.pow(s.nodes[s.active[v]], s.window)));
-        }
-        feed(g, values);
-      }
-    }, 16);
+    for_each_on(
+        options_.threads, solved.size(),
+        [&](std::size_t begin, std::size_t end) {
+          std::vector<std::uint64_t> nodes;
+          for (std::size_t u = begin; u < end; ++u) {
+            const std::size_t q = solved[u], g = active[q];
+            FunctionState& s = states_[g];
+            std::vector<std::uint64_t> values;
+            if (batched[q] != SIZE_MAX) {
+              const std::size_t b = batched[q];
+              values.assign(a.begin() + static_cast<std::ptrdiff_t>(systems.offsets[b]),
+                            a.begin() + static_cast<std::ptrdiff_t>(systems.offsets[b + 1]));
+            } else {
+              nodes.clear();
+              for (const std::size_t t : s.active) nodes.push_back(s.nodes[t]);
+              values.resize(nodes.size());
+              solve_vandermonde_group(f_, nodes.data(), rhs[q].data(), nodes.size(), values.data());
+            }
+            if (s.window != 0) {  // solved a_t m_t^window
+              for (std::size_t v = 0; v < values.size(); ++v)
+                values[v] = f_.mul(values[v], f_.inv(f_.pow(s.nodes[s.active[v]], s.window)));
+            }
+            feed(g, values);
+          }
+        },
+        16);
   }
 
   // The active terms of g at the current value; the next value.
@@ -606,8 +621,10 @@ class Engine {
   void evict() {
     Key low{m_, 0, 0};
     for (const auto& s : states_)
-      if (!s.done && s.started) low = std::min(low, Key{s.stage, s.value, 0});
-      else if (!s.done) low = std::min(low, Key{s.stage, 0, 0});
+      if (!s.done && s.started)
+        low = std::min(low, Key{s.stage, s.value, 0});
+      else if (!s.done)
+        low = std::min(low, Key{s.stage, 0, 0});
     cache_.erase(cache_.begin(), cache_.lower_bound(low));
   }
 

@@ -73,7 +73,8 @@ struct Accumulator {
     while (words[from] == 0) ++from;
     const std::size_t w = from * 64 + static_cast<std::size_t>(__builtin_ctzll(words[from]));
     std::uint64_t& b = bits[w];
-    const auto c = static_cast<std::uint32_t>(w * 64 + static_cast<std::size_t>(__builtin_ctzll(b)));
+    const auto c =
+        static_cast<std::uint32_t>(w * 64 + static_cast<std::size_t>(__builtin_ctzll(b)));
     b &= b - 1;
     if (b == 0) words[from] &= words[from] - 1;
     --queued;
@@ -169,8 +170,8 @@ std::int64_t forward(const field::Zp64& f, Forward& fw, const SparseEquation& e,
 // full[c] for each pivot column c of `back` (descending: simplest first):
 // its pivot row with every other pivot column eliminated by the full rows
 // of those (simpler, so already made), leaving c and master columns.
-void back_substitute(const field::Zp64& f, const Forward& fw, const std::vector<std::uint32_t>& back,
-                     std::vector<Row>& full) {
+void back_substitute(const field::Zp64& f, const Forward& fw,
+                     const std::vector<std::uint32_t>& back, std::vector<Row>& full) {
   Row scratch;
   for (const std::uint32_t c : back) {  // descending: simplest first
     Row r = fw.rows.row(static_cast<std::size_t>(fw.pivot_of[c]));
@@ -284,14 +285,16 @@ Plan learn(const field::Zp64& f, const std::vector<SparseEquation>& equations, s
     const std::uint32_t c = targets[t];
     std::uint64_t* out = plan.table.data() + t * M;
     const auto index = [&](std::uint32_t column) {
-      return static_cast<std::size_t>(std::lower_bound(plan.masters.begin(), plan.masters.end(), column) -
-                                      plan.masters.begin());
+      return static_cast<std::size_t>(
+          std::lower_bound(plan.masters.begin(), plan.masters.end(), column) -
+          plan.masters.begin());
     };
     if (fw.pivot_of[c] < 0) {
       out[index(c)] = 1;
       continue;
     }
-    for (std::size_t k = 1; k < full[c].col.size(); ++k) out[index(full[c].col[k])] = f.neg(full[c].val[k]);
+    for (std::size_t k = 1; k < full[c].col.size(); ++k)
+      out[index(full[c].col[k])] = f.neg(full[c].val[k]);
   }
   return plan;
 }

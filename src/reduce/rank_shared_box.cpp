@@ -31,7 +31,8 @@ std::string answer(const reconstruct::BlackBox& box, const distributed::Communic
   const std::size_t count = word_at(message, 2), n = box.variables(), F = box.functions();
   const auto [begin, end] = rank_share(count, comm.rank(), comm.size());
   std::vector<std::uint64_t> points((end - begin) * n), values;
-  if (!points.empty()) std::memcpy(points.data(), message.data() + (3 + begin * n) * 8, points.size() * 8);
+  if (!points.empty())
+    std::memcpy(points.data(), message.data() + (3 + begin * n) * 8, points.size() * 8);
   std::vector<std::uint8_t> ok;
   std::string out;
   try {
@@ -54,9 +55,11 @@ std::pair<std::size_t, std::size_t> rank_share(std::size_t count, int rank, int 
   return {count * r / R, count * (r + 1) / R};
 }
 
-RankSharedBox::RankSharedBox(const reconstruct::BlackBox& box, const distributed::Communicator& comm)
+RankSharedBox::RankSharedBox(const reconstruct::BlackBox& box,
+                             const distributed::Communicator& comm)
     : box_(box), comm_(comm) {
-  if (comm.rank() != 0) throw Error("RankSharedBox: made on rank " + std::to_string(comm.rank()) + ", not 0");
+  if (comm.rank() != 0)
+    throw Error("RankSharedBox: made on rank " + std::to_string(comm.rank()) + ", not 0");
 }
 
 RankSharedBox::~RankSharedBox() {
@@ -66,7 +69,8 @@ RankSharedBox::~RankSharedBox() {
 }
 
 void RankSharedBox::evaluate(const field::Zp64& f, std::size_t count,
-                             const std::vector<std::uint64_t>& points, std::vector<std::uint64_t>& values,
+                             const std::vector<std::uint64_t>& points,
+                             std::vector<std::uint64_t>& values,
                              std::vector<std::uint8_t>& ok) const {
   const std::lock_guard<std::mutex> lock(mutex_);
   const std::size_t n = box_.variables(), F = box_.functions();

@@ -1,9 +1,9 @@
 #include <algorithm>
 #include <charconv>
-#include <unordered_map>
 #include <map>
-#include <optional>
 #include <numeric>
+#include <optional>
+#include <unordered_map>
 
 #include "hepex/core/error.hpp"
 #include "hepex/core/host_threads.hpp"
@@ -44,7 +44,8 @@ struct Span {
 
 class Reader {
  public:
-  Reader(const std::string& text, std::string file) : text_(text), file_(std::move(file)), lines_(text) {}
+  Reader(const std::string& text, std::string file)
+      : text_(text), file_(std::move(file)), lines_(text) {}
 
   [[noreturn]] void fail(std::size_t offset, const std::string& why) const {
     const Place p = lines_.at(offset);
@@ -65,7 +66,8 @@ class Reader {
     std::size_t i = at;
     while (i < text_.size() && is_name_char(text_[i])) ++i;
     in.family.assign(text_, at, i - at);
-    if (i >= text_.size() || text_[i] != '[') fail(i, "expected '[' after the integral family '" + in.family + "'");
+    if (i >= text_.size() || text_[i] != '[')
+      fail(i, "expected '[' after the integral family '" + in.family + "'");
     ++i;
     while (true) {
       while (i < text_.size() && is_space(text_[i])) ++i;
@@ -171,8 +173,9 @@ class Reader {
         while (j < s.end && is_name_char(text_[j])) ++j;
         if (j < s.end && text_[j] == '[') {
           if (depth > 0 && !only_products_around(s, i))
-            fail(i, "an integral inside parentheses that are not a factor of the term (a sum, a "
-                    "divisor or a power): write each equation as a sum of coefficient*INTEGRAL terms");
+            fail(i,
+                 "an integral inside parentheses that are not a factor of the term (a sum, a "
+                 "divisor or a power): write each equation as a sum of coefficient*INTEGRAL terms");
           if (found) fail(i, "a product of two integrals (an equation must be linear in them)");
           std::size_t end = 0;
           integral_into(i, end, in);
@@ -189,7 +192,8 @@ class Reader {
       coefficient += c;
       ++i;
     }
-    if (!found) fail(s.begin, "a term without an integral (the equations are homogeneous in the integrals)");
+    if (!found)
+      fail(s.begin, "a term without an integral (the equations are homogeneous in the integrals)");
     implicit_products(coefficient);
   }
 
@@ -234,7 +238,8 @@ class Reader {
       if (before > s.begin && text_[before - 1] == '/') return false;
       std::size_t after = close + 1;
       while (after < s.end && is_space(text_[after])) ++after;
-      if (after < s.end && (text_[after] == '^' || text_.compare(after, 2, "**") == 0)) return false;
+      if (after < s.end && (text_[after] == '^' || text_.compare(after, 2, "**") == 0))
+        return false;
     }
   }
 
@@ -252,7 +257,8 @@ class Reader {
       while (j < t.size() && is_space(t[j])) ++j;
       const char before = w == 0 ? 0 : t[w - 1];
       const char after = j < t.size() ? t[j] : 0;
-      if ((is_name_char(before) || before == ')') && (is_name_char(after) || after == '(')) t[w++] = '*';
+      if ((is_name_char(before) || before == ')') && (is_name_char(after) || after == '('))
+        t[w++] = '*';
       i = j - 1;
     }
     t.resize(w);
@@ -333,11 +339,13 @@ void add_equation(System& s, Integrals& integrals, Coefficients& coefficients, c
       } catch (const Error& e) {
         r.fail(t.begin, "the coefficient '" + text + "' of " + in.text() + ": " + e.what());
       }
-      const auto same = std::find_if(terms.begin(), terms.end(), [&](const auto& x) { return x.first == k; });
+      const auto same =
+          std::find_if(terms.begin(), terms.end(), [&](const auto& x) { return x.first == k; });
       if (same == terms.end())
         terms.emplace_back(k, c);
       else
-        same->second = coefficients.add("(" + s.coefficients[same->second].text + ") + (" + text + ")");
+        same->second =
+            coefficients.add("(" + s.coefficients[same->second].text + ") + (" + text + ")");
     }
   }
   if (terms.empty()) return;
@@ -420,7 +428,8 @@ void add_equations(System& s, Integrals& integrals, Coefficients& coefficients, 
   for (std::size_t e = begin; e < end; ++e) {
     spans.assign(at.spans.begin() + static_cast<std::ptrdiff_t>(at.first[e]),
                  at.spans.begin() + static_cast<std::ptrdiff_t>(at.first[e + 1]));
-    if (at.list && r.blank(spans.front())) r.fail(spans.front().begin, "an empty equation in the list");
+    if (at.list && r.blank(spans.front()))
+      r.fail(spans.front().begin, "an empty equation in the list");
     add_equation(s, integrals, coefficients, r, spans);
   }
 }
@@ -451,7 +460,8 @@ bool append_part(System& s, System& part, std::map<std::string, std::size_t>& ar
     s.first_seen.push_back(part.first_seen[k]);
   }
   for (std::size_t c = 0; c < part.coefficients.size(); ++c) {
-    const auto [it, fresh] = coefficient_index.emplace(part.coefficients[c].text, s.coefficients.size());
+    const auto [it, fresh] =
+        coefficient_index.emplace(part.coefficients[c].text, s.coefficients.size());
     coefficient[c] = it->second;
     if (fresh) s.coefficients.push_back(std::move(part.coefficients[c]));
   }
@@ -470,8 +480,8 @@ bool append_part(System& s, System& part, std::map<std::string, std::size_t>& ar
 
 }  // namespace
 
-System read_system(const std::string& text, const std::string& file, const std::vector<std::string>& parameters,
-                   HostThreads* threads) {
+System read_system(const std::string& text, const std::string& file,
+                   const std::vector<std::string>& parameters, HostThreads* threads) {
   System s;
   s.file = file;
   s.parameters = parameters;
@@ -496,7 +506,8 @@ System read_system(const std::string& text, const std::string& file, const std::
         try {
           Integrals integrals(read[p]);
           Coefficients coefficients(read[p]);
-          add_equations(read[p], integrals, coefficients, r, at, equations * p / parts, equations * (p + 1) / parts);
+          add_equations(read[p], integrals, coefficients, r, at, equations * p / parts,
+                        equations * (p + 1) / parts);
         } catch (const Error&) {
           failed[p] = 1;
         }
@@ -590,8 +601,8 @@ void require_in_system(const System& system, const IntegralList& list, const std
   for (std::size_t k = 0; k < list.integrals.size(); ++k) {
     if (system.index.count(list.integrals[k].text()) == 0) {
       const Place& p = list.places[k];
-      throw Error(file + ":" + std::to_string(p.line) + ":" + std::to_string(p.column) + ": " + what + " " +
-                  list.integrals[k].text() + " is not in the system " + system.file);
+      throw Error(file + ":" + std::to_string(p.line) + ":" + std::to_string(p.column) + ": " +
+                  what + " " + list.integrals[k].text() + " is not in the system " + system.file);
     }
   }
 }

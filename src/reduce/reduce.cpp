@@ -5,12 +5,13 @@
 #include <cstring>
 #include <future>
 #include <memory>
-#include <unordered_map>
 #include <numeric>
+#include <unordered_map>
 
 #include "hepex/core/error.hpp"
 #include "hepex/core/host_threads.hpp"
 #include "hepex/core/random.hpp"
+#include "hepex/core/spaces.hpp"
 #include "hepex/field/primes.hpp"
 #include "hepex/reconstruct/black_box.hpp"
 #include "hepex/reconstruct/factored_form.hpp"
@@ -19,14 +20,15 @@
 #include "hepex/reduce/detail/rank_shared_box.hpp"
 #include "hepex/reduce/detail/replay_kernel.hpp"
 #include "hepex/reduce/detail/replay_program.hpp"
-#include "hepex/core/spaces.hpp"
 
 namespace hepex::reduce {
 
 namespace {
 
 using Clock = std::chrono::steady_clock;
-double since(Clock::time_point t) { return std::chrono::duration<double>(Clock::now() - t).count(); }
+double since(Clock::time_point t) {
+  return std::chrono::duration<double>(Clock::now() - t).count();
+}
 
 // The system as sparse equations over columns (the order's positions) and
 // coefficient slots, with the coefficients' black box.
@@ -71,8 +73,9 @@ Numeric numeric(const System& s, const std::vector<std::uint32_t>& column_of,
 
 // Coefficient values at one random point mod f where all are defined
 // (a few tries), else nullopt.
-std::optional<std::vector<std::uint64_t>> values_at(const reconstruct::BlackBox& box, const field::Zp64& f,
-                                                    std::uint64_t seed, std::uint64_t& counter) {
+std::optional<std::vector<std::uint64_t>> values_at(const reconstruct::BlackBox& box,
+                                                    const field::Zp64& f, std::uint64_t seed,
+                                                    std::uint64_t& counter) {
   for (int attempt = 0; attempt < 16; ++attempt) {
     std::vector<std::uint64_t> x(box.variables()), values;
     for (auto& v : x) v = f.from_uint(random::counter_u64(seed, counter++));
@@ -96,7 +99,10 @@ class ReductionBox : public reconstruct::BlackBox {
   // space is Serial.
   ReductionBox(Numeric needed, const detail::ReplayProgram& program, std::size_t parameters,
                std::size_t device_min_points, HostThreads* threads = nullptr)
-      : needed_(std::move(needed)), host_(program), threads_(threads), parameters_(parameters),
+      : needed_(std::move(needed)),
+        host_(program),
+        threads_(threads),
+        parameters_(parameters),
         device_min_points_(device_min_points) {
     if constexpr (has_accelerator) {
       device_coefficients_ = reconstruct::expression_black_box(needed_.expressions, parameters);
@@ -112,8 +118,10 @@ class ReductionBox : public reconstruct::BlackBox {
     (on_device ? *device_coefficients_ : *needed_.coefficients).evaluate(f, count, points, c, ok);
     values.assign(count * functions(), 0);
     std::vector<std::uint8_t> replayed(count);
-    if (on_device) device_->run(f, count, c.data(), values.data(), replayed.data());
-    else host_.run(f, count, c.data(), values.data(), replayed.data(), threads_);
+    if (on_device)
+      device_->run(f, count, c.data(), values.data(), replayed.data());
+    else
+      host_.run(f, count, c.data(), values.data(), replayed.data(), threads_);
     for (std::size_t i = 0; i < count; ++i) ok[i] = ok[i] != 0 && replayed[i] != 0 ? 1 : 0;
   }
 
@@ -128,10 +136,12 @@ class ReductionBox : public reconstruct::BlackBox {
 
 // The replay program traced at a random point where every learned pivot is
 // nonzero, and checked against replay() at another point.
-detail::ReplayProgram traced_program(const Numeric& needed, const detail::Plan& plan, const field::Zp64& f,
-                                     std::uint64_t seed, std::uint64_t& counter) {
+detail::ReplayProgram traced_program(const Numeric& needed, const detail::Plan& plan,
+                                     const field::Zp64& f, std::uint64_t seed,
+                                     std::uint64_t& counter) {
   detail::Plan local = plan;
-  std::iota(local.needed.begin(), local.needed.end(), std::size_t{0});  // indices into needed.equations
+  std::iota(local.needed.begin(), local.needed.end(),
+            std::size_t{0});  // indices into needed.equations
   std::optional<detail::ReplayProgram> program;
   for (int attempt = 0; attempt < 8 && !program; ++attempt) {
     const auto values = values_at(*needed.coefficients, f, seed, counter);
@@ -145,7 +155,8 @@ detail::ReplayProgram traced_program(const Numeric& needed, const detail::Plan& 
   if (!program) throw Error("reduce: no point to trace the elimination at", ErrorKind::runtime);
   // The kernel reads a point's inputs as its coefficient values' row.
   if (program->inputs != needed.coefficients->functions())
-    throw Error("reduce: the replay program's inputs are not the needed coefficients", ErrorKind::runtime);
+    throw Error("reduce: the replay program's inputs are not the needed coefficients",
+                ErrorKind::runtime);
   for (int attempt = 0; attempt < 8; ++attempt) {
     const auto values = values_at(*needed.coefficients, f, seed, counter);
     if (!values) break;
@@ -154,8 +165,10 @@ detail::ReplayProgram traced_program(const Numeric& needed, const detail::Plan& 
     if (!detail::replay(f, needed.equations, local, values->data(), expected.data())) continue;
     std::copy(values->begin(), values->end(), registers.begin());
     if (!detail::run(f, *program, registers.data(), got.data()) || got != expected)
-      throw Error("reduce: the traced elimination disagrees with the elimination at a random point "
-                  "(run again with another --seed)", ErrorKind::runtime);
+      throw Error(
+          "reduce: the traced elimination disagrees with the elimination at a random point "
+          "(run again with another --seed)",
+          ErrorKind::runtime);
     return *program;
   }
   throw Error("reduce: no point to check the traced elimination at", ErrorKind::runtime);
@@ -172,8 +185,8 @@ std::uint64_t mod(const mpq_class& q, const field::Zp64& f, bool& defined) {
   return f.mul(std::stoull(n.get_str()), f.inv(std::stoull(d.get_str())));
 }
 
-std::uint64_t value(const reconstruct::PolynomialQ& p, const field::Zp64& f, const std::vector<std::uint64_t>& x,
-                    bool& defined) {
+std::uint64_t value(const reconstruct::PolynomialQ& p, const field::Zp64& f,
+                    const std::vector<std::uint64_t>& x, bool& defined) {
   std::uint64_t sum = 0;
   for (std::size_t t = 0; t < p.terms(); ++t) {
     std::uint64_t term = mod(p.coefficients[t], f, defined);
@@ -185,12 +198,14 @@ std::uint64_t value(const reconstruct::PolynomialQ& p, const field::Zp64& f, con
 
 // What a probe log's values depend on: the parameters, the equations, the
 // column order (order and preferred masters) and the targets.
-std::string identity(const System& s, const ReduceOptions& o, const std::vector<std::size_t>& by_order) {
+std::string identity(const System& s, const ReduceOptions& o,
+                     const std::vector<std::size_t>& by_order) {
   std::string text = "hepex reduce\n";
   for (const auto& p : s.parameters) text += p + ',';
   for (const auto& e : s.equations) {
     text += '\n';
-    for (const auto& t : e.terms) text += s.integrals[t.integral].text() + '*' + s.coefficients[t.coefficient].text + ';';
+    for (const auto& t : e.terms)
+      text += s.integrals[t.integral].text() + '*' + s.coefficients[t.coefficient].text + ';';
   }
   text += "\norder";
   for (const std::size_t k : by_order) text += ' ' + s.integrals[k].text();
@@ -205,9 +220,9 @@ std::string identity(const System& s, const ReduceOptions& o, const std::vector<
 // mod the check's prime, independent of learning and of the reconstruction:
 // with more than one host thread it runs beside them from the start.
 struct FirstCheck {
-  std::vector<std::uint64_t> x;       // the parameters
-  std::uint64_t counter = 0;          // the check's random counter after it
-  std::future<detail::Plan> fresh;    // invalid: no point was found
+  std::vector<std::uint64_t> x;     // the parameters
+  std::uint64_t counter = 0;        // the check's random counter after it
+  std::future<detail::Plan> fresh;  // invalid: no point was found
 };
 
 // What learning gives reduce() and learn_reduction().
@@ -217,17 +232,18 @@ struct Learned {
   std::shared_ptr<const Numeric> whole;  // every equation (the check; shared with its thread)
   FirstCheck first_check;
   detail::Plan plan;
-  Numeric needed;                        // the equations the targets need
+  Numeric needed;  // the equations the targets need
   detail::ReplayProgram program;
   reconstruct::ReconstructOptions reconstruction;  // the seed the run uses
-  std::uint64_t seed = 0;                // learning's and the check's
-  std::vector<std::uint64_t> primes;     // learning's prime, the check's
+  std::uint64_t seed = 0;                          // learning's and the check's
+  std::vector<std::uint64_t> primes;               // learning's prime, the check's
 };
 
 // Steps 1 and the trace: the order's columns, the plan learned at random
 // points, the needed equations' coefficients and the traced program; `out`
 // gets the masters, counts and seed.
-Learned learn_all(const System& system, const ReduceOptions& options, Reduction& out, bool with_check) {
+Learned learn_all(const System& system, const ReduceOptions& options, Reduction& out,
+                  bool with_check) {
   const std::size_t N = system.integrals.size();
   // Columns: the integrals in the order, most complex first.
   std::vector<std::size_t> by_order(N);
@@ -238,18 +254,20 @@ Learned learn_all(const System& system, const ReduceOptions& options, Reduction&
     });
   } else {
     std::unordered_map<std::string, std::size_t> position;
-    for (std::size_t k = 0; k < options.order.size(); ++k) position.emplace(options.order[k].text(), k);
+    for (std::size_t k = 0; k < options.order.size(); ++k)
+      position.emplace(options.order[k].text(), k);
     std::vector<std::size_t> rank(N);
     for (std::size_t k = 0; k < N; ++k) {
       const auto it = position.find(system.integrals[k].text());
       if (it == position.end()) {
         const Place& p = system.first_seen[k];
-        throw Error(system.file + ":" + std::to_string(p.line) + ":" + std::to_string(p.column) + ": " +
-                    system.integrals[k].text() + " is not in the integral order");
+        throw Error(system.file + ":" + std::to_string(p.line) + ":" + std::to_string(p.column) +
+                    ": " + system.integrals[k].text() + " is not in the integral order");
       }
       rank[k] = it->second;
     }
-    std::sort(by_order.begin(), by_order.end(), [&](std::size_t a, std::size_t b) { return rank[a] < rank[b]; });
+    std::sort(by_order.begin(), by_order.end(),
+              [&](std::size_t a, std::size_t b) { return rank[a] < rank[b]; });
   }
   if (!options.preferred_masters.empty()) {
     // The preferred masters last (simplest), in the order given.
@@ -257,7 +275,8 @@ Learned learn_all(const System& system, const ReduceOptions& options, Reduction&
     std::vector<std::uint8_t> is_preferred(N, 0);
     for (const Integral& m : options.preferred_masters) {
       const auto it = system.index.find(m.text());
-      if (it == system.index.end()) throw Error("preferred master " + m.text() + " is not in the system " + system.file);
+      if (it == system.index.end())
+        throw Error("preferred master " + m.text() + " is not in the system " + system.file);
       if (!is_preferred[it->second]) preferred.push_back(it->second);
       is_preferred[it->second] = 1;
     }
@@ -272,7 +291,8 @@ Learned learn_all(const System& system, const ReduceOptions& options, Reduction&
   std::vector<std::uint32_t> targets;
   for (const Integral& t : options.targets) {
     const auto it = system.index.find(t.text());
-    if (it == system.index.end()) throw Error("target " + t.text() + " is not in the system " + system.file);
+    if (it == system.index.end())
+      throw Error("target " + t.text() + " is not in the system " + system.file);
     targets.push_back(column_of[it->second]);
   }
   if (targets.empty()) throw Error("no targets");
@@ -292,15 +312,18 @@ Learned learn_all(const System& system, const ReduceOptions& options, Reduction&
   // (the 20,130-equation pentagon: 6175 -> 8175 factors, 13,751 -> 11,106
   // probes).
   using FactorScan = reconstruct::ReconstructOptions::FactorScan;
-  if (reconstruction.factor_scan == FactorScan::automatic) reconstruction.factor_scan = FactorScan::on;
+  if (reconstruction.factor_scan == FactorScan::automatic)
+    reconstruction.factor_scan = FactorScan::on;
   if (!options.checkpoint.empty() && !options.seed_given) {
     // A killed run's log: its seed, so that learning and probes are the same.
-    if (const auto stored = reconstruct::ProbeLog::stored_seed(options.checkpoint)) reconstruction.seed = *stored;
+    if (const auto stored = reconstruct::ProbeLog::stored_seed(options.checkpoint))
+      reconstruction.seed = *stored;
   }
   const distributed::Communicator* comm = options.communicator;
   if (comm != nullptr && comm->size() > 1) {
     // Every rank learns with rank 0's seed (its own, or its checkpoint's).
-    std::string bytes(reinterpret_cast<const char*>(&reconstruction.seed), sizeof reconstruction.seed);
+    std::string bytes(reinterpret_cast<const char*>(&reconstruction.seed),
+                      sizeof reconstruction.seed);
     comm->broadcast(bytes);
     std::memcpy(&reconstruction.seed, bytes.data(), sizeof reconstruction.seed);
   }
@@ -325,7 +348,8 @@ Learned learn_all(const System& system, const ReduceOptions& options, Reduction&
       first_check.x = std::move(x);
       first_check.fresh = std::async(beside ? std::launch::async : std::launch::deferred,
                                      [whole, check_field, N, targets, values = std::move(c)] {
-                                       return detail::learn(check_field, whole->equations, N, targets, values.data());
+                                       return detail::learn(check_field, whole->equations, N,
+                                                            targets, values.data());
                                      });
       break;
     }
@@ -340,7 +364,10 @@ Learned learn_all(const System& system, const ReduceOptions& options, Reduction&
   std::optional<detail::ReplayProgram> program;
   for (int round = 0; round < 8 && !program; ++round) {
     const auto values = values_at(*whole->coefficients, learn_field, seed, counter);
-    if (!values) throw Error("the coefficients are undefined at every random point tried (a division by zero everywhere?)");
+    if (!values)
+      throw Error(
+          "the coefficients are undefined at every random point tried (a division by zero "
+          "everywhere?)");
     detail::Plan p = detail::learn(learn_field, whole->equations, N, targets, values->data());
     Numeric n = numeric(system, column_of, p.needed);
     try {
@@ -351,7 +378,9 @@ Learned learn_all(const System& system, const ReduceOptions& options, Reduction&
     plan = std::move(p);
     needed = std::move(n);
   }
-  if (!program) throw Error("reduce: the elimination's structure differs at every random point tried", ErrorKind::runtime);
+  if (!program)
+    throw Error("reduce: the elimination's structure differs at every random point tried",
+                ErrorKind::runtime);
   out.equations_needed = plan->needed.size();
   for (const std::uint32_t m : plan->masters) out.masters.push_back(system.integrals[by_order[m]]);
   for (std::size_t t = 0; t < targets.size(); ++t) {
@@ -365,8 +394,16 @@ Learned learn_all(const System& system, const ReduceOptions& options, Reduction&
 
   out.instructions = program->instructions.size();
   out.registers = program->registers;
-  return Learned{std::move(by_order), std::move(targets), whole, std::move(first_check), std::move(*plan),
-                 std::move(*needed), std::move(*program), reconstruction, seed, primes};
+  return Learned{std::move(by_order),
+                 std::move(targets),
+                 whole,
+                 std::move(first_check),
+                 std::move(*plan),
+                 std::move(*needed),
+                 std::move(*program),
+                 reconstruction,
+                 seed,
+                 primes};
 }
 
 namespace {
@@ -413,8 +450,8 @@ Reduction reduce(const System& system, const ReduceOptions& options) {
     own_pool = std::make_unique<HostThreads>(options.reconstruction.threads);
     pool = own_pool.get();
   }
-  ReductionBox box(std::move(l.needed), l.program, system.parameters.size(), options.device_min_points,
-                   pool);
+  ReductionBox box(std::move(l.needed), l.program, system.parameters.size(),
+                   options.device_min_points, pool);
   const distributed::Communicator* comm = options.communicator;
   std::optional<detail::RankSharedBox> shared;
   if (comm != nullptr && comm->size() > 1) {
@@ -426,16 +463,20 @@ Reduction reduce(const System& system, const ReduceOptions& options) {
     }
     shared.emplace(box, *comm);
   }
-  const reconstruct::BlackBox& probes = shared ? static_cast<const reconstruct::BlackBox&>(*shared) : box;
+  const reconstruct::BlackBox& probes =
+      shared ? static_cast<const reconstruct::BlackBox&>(*shared) : box;
   std::optional<reconstruct::ProbeLog> log;
   if (!options.checkpoint.empty()) {
-    log.emplace(probes, options.checkpoint, identity(system, options, by_order), reconstruction.seed);
+    log.emplace(probes, options.checkpoint, identity(system, options, by_order),
+                reconstruction.seed);
     if (reconstruction.progress != nullptr && log->loaded() > 0)
-      *reconstruction.progress << "reduce: " << log->path() << ": " << log->loaded() << " probes of an earlier run\n";
+      *reconstruction.progress << "reduce: " << log->path() << ": " << log->loaded()
+                               << " probes of an earlier run\n";
   }
   reconstruct::ReconstructOptions with_pool = reconstruction;
   with_pool.pool = pool;
-  const auto r = reconstruct::reconstruct(log ? static_cast<const reconstruct::BlackBox&>(*log) : probes, with_pool);
+  const auto r = reconstruct::reconstruct(
+      log ? static_cast<const reconstruct::BlackBox&>(*log) : probes, with_pool);
   shared.reset();  // the other ranks are done
   if (log) out.replayed = log->replayed();
   out.probes = r.probes;
@@ -459,13 +500,15 @@ Reduction reduce(const System& system, const ReduceOptions& options) {
     std::vector<std::uint64_t> x(system.parameters.size()), table(targets.size() * M);
     if (k == 0) {
       // The fresh elimination started with learning (learn_all).
-      if (!l.first_check.fresh.valid()) throw Error("reduce: no point to check the table at", ErrorKind::runtime);
+      if (!l.first_check.fresh.valid())
+        throw Error("reduce: no point to check the table at", ErrorKind::runtime);
       x = l.first_check.x;
       detail::Plan fresh = l.first_check.fresh.get();
       if (fresh.masters != plan->masters) {
-        throw Error("reduce: a fresh elimination at a check point finds other masters; the table is "
-                    "not returned (an unlucky learning point: run again with another --seed)",
-                    ErrorKind::runtime);
+        throw Error(
+            "reduce: a fresh elimination at a check point finds other masters; the table is "
+            "not returned (an unlucky learning point: run again with another --seed)",
+            ErrorKind::runtime);
       }
       table = std::move(fresh.table);
     } else {
@@ -475,7 +518,8 @@ Reduction reduce(const System& system, const ReduceOptions& options) {
         std::vector<std::uint64_t> c;
         std::vector<std::uint8_t> ok;
         whole.coefficients->evaluate(check_field, 1, x, c, ok);
-        found = ok[0] != 0 && detail::replay(check_field, whole.equations, *plan, c.data(), table.data());
+        found = ok[0] != 0 &&
+                detail::replay(check_field, whole.equations, *plan, c.data(), table.data());
       }
       if (!found) throw Error("reduce: no point to check the table at", ErrorKind::runtime);
     }
@@ -487,9 +531,12 @@ Reduction reduce(const System& system, const ReduceOptions& options) {
         const std::uint64_t n = value(q.num, check_field, x, defined);
         if (!defined || d == 0) continue;  // a pole of the coefficient: no comparison here
         if (check_field.mul(n, check_field.inv(d)) != table[t * M + m]) {
-          throw Error("reduce: the reconstructed table disagrees with a fresh elimination of the "
-                      "system at a check point (" + out.targets[t].text() + ", " + out.masters[m].text() +
-                      "); the table is not returned", ErrorKind::runtime);
+          throw Error(
+              "reduce: the reconstructed table disagrees with a fresh elimination of the "
+              "system at a check point (" +
+                  out.targets[t].text() + ", " + out.masters[m].text() +
+                  "); the table is not returned",
+              ErrorKind::runtime);
         }
       }
     }

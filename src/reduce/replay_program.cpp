@@ -28,7 +28,8 @@ struct TracedRow {
 
 class Tracer {
  public:
-  Tracer(const field::Zp64& f, std::size_t inputs) : f_(f), next_(static_cast<std::uint32_t>(inputs)) {
+  Tracer(const field::Zp64& f, std::size_t inputs)
+      : f_(f), next_(static_cast<std::uint32_t>(inputs)) {
     if (inputs >= no_value) throw Error("reduce: too many coefficients for a replay program");
   }
 
@@ -94,9 +95,19 @@ template <class F>
 void for_each_operand(const ReplayInstruction& in, F&& use) {
   switch (in.op) {
     case ReplayOp::inv: use(in.a); break;
-    case ReplayOp::mul: use(in.a); use(in.b); break;
-    case ReplayOp::fms: use(in.a); use(in.b); use(in.c); break;
-    case ReplayOp::nmul: use(in.b); use(in.c); break;
+    case ReplayOp::mul:
+      use(in.a);
+      use(in.b);
+      break;
+    case ReplayOp::fms:
+      use(in.a);
+      use(in.b);
+      use(in.c);
+      break;
+    case ReplayOp::nmul:
+      use(in.b);
+      use(in.c);
+      break;
   }
 }
 
@@ -129,8 +140,10 @@ void allocate(ReplayProgram& p, std::vector<ReplayInstruction> code, std::uint32
   std::size_t registers = p.inputs;
   for (std::uint32_t v = 0; v < p.inputs; ++v) {
     reg[v] = v;
-    if (last[v] == never) free.push_back(v);
-    else if (last[v] != forever) dies[last[v]].push_back(v);
+    if (last[v] == never)
+      free.push_back(v);
+    else if (last[v] != forever)
+      dies[last[v]].push_back(v);
   }
   std::reverse(free.begin(), free.end());
   for (std::size_t k = 0; k < kept.size(); ++k) {
@@ -149,8 +162,10 @@ void allocate(ReplayProgram& p, std::vector<ReplayInstruction> code, std::uint32
     if (in.op != ReplayOp::inv) in.b = reg[in.b];
     if (in.op == ReplayOp::fms || in.op == ReplayOp::nmul) in.c = reg[in.c];
     in.dst = reg[dst];
-    if (last[dst] == never) free.push_back(reg[dst]);
-    else if (last[dst] != forever) dies[last[dst]].push_back(dst);
+    if (last[dst] == never)
+      free.push_back(reg[dst]);
+    else if (last[dst] != forever)
+      dies[last[dst]].push_back(dst);
   }
   for (auto& o : p.outputs)
     if (o.kind == ReplayOutput::negated) o.reg = reg[o.reg];
@@ -161,11 +176,12 @@ void allocate(ReplayProgram& p, std::vector<ReplayInstruction> code, std::uint32
 
 }  // namespace
 
-ReplayProgram trace(const field::Zp64& f, const std::vector<SparseEquation>& equations, const Plan& plan,
-                    const std::uint64_t* values) {
+ReplayProgram trace(const field::Zp64& f, const std::vector<SparseEquation>& equations,
+                    const Plan& plan, const std::uint64_t* values) {
   std::size_t inputs = 0;
   for (const std::size_t e : plan.needed)
-    for (const std::uint32_t s : equations.at(e).slots) inputs = std::max<std::size_t>(inputs, s + 1);
+    for (const std::uint32_t s : equations.at(e).slots)
+      inputs = std::max<std::size_t>(inputs, s + 1);
   ReplayProgram program;
   program.inputs = inputs;
   Tracer t(f, inputs);
@@ -215,7 +231,8 @@ ReplayProgram trace(const field::Zp64& f, const std::vector<SparseEquation>& equ
     const auto master_index = [&](std::uint32_t column) {
       const auto it = std::lower_bound(plan.masters.begin(), plan.masters.end(), column);
       if (it == plan.masters.end() || *it != column)
-        throw Error("reduce: column " + std::to_string(column) + " is not a learned master", ErrorKind::runtime);
+        throw Error("reduce: column " + std::to_string(column) + " is not a learned master",
+                    ErrorKind::runtime);
       return static_cast<std::size_t>(it - plan.masters.begin());
     };
     if (pivot_of[c] < 0) {
@@ -233,19 +250,22 @@ ReplayProgram trace(const field::Zp64& f, const std::vector<SparseEquation>& equ
   return program;
 }
 
-bool run(const field::Zp64& f, const ReplayProgram& program, std::uint64_t* registers, std::uint64_t* table) {
+bool run(const field::Zp64& f, const ReplayProgram& program, std::uint64_t* registers,
+         std::uint64_t* table) {
   const bool ok = run_instructions(f, program.instructions.data(), program.instructions.size(),
                                    PointerRegisters{registers});
   if (!ok) return false;
   for (std::size_t k = 0; k < program.outputs.size(); ++k) {
     const ReplayOutput& o = program.outputs[k];
-    table[k] = o.kind == ReplayOutput::zero ? 0 : o.kind == ReplayOutput::one ? 1 : f.neg(registers[o.reg]);
+    table[k] = o.kind == ReplayOutput::zero  ? 0
+               : o.kind == ReplayOutput::one ? 1
+                                             : f.neg(registers[o.reg]);
   }
   return true;
 }
 
-void run_lanes(const field::Zp64& f, const ReplayProgram& program, std::size_t lanes, std::uint64_t* registers,
-               std::uint64_t* table, std::uint8_t* ok) {
+void run_lanes(const field::Zp64& f, const ReplayProgram& program, std::size_t lanes,
+               std::uint64_t* registers, std::uint64_t* table, std::uint8_t* ok) {
   const std::size_t L = lanes;
   std::fill(ok, ok + L, 1);
   std::vector<std::uint64_t> prefix(L);
@@ -261,8 +281,10 @@ void run_lanes(const field::Zp64& f, const ReplayProgram& program, std::size_t l
         std::uint64_t product = 1;
         for (std::size_t l = 0; l < L; ++l) {
           prefix[l] = product;
-          if (a[l] == 0) ok[l] = 0;
-          else product = f.mul(product, a[l]);
+          if (a[l] == 0)
+            ok[l] = 0;
+          else
+            product = f.mul(product, a[l]);
         }
         std::uint64_t inverse = f.inv(product);  // 1 / (a_0 ... a_{L-1})
         for (std::size_t l = L; l-- > 0;) {
@@ -287,9 +309,10 @@ void run_lanes(const field::Zp64& f, const ReplayProgram& program, std::size_t l
   for (std::size_t k = 0; k < F; ++k) {
     const ReplayOutput& o = program.outputs[k];
     for (std::size_t l = 0; l < L; ++l) {
-      table[l * F + k] = o.kind == ReplayOutput::zero  ? 0
-                         : o.kind == ReplayOutput::one ? 1
-                                                       : f.neg(registers[std::size_t{o.reg} * L + l]);
+      table[l * F + k] = o.kind == ReplayOutput::zero ? 0
+                         : o.kind == ReplayOutput::one
+                             ? 1
+                             : f.neg(registers[std::size_t{o.reg} * L + l]);
     }
   }
 }

@@ -116,7 +116,7 @@ TEST_P(ChannelWeightsReference, MadGraphsWeightsOnEveryEvent) {
         worst = std::max(worst, error);
         smallest = std::min(smallest, r.weight);
         EXPECT_LT(error, tolerance) << info.name << " event " << e << " channel " << r.channel
-                                << " stot " << r.stot << " tmin " << r.tmin;
+                                    << " stot " << r.stot << " tmin " << r.tmin;
       }
     }
     if (setting.second > -1) ++cut;
@@ -128,7 +128,9 @@ TEST_P(ChannelWeightsReference, MadGraphsWeightsOnEveryEvent) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Processes, ChannelWeightsReference, ::testing::ValuesIn(all_processes),
-                         [](const auto& info) { return std::string(process_info(info.param).name); });
+                         [](const auto& info) {
+                           return std::string(process_info(info.param).name);
+                         });
 
 // Over all channels the weights of an event add up to 1 (what makes the sum
 // of MadEvent's channel integrals the cross section), with and without the
@@ -138,7 +140,8 @@ TEST(ChannelWeights, AddUpToOneOverTheChannels) {
     const auto& info = process_info(process);
     const std::size_t events = process == Process::gg_ttggg ? 8 : 64;
     const auto ref = test::read_reference(info, true, events);
-    Kokkos::View<double***, Kokkos::LayoutLeft, Kokkos::HostSpace> p("p", events, info.particles, 4);
+    Kokkos::View<double***, Kokkos::LayoutLeft, Kokkos::HostSpace> p("p", events, info.particles,
+                                                                     4);
     for (std::size_t e = 0; e < events; ++e)
       for (int i = 0; i < info.particles; ++i)
         for (int mu = 0; mu < 4; ++mu) p(e, i, mu) = ref.momenta[(e * info.particles + i) * 4 + mu];
@@ -238,7 +241,8 @@ TEST(ChannelWeights, BadChannelsAreRefused) {
   for (const auto& [channel, message] :
        {std::pair{-1, "event 2: channel = -1 is not in [0, 123]"},
         std::pair{124, "event 2: channel = 124 is not in [0, 123]"},
-        std::pair{1, "event 2: channel = 1: diagram 1 of gg_ttgg has no integration configuration"}}) {
+        std::pair{1,
+                  "event 2: channel = 1: diagram 1 of gg_ttgg has no integration configuration"}}) {
     EventInputs inputs;
     inputs.channel = {2, 3, channel, 5};
     try {

@@ -14,8 +14,8 @@
 #include "hepex/amplitudes/detail/current_plan.hpp"
 #include "hepex/amplitudes/rambo.hpp"
 #include "hepex/config.hpp"
-#include "test_seed.hpp"
 #include "test_random.hpp"
+#include "test_seed.hpp"
 #if HEPEX_HAS_ME_LANES
 #include "hepex/amplitudes/detail/lanes.hpp"
 #include "hepex/amplitudes/detail/triangle_colour_sum.hpp"
@@ -197,8 +197,8 @@ void check_triangle_colour_sum(const ColourMatrix& m, std::mt19937_64& rng, doub
             size += std::abs(term);
           }
         EXPECT_LE(double(std::abs(triangle[c].v[lane] - plain)), bound * double(size))
-            << n << " colours, combination " << c << " of " << C << ", trial " << trial
-            << ", lane " << lane << ": " << triangle[c].v[lane] << " vs " << plain;
+            << n << " colours, combination " << c << " of " << C << ", trial " << trial << ", lane "
+            << lane << ": " << triangle[c].v[lane] << " vs " << plain;
       }
   }
 }

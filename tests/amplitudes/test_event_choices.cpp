@@ -23,8 +23,8 @@
 #include "hepex/amplitudes/detail/event_choices.hpp"
 #include "hepex/amplitudes/matrix_element.hpp"
 #include "hepex/core/error.hpp"
-#include "test_seed.hpp"
 #include "test_random.hpp"
+#include "test_seed.hpp"
 
 namespace hepex::amplitudes {
 namespace {
@@ -45,8 +45,8 @@ struct SelectionReference {
 
 SelectionReference read_selection_reference(const ProcessInfo& info, std::size_t limit) {
   const auto events = test::read_reference(info, true);
-  const auto rows = test::read_rows(test::madgraph_file(std::string(info.name) +
-                                                        "_selection_ref.txt"));
+  const auto rows =
+      test::read_rows(test::madgraph_file(std::string(info.name) + "_selection_ref.txt"));
   const std::size_t values = 4 * info.particles;
   SelectionReference ref;
   for (const auto& row : rows) {
@@ -70,8 +70,7 @@ TEST(AmplitudeSelection, EmbeddedFlowChoicesMatchTheData) {
   for (const Process process : all_processes) {
     const auto& info = process_info(process);
     const auto table = detail::flow_choice_table(process);
-    const auto rows =
-        test::read_rows(test::madgraph_file(std::string(info.name) + "_icolamp.txt"));
+    const auto rows = test::read_rows(test::madgraph_file(std::string(info.name) + "_icolamp.txt"));
     ASSERT_EQ(rows.size(), std::size_t(table.configurations)) << info.name;
     EXPECT_EQ(configurations(process), table.configurations);
     for (int c = 0; c < table.configurations; ++c) {
@@ -151,8 +150,8 @@ TEST_P(AmplitudeSelectionReference, MadGraphsChoicesOnEveryEvent) {
   }
 
   for (const auto& [precision, delta, tolerance] :
-       {std::tuple{Precision::mixed, 1e-6, 1e-6}, std::tuple{Precision::single_precision, 1e-4,
-                                                            1e-4}}) {
+       {std::tuple{Precision::mixed, 1e-6, 1e-6},
+        std::tuple{Precision::single_precision, 1e-4, 1e-4}}) {
     MatrixElementOptions options;
     options.precision = precision;
     MatrixElement rounded(process, options);
@@ -179,14 +178,15 @@ TEST_P(AmplitudeSelectionReference, MadGraphsChoicesOnEveryEvent) {
     }
     EXPECT_LT(error, tolerance) << info.name << " " << precision_name(precision);
     std::cout << "[ " << info.name << " ] " << precision_name(precision)
-              << ": ME max relative error " << error << ", " << near_boundary
-              << " events within " << delta << " of a boundary\n";
+              << ": ME max relative error " << error << ", " << near_boundary << " events within "
+              << delta << " of a boundary\n";
   }
 }
 
-INSTANTIATE_TEST_SUITE_P(Processes, AmplitudeSelectionReference,
-                         ::testing::ValuesIn(all_processes),
-                         [](const auto& info) { return std::string(process_info(info.param).name); });
+INSTANTIATE_TEST_SUITE_P(Processes, AmplitudeSelectionReference, ::testing::ValuesIn(all_processes),
+                         [](const auto& info) {
+                           return std::string(process_info(info.param).name);
+                         });
 
 // |M|^2 at coupling gs is |M|^2 at G times (gs / G)^(2 (n + 2)) for n + 2
 // gluons in all (to rounding: 1e-14, the factor formed in long double) on
@@ -250,8 +250,7 @@ Shares reference_shares(const double* p) {
   const auto plan = make_current_plan<Kokkos::HostSpace>(NG);
   const ColourMatrix m = colour_matrix(Process::gg_ttg);
   const int n = m.colours;
-  Shares shares{std::vector<long double>(info.helicity_combinations),
-                std::vector<long double>(n)};
+  Shares shares{std::vector<long double>(info.helicity_combinations), std::vector<long double>(n)};
   for (int h = 0; h < info.helicity_combinations; ++h) {
     const auto w = test::external_waves<NG>(info, p, h);
     cplx<double> jamps[6];
@@ -370,7 +369,8 @@ TEST(AmplitudeSelection, InputsAreChecked) {
   ASSERT_NO_THROW(me.evaluate(ref.momenta, good));
   for (const auto& [field, value, message] :
        {std::tuple{0, nan, "event 2: gs = nan"}, std::tuple{0, 0.0, "event 2: gs = 0"},
-        std::tuple{0, -1.2, "event 2: gs = -1.2"}, std::tuple{0, double(INFINITY), "event 2: gs = inf"},
+        std::tuple{0, -1.2, "event 2: gs = -1.2"},
+        std::tuple{0, double(INFINITY), "event 2: gs = inf"},
         std::tuple{1, 1.0, "event 2: rndhel = 1"}, std::tuple{1, -0.1, "event 2: rndhel = -0.1"},
         std::tuple{2, nan, "event 2: rndcol = nan"}, std::tuple{3, 4.0, "event 2: igraph = 4"},
         std::tuple{3, -1.0, "event 2: igraph = -1"}}) {

@@ -10,8 +10,8 @@
 
 #include "amplitudes/reference_data.hpp"
 #include "hepex/amplitudes/matrix_element.hpp"
-#include "hepex/core/error.hpp"
 #include "hepex/config.hpp"
+#include "hepex/core/error.hpp"
 #include "hepex/core/kokkos_compat.hpp"
 #include "test_seed.hpp"
 
@@ -87,8 +87,8 @@ TEST_P(AmplitudeReference, OnShellEventsInFloatAndMixed) {
   }
   // Mixed is measurably more accurate than float on the same events: a
   // silent fall-back to float fails here even where float's error is small.
-  EXPECT_LT(10 * errors[1], errors[0]) << info.name << ": mixed " << errors[1] << ", float "
-                                       << errors[0];
+  EXPECT_LT(10 * errors[1], errors[0])
+      << info.name << ": mixed " << errors[1] << ", float " << errors[0];
 }
 
 TEST_P(AmplitudeReference, BlasColourSumAgrees) {
@@ -160,10 +160,10 @@ TEST_P(AmplitudeReference, EverySimdWidthReproducesMadGraph) {
       EXPECT_EQ(lanes, HEPEX_HAS_ME_LANES ? simd_lanes(simd, precision) : 1);
       const auto all = me.evaluate(ref.momenta);
       // Measured: double <= 5.9e-12 (gg_ttggg), mixed <= 1.6e-7, float <= 3e-5.
-      const double tolerance = precision == Precision::double_precision
-                                   ? double_tolerance(GetParam())
-                                   : (precision == Precision::mixed ? mixed_tolerance
-                                                                    : float_tolerance);
+      const double tolerance =
+          precision == Precision::double_precision
+              ? double_tolerance(GetParam())
+              : (precision == Precision::mixed ? mixed_tolerance : float_tolerance);
       const double error = max_relative_error(all, ref.me);
       EXPECT_LT(error, tolerance) << info.name << ' ' << simd_name(simd) << ' '
                                   << precision_name(precision);
@@ -353,7 +353,8 @@ TEST(AmplitudeInput, OptionsAreValidated) {
     MatrixElementOptions shape;
     shape.team_size = team_size;
     shape.events_per_team = events_per_team;
-    EXPECT_THROW(MatrixElement(Process::gg_ttg, shape), Error) << team_size << ' ' << events_per_team;
+    EXPECT_THROW(MatrixElement(Process::gg_ttg, shape), Error)
+        << team_size << ' ' << events_per_team;
   }
 }
 

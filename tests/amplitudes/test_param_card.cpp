@@ -14,8 +14,8 @@
 #include "amplitudes/reference_data.hpp"
 #include "hepex/amplitudes/param_card.hpp"
 #include "hepex/core/error.hpp"
-#include "test_seed.hpp"
 #include "test_random.hpp"
+#include "test_seed.hpp"
 
 namespace hepex::amplitudes {
 namespace {
@@ -77,9 +77,7 @@ class CardWriter {
  private:
   bool chance(double p) { return hepex::test::random_chance(rng_, p); }
   int pick(int low, int high) { return hepex::test::UniformInt<int>(low, high)(rng_); }
-  double uniform(double low, double high) {
-    return hepex::test::UniformReal(low, high)(rng_);
-  }
+  double uniform(double low, double high) { return hepex::test::UniformReal(low, high)(rng_); }
   double log_uniform(double low, double high) {
     return std::exp(uniform(std::log(low), std::log(high)));
   }

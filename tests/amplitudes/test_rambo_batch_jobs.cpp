@@ -34,7 +34,8 @@ TEST(RamboBatchJobs, BatchSumsAreThoseOfOneStreamOnAnyRankCount) {
     RamboBatchJobs jobs(me, settings);
     hepex::test::CountingJob<RamboBatch> counting(jobs);
     hepex::distributed::RunOptions options;
-    options.checkpoint = hepex::test::shared_scratch_name(std::string("rambo-batch-jobs-") + process_info(process).name);
+    options.checkpoint = hepex::test::shared_scratch_name(std::string("rambo-batch-jobs-") +
+                                                          process_info(process).name);
     options.chunk = 1 + hepex::test::random_below(rng, 3);
     const auto results = hepex::distributed::run(communicator(), counting, options);
 
@@ -51,7 +52,8 @@ TEST(RamboBatchJobs, BatchSumsAreThoseOfOneStreamOnAnyRankCount) {
       ASSERT_EQ(results.size(), settings.batches);
       for (std::size_t b = 0; b < settings.batches; ++b) {
         double sum = 0;
-        for (std::size_t e = b * settings.events; e < (b + 1) * settings.events; ++e) sum += host(e);
+        for (std::size_t e = b * settings.events; e < (b + 1) * settings.events; ++e)
+          sum += host(e);
         EXPECT_EQ(results[b].sum, sum) << "batch " << b;
         EXPECT_GT(results[b].sum, 0);
         EXPECT_GE(results[b].seconds, 0);

@@ -31,7 +31,8 @@
 #include "test_seed.hpp"
 
 namespace hepex::amplitudes {
-namespace detail {}  // the recursion's internals, whichever namespace holds them
+// The recursion's internals, whichever namespace holds them.
+namespace detail {}  // namespace detail
 namespace {
 
 using namespace detail;
@@ -197,14 +198,10 @@ double slow_me(const ProcessInfo& info, Process process, const double* p) {
 double slow_me(Process process, const double* p) {
   const auto& info = process_info(process);
   switch (process) {
-    case Process::gg_tt:
-      return slow_me<2>(info, process, p);
-    case Process::gg_ttg:
-      return slow_me<3>(info, process, p);
-    case Process::gg_ttgg:
-      return slow_me<4>(info, process, p);
-    default:
-      return slow_me<5>(info, process, p);
+    case Process::gg_tt: return slow_me<2>(info, process, p);
+    case Process::gg_ttg: return slow_me<3>(info, process, p);
+    case Process::gg_ttgg: return slow_me<4>(info, process, p);
+    default: return slow_me<5>(info, process, p);
   }
 }
 

@@ -11,8 +11,8 @@
 #include "amplitudes/reference_data.hpp"
 #include "hepex/amplitudes/run_card.hpp"
 #include "hepex/core/error.hpp"
-#include "test_seed.hpp"
 #include "test_random.hpp"
+#include "test_seed.hpp"
 
 namespace hepex::amplitudes {
 namespace {
@@ -48,8 +48,9 @@ TEST(RunCard, CollidersSAsMadEventFormsIt) {
     const double e1 = trial == 0 ? 0.0 : energy(rng), e2 = energy(rng), tmin = cut(rng);
     std::ostringstream card;
     card.precision(17);
-    card << "#*** a run card ***\n " << lpp1 << " = lpp1 ! beam 1\n  " << lpp2
-         << "  = lpp2\n" << e1 << " = ebeam1 ! GeV\n" << e2 << " = ebeam2\n"
+    card << "#*** a run card ***\n " << lpp1 << " = lpp1 ! beam 1\n  " << lpp2 << "  = lpp2\n"
+         << e1 << " = ebeam1 ! GeV\n"
+         << e2 << " = ebeam2\n"
          << " 0 = nhel\n True = use_syst\n " << tmin << " = tmin_for_channel ! cut\n";
     std::istringstream in(card.str());
     const double expected = setrun_stot(lpp1, e1, lpp2, e2);
@@ -65,18 +66,19 @@ TEST(RunCard, CollidersSAsMadEventFormsIt) {
 
 TEST(RunCard, MalformedCardsNameTheLine) {
   const std::string good = "1 = lpp1\n1 = lpp2\n6500 = ebeam1\n6500 = ebeam2\n";
-  for (const auto& [text, message] : {
-           std::pair<std::string, std::string>{"1 = lpp1\n1 = lpp2\n6500 = ebeam1\n",
-                                               "run card card: no ebeam2"},
-           {good + "x = ebeam1\n", "line 5: ebeam1: given twice, first on line 3"},
-           {"1 = lpp1\n1 = lpp2\n65x0 = ebeam1\n6500 = ebeam2\n",
-            "line 3: ebeam1: '65x0' is not a finite number"},
-           {"1 = lpp1\n1 = lpp2\n6500 7 = ebeam1\n6500 = ebeam2\n",
-            "line 3: ebeam1: expected one value before '='"},
-           {good + "0.5 = tmin_for_channel\n", "line 5: tmin_for_channel must be in [-1, 0]"},
-           {"1.5 = lpp1\n1 = lpp2\n6500 = ebeam1\n6500 = ebeam2\n", "line 1: lpp1 must be a whole number"},
-           {"0 = lpp1\n0 = lpp2\n0 = ebeam1\n0 = ebeam2\n", "the collider's s is 0"},
-           {"1 = lpp1\n1 = lpp2\n-5 = ebeam1\n6500 = ebeam2\n", "line 3: ebeam1 must be >= 0"}}) {
+  for (const auto& [text, message] :
+       {std::pair<std::string, std::string>{"1 = lpp1\n1 = lpp2\n6500 = ebeam1\n",
+                                            "run card card: no ebeam2"},
+        {good + "x = ebeam1\n", "line 5: ebeam1: given twice, first on line 3"},
+        {"1 = lpp1\n1 = lpp2\n65x0 = ebeam1\n6500 = ebeam2\n",
+         "line 3: ebeam1: '65x0' is not a finite number"},
+        {"1 = lpp1\n1 = lpp2\n6500 7 = ebeam1\n6500 = ebeam2\n",
+         "line 3: ebeam1: expected one value before '='"},
+        {good + "0.5 = tmin_for_channel\n", "line 5: tmin_for_channel must be in [-1, 0]"},
+        {"1.5 = lpp1\n1 = lpp2\n6500 = ebeam1\n6500 = ebeam2\n",
+         "line 1: lpp1 must be a whole number"},
+        {"0 = lpp1\n0 = lpp2\n0 = ebeam1\n0 = ebeam2\n", "the collider's s is 0"},
+        {"1 = lpp1\n1 = lpp2\n-5 = ebeam1\n6500 = ebeam2\n", "line 3: ebeam1 must be >= 0"}}) {
     std::istringstream in(text);
     try {
       parse_run_card(in, "card");

@@ -31,31 +31,38 @@ TEST(HostThreads, EveryIndexExactlyOnce) {
       const std::size_t count = rng() % 3 == 0 ? rng() % 5 : rng() % 5000;
       const std::size_t grain = 1 + rng() % 64;
       std::vector<std::atomic<int>> seen(count);
-      pool.for_each(count, [&](std::size_t begin, std::size_t end) {
-        ASSERT_LE(begin, end);
-        ASSERT_LE(end, count);
-        for (std::size_t i = begin; i < end; ++i) ++seen[i];
-      }, grain);
+      pool.for_each(
+          count,
+          [&](std::size_t begin, std::size_t end) {
+            ASSERT_LE(begin, end);
+            ASSERT_LE(end, count);
+            for (std::size_t i = begin; i < end; ++i) ++seen[i];
+          },
+          grain);
       for (std::size_t i = 0; i < count; ++i)
-        ASSERT_EQ(seen[i].load(), 1) << "pool " << size << ", count " << count << ", grain " << grain << ", index " << i;
+        ASSERT_EQ(seen[i].load(), 1)
+            << "pool " << size << ", count " << count << ", grain " << grain << ", index " << i;
     }
   }
 }
 
 TEST(HostThreads, ABodysExceptionReachesTheCallerAndThePoolGoesOn) {
   for (const std::size_t size : {0u, 4u}) {
-  HostThreads pool(size);
-  for (int round = 0; round < 50; ++round) {
-    EXPECT_THROW(pool.for_each(1000, [&](std::size_t begin, std::size_t end) {
-      for (std::size_t i = begin; i < end; ++i)
-        if (i == static_cast<std::size_t>(round * 17)) throw std::runtime_error("index " + std::to_string(i));
-    }), std::runtime_error);
-    std::atomic<std::size_t> sum{0};
-    pool.for_each(1000, [&](std::size_t begin, std::size_t end) {
-      for (std::size_t i = begin; i < end; ++i) sum += i;
-    });
-    EXPECT_EQ(sum.load(), 999u * 1000u / 2);
-  }
+    HostThreads pool(size);
+    for (int round = 0; round < 50; ++round) {
+      EXPECT_THROW(pool.for_each(1000,
+                                 [&](std::size_t begin, std::size_t end) {
+                                   for (std::size_t i = begin; i < end; ++i)
+                                     if (i == static_cast<std::size_t>(round * 17))
+                                       throw std::runtime_error("index " + std::to_string(i));
+                                 }),
+                   std::runtime_error);
+      std::atomic<std::size_t> sum{0};
+      pool.for_each(1000, [&](std::size_t begin, std::size_t end) {
+        for (std::size_t i = begin; i < end; ++i) sum += i;
+      });
+      EXPECT_EQ(sum.load(), 999u * 1000u / 2);
+    }
   }
 }
 
@@ -77,7 +84,8 @@ TEST(HostThreads, TwoCallersShareOnePool) {
     callers.emplace_back([&, c] {
       for (int round = 0; round < 100; ++round) {
         std::atomic<std::size_t> sum{0};
-        pool.for_each(777, [&](std::size_t begin, std::size_t end) { sum += end - begin; }, 3);
+        pool.for_each(
+            777, [&](std::size_t begin, std::size_t end) { sum += end - begin; }, 3);
         totals[c] += sum.load();
       }
     });

@@ -16,8 +16,8 @@
 #include "hepex/linalg/modgemm.hpp"
 #include "hepex/linalg/rref.hpp"
 #include "hepex/reconstruct/rational.hpp"
-#include "test_seed.hpp"
 #include "test_random.hpp"
+#include "test_seed.hpp"
 
 namespace {
 
@@ -55,9 +55,13 @@ TEST(Progress, DescribeSaysRateShareAndEta) {
   p.done = 1000;
   p.total = 4000;
   p.seconds = 2;
-  EXPECT_EQ(p.describe(), "rref (panel 3): 1000 of 4000 columns (25.0%), 500 columns/s, elapsed 2.0 s, ETA 6.0 s");
+  EXPECT_EQ(
+      p.describe(),
+      "rref (panel 3): 1000 of 4000 columns (25.0%), 500 columns/s, elapsed 2.0 s, ETA 6.0 s");
   p.fraction = 0.5;  // the work is not linear in the units
-  EXPECT_EQ(p.describe(), "rref (panel 3): 1000 of 4000 columns (50.0%), 500 columns/s, elapsed 2.0 s, ETA 2.0 s");
+  EXPECT_EQ(
+      p.describe(),
+      "rref (panel 3): 1000 of 4000 columns (50.0%), 500 columns/s, elapsed 2.0 s, ETA 2.0 s");
   p.total = 0;
   p.fraction = -1;
   p.stage.clear();
@@ -142,7 +146,8 @@ TEST(Progress, AThrowingPollEndsEachFamilysLongCalls) {
     const auto ref = test::read_reference(amplitudes::process_info(process), true);
     amplitudes::MatrixElement me(process);
     std::vector<double> many;
-    for (int copy = 0; copy < 40; ++copy) many.insert(many.end(), ref.momenta.begin(), ref.momenta.end());
+    for (int copy = 0; copy < 40; ++copy)
+      many.insert(many.end(), ref.momenta.begin(), ref.momenta.end());
     {
       StopAt stop(2);  // events in batches while watched
       EXPECT_THROW(me.evaluate(many), Stop);

@@ -109,7 +109,8 @@ TEST(Threads, ReconstructKnownFunctions) {
     const auto& c = cases[static_cast<std::size_t>(t + r) % cases.size()];
     reconstruct::ReconstructOptions options;
     options.seed = test::seed() + static_cast<std::uint64_t>(t);
-    const auto box = reconstruct::expression_black_box({io::Expression::parse(c.first, {"x", "y"})}, 2);
+    const auto box =
+        reconstruct::expression_black_box({io::Expression::parse(c.first, {"x", "y"})}, 2);
     const auto result = reconstruct::reconstruct(*box, options);
     const auto text = reconstruct::to_string(result.functions.at(0), {"x", "y"});
     return text == c.second ? std::string() : c.first + " gave " + text;

@@ -95,9 +95,9 @@ TEST(Jobs, LowestFailedJobIsReportedOnEveryRank) {
             std::vector<std::string> out;
             for (const auto j : jobs) {
               if (failing.count(j)) {
-                throw hepex::Error("job " + std::to_string(j) + " failed",
-                                   j % 2 ? hepex::ErrorKind::negative_answer
-                                         : hepex::ErrorKind::runtime);
+                throw hepex::Error(
+                    "job " + std::to_string(j) + " failed",
+                    j % 2 ? hepex::ErrorKind::negative_answer : hepex::ErrorKind::runtime);
               }
               out.push_back(expected_result(j));
             }
@@ -107,8 +107,8 @@ TEST(Jobs, LowestFailedJobIsReportedOnEveryRank) {
       ADD_FAILURE() << "no error";
     } catch (const hepex::Error& e) {
       EXPECT_EQ(std::string(e.what()), "job " + std::to_string(first) + " failed");
-      EXPECT_EQ(e.kind(), first % 2 ? hepex::ErrorKind::negative_answer
-                                    : hepex::ErrorKind::runtime);
+      EXPECT_EQ(e.kind(),
+                first % 2 ? hepex::ErrorKind::negative_answer : hepex::ErrorKind::runtime);
     }
   }
 }
@@ -221,7 +221,8 @@ TEST(Jobs, CollectivesAgreeAcrossRanks) {
   // copy (the same buffer).
   const auto part = [](int r, int i) {
     if (i == 0) return std::string();
-    return std::string(static_cast<std::size_t>(1000 * r + 100 * i), static_cast<char>('a' + i)) + '\0';
+    return std::string(static_cast<std::size_t>(1000 * r + 100 * i), static_cast<char>('a' + i)) +
+           '\0';
   };
   std::vector<std::string> mine;
   for (int i = 0; i <= comm.rank() + 1; ++i) mine.push_back(part(comm.rank(), i));
@@ -247,13 +248,12 @@ TEST(Jobs, CollectivesAgreeAcrossRanks) {
 TEST(Jobs, BadOptionsAreRefused) {
   JobOptions options;
   options.chunk = 0;
-  EXPECT_THROW(hepex::distributed::run_jobs(
-                   communicator(), 3,
-                   [](const std::vector<std::size_t>& j) {
-                     return std::vector<std::string>(j.size());
-                   },
-                   options),
-               hepex::Error);
+  EXPECT_THROW(
+      hepex::distributed::run_jobs(
+          communicator(), 3,
+          [](const std::vector<std::size_t>& j) { return std::vector<std::string>(j.size()); },
+          options),
+      hepex::Error);
   EXPECT_THROW(hepex::distributed::parse_schedule("round-robin"), hepex::Error);
   EXPECT_EQ(hepex::distributed::parse_schedule("dynamic"), Schedule::dynamic);
 }
@@ -293,7 +293,8 @@ TEST(Jobs, TypedJobsRunAgainWhatTheyCannotDecode) {
   // Jobs run on every rank together, on rank 0.
   const auto ran_everywhere = [](const FormJob& job) {
     std::size_t total = 0;
-    for (const auto& part : communicator().gather(std::to_string(job.ran))) total += std::stoull(part);
+    for (const auto& part : communicator().gather(std::to_string(job.ran)))
+      total += std::stoull(part);
     return total;
   };
   const auto first = hepex::distributed::run(communicator(), old_form, options);

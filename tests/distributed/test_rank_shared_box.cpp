@@ -24,8 +24,9 @@ class TestBox : public hepex::reconstruct::BlackBox {
  public:
   std::size_t variables() const override { return 2; }
   std::size_t functions() const override { return 5; }
-  void evaluate(const hepex::field::Zp64& f, std::size_t count, const std::vector<std::uint64_t>& points,
-                std::vector<std::uint64_t>& values, std::vector<std::uint8_t>& ok) const override {
+  void evaluate(const hepex::field::Zp64& f, std::size_t count,
+                const std::vector<std::uint64_t>& points, std::vector<std::uint64_t>& values,
+                std::vector<std::uint8_t>& ok) const override {
     values.assign(count * 5, 0);
     ok.assign(count, 1);
     for (std::size_t i = 0; i < count; ++i) {
@@ -33,7 +34,8 @@ class TestBox : public hepex::reconstruct::BlackBox {
       if (x1 == 13) throw std::runtime_error("the test's failing point");
       if (x0 % 7 == 3) ok[i] = 0;
       for (std::uint64_t k = 0; k < 5; ++k)
-        values[i * 5 + k] = f.add(f.add(f.mul(f.from_uint(k + 1), x0), f.mul(x1, x1)), f.from_uint(k));
+        values[i * 5 + k] =
+            f.add(f.add(f.mul(f.from_uint(k + 1), x0), f.mul(x1, x1)), f.from_uint(k));
     }
   }
 };
@@ -71,7 +73,8 @@ TEST(RankSharedBox, BatchesComeBackAsTheBoxGivesThem) {
       shared.evaluate(f, count, points, values, ok);
       FAIL() << "a failing evaluation came back as values";
     } catch (const hepex::Error& e) {
-      EXPECT_NE(std::string(e.what()).find("rank " + std::to_string(comm.size() - 1)), std::string::npos)
+      EXPECT_NE(std::string(e.what()).find("rank " + std::to_string(comm.size() - 1)),
+                std::string::npos)
           << e.what();
     }
     // ... and the ranks still serve.

@@ -1,6 +1,6 @@
 // Reduction of big integers and rationals into Zp32/Zp64 against GMP.
-#include <gtest/gtest.h>
 #include <gmpxx.h>
+#include <gtest/gtest.h>
 
 #include "hepex/core/error.hpp"
 #include "hepex/field/big_integer.hpp"

@@ -1,8 +1,8 @@
 // Multi-prime CRT and rational reconstruction against GMP rationals: random
 // fractions with hundreds of digits are recovered exactly from their images
 // modulo 63-bit primes, and too few primes are reported as undetermined.
-#include <gtest/gtest.h>
 #include <gmpxx.h>
+#include <gtest/gtest.h>
 
 #include <algorithm>
 #include <random>
@@ -50,8 +50,8 @@ TEST(Crt, RecoversLargeRandomRationalsExactly) {
   const auto truth = random_rationals(rng, 300);
   std::size_t largest_bits = 0;  // of max(|n|, d) over all values
   for (const auto& q : truth) {
-    largest_bits = std::max({largest_bits, mpz_sizeinbase(q.get_num_mpz_t(), 2),
-                             mpz_sizeinbase(q.get_den_mpz_t(), 2)});
+    largest_bits = std::max(
+        {largest_bits, mpz_sizeinbase(q.get_num_mpz_t(), 2), mpz_sizeinbase(q.get_den_mpz_t(), 2)});
   }
   CrtLift lift(truth.size());
   RationalLift result;
@@ -63,8 +63,8 @@ TEST(Crt, RecoversLargeRandomRationalsExactly) {
   }
   ASSERT_TRUE(result.determined()) << result.explain();
   for (std::size_t i = 0; i < truth.size(); ++i) {
-    ASSERT_EQ(result.values[i], truth[i]) << "index " << i << " after " << result.primes
-                                          << " primes";
+    ASSERT_EQ(result.values[i], truth[i])
+        << "index " << i << " after " << result.primes << " primes";
   }
   EXPECT_NE(result.explain().find("all 300 values determined"), std::string::npos);
   // Wang's bound: the primes but the newest must give M' >= 2 max(|n|, d)^2.
@@ -87,7 +87,8 @@ TEST(Crt, SymmetricLiftRecoversSignedIntegers) {
 
 TEST(Crt, TooFewPrimesAreReportedNotGuessed) {
   // 2^200 + 1 over 3^100 needs ~360 bits; two 63-bit primes cannot determine it.
-  const mpq_class q(mpz_class(1) << 200 | 1, mpz_class("515377520732011331036461129765621272702107522001"));
+  const mpq_class q(mpz_class(1) << 200 | 1,
+                    mpz_class("515377520732011331036461129765621272702107522001"));
   CrtLift lift(1);
   for (std::uint64_t p : large_primes(2)) lift.add(p, images({q}, p));
   const RationalLift result = lift.to_rationals();
@@ -112,10 +113,10 @@ TEST(Crt, RejectsBadInputWithoutChangingState) {
   CrtLift lift(2);
   const std::uint64_t p = large_primes(1).front();
   lift.add(p, {1, 2});
-  EXPECT_THROW(lift.add(p, {1, 2}), hepex::Error);                   // repeated prime
-  EXPECT_THROW(lift.add(65521, {1}), hepex::Error);                  // wrong size
-  EXPECT_THROW(lift.add(65521, {1, 65521}), hepex::Error);           // unreduced residue
-  EXPECT_THROW(lift.add(65535, {1, 2}), hepex::Error);               // composite
+  EXPECT_THROW(lift.add(p, {1, 2}), hepex::Error);          // repeated prime
+  EXPECT_THROW(lift.add(65521, {1}), hepex::Error);         // wrong size
+  EXPECT_THROW(lift.add(65521, {1, 65521}), hepex::Error);  // unreduced residue
+  EXPECT_THROW(lift.add(65535, {1, 2}), hepex::Error);      // composite
   EXPECT_EQ(lift.prime_count(), 1u);
   EXPECT_EQ(lift.residue(1), 2);
 }

@@ -1,7 +1,7 @@
 // Deterministic primality and prime lists against GMP's mpz_probab_prime_p
 // (BPSW + Miller-Rabin: no known error, and none below 2^64).
-#include <gtest/gtest.h>
 #include <gmpxx.h>
+#include <gtest/gtest.h>
 
 #include <random>
 
@@ -40,10 +40,10 @@ TEST(Primes, RandomNumbersOfEveryBitLength) {
 TEST(Primes, StrongPseudoprimesAndCarmichaelNumbers) {
   // Strong pseudoprimes to base 2 (2047, 3215031751), to bases 2..37
   // (3825123056546413051), Carmichael numbers, and semiprimes of large primes.
-  for (std::uint64_t n : {561ull, 1105ull, 1729ull, 2047ull, 3215031751ull, 4759123141ull,
-                          1122004669633ull, 3825123056546413051ull,
-                          4294967291ull * 4294967279ull, 2147483647ull * 2147483629ull,
-                          18446744073709551557ull, 18446744073709551615ull}) {
+  for (std::uint64_t n :
+       {561ull, 1105ull, 1729ull, 2047ull, 3215031751ull, 4759123141ull, 1122004669633ull,
+        3825123056546413051ull, 4294967291ull * 4294967279ull, 2147483647ull * 2147483629ull,
+        18446744073709551557ull, 18446744073709551615ull}) {
     EXPECT_EQ(is_prime(n), gmp_is_prime(n)) << n;
   }
   EXPECT_TRUE(is_prime(18446744073709551557ull));  // 2^64 - 59, the largest 64-bit prime
@@ -72,8 +72,8 @@ TEST(Primes, NextAndPreviousMatchGmp) {
 }
 
 TEST(Primes, LargePrimeListsAreTheLargestBelowTheBound) {
-  for (std::uint64_t below : {std::uint64_t{1} << 63, std::uint64_t{1} << 62,
-                              std::uint64_t{1} << 31}) {
+  for (std::uint64_t below :
+       {std::uint64_t{1} << 63, std::uint64_t{1} << 62, std::uint64_t{1} << 31}) {
     const auto primes = large_primes(40, below);
     ASSERT_EQ(primes.size(), 40u);
     std::uint64_t previous = below;
@@ -86,7 +86,7 @@ TEST(Primes, LargePrimeListsAreTheLargestBelowTheBound) {
       previous = p;
     }
   }
-  EXPECT_EQ(large_primes(1).front(), 9223372036854775783ull);  // 2^63 - 25
+  EXPECT_EQ(large_primes(1).front(), 9223372036854775783ull);              // 2^63 - 25
   EXPECT_EQ(large_primes(1, 1ull << 62).front(), 4611686018427387847ull);  // 2^62 - 57
   EXPECT_EQ(large_primes(3, 1ull << 31),
             (std::vector<std::uint64_t>{2147483647u, 2147483629u, 2147483587u}));

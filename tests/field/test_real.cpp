@@ -9,8 +9,8 @@
 
 #include "hepex/core/spaces.hpp"
 #include "hepex/field/real.hpp"
-#include "test_seed.hpp"
 #include "test_random.hpp"
+#include "test_seed.hpp"
 
 namespace hepex::test {
 
@@ -49,9 +49,13 @@ std::vector<typename F::value_type> evaluate_real_on_device(
 
 using LongComplex = std::complex<long double>;
 template <class T>
-LongComplex widen(const T& x) { return LongComplex(x, 0); }
+LongComplex widen(const T& x) {
+  return LongComplex(x, 0);
+}
 template <class T>
-LongComplex widen(const Kokkos::complex<T>& x) { return LongComplex(x.real(), x.imag()); }
+LongComplex widen(const Kokkos::complex<T>& x) {
+  return LongComplex(x.real(), x.imag());
+}
 
 LongComplex reference(RealOp op, LongComplex a, LongComplex b, LongComplex c, std::int64_t s) {
   switch (op) {
@@ -69,8 +73,7 @@ LongComplex reference(RealOp op, LongComplex a, LongComplex b, LongComplex c, st
 
 template <class T>
 T draw(std::mt19937_64& rng) {
-  return static_cast<T>(hepex::test::UniformReal(0.25, 2.0)(rng) *
-                        (rng() % 2 ? 1 : -1));
+  return static_cast<T>(hepex::test::UniformReal(0.25, 2.0)(rng) * (rng() % 2 ? 1 : -1));
 }
 template <class T>
 Kokkos::complex<T> draw_complex(std::mt19937_64& rng) {

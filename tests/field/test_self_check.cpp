@@ -2,8 +2,8 @@
 // every field.
 #include <gtest/gtest.h>
 
-#include "hepex/field/self_check.hpp"
 #include "exec_spaces.hpp"
+#include "hepex/field/self_check.hpp"
 #include "test_seed.hpp"
 
 namespace {
@@ -25,7 +25,6 @@ TEST_P(SelfCheckOnSpace, Passes) {
     }
   }
 }
-
 
 HEPEX_TEST_ON_SPACES(SelfCheckOnSpace);
 

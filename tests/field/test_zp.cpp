@@ -1,8 +1,8 @@
 // Zp32 and Zp64 against GMP: every operation, on the host and in a kernel on
 // the default execution space, for edge primes and random primes, with edge
 // operands (0, 1, p-1, ...) mixed into thousands of random cases.
-#include <gtest/gtest.h>
 #include <gmpxx.h>
+#include <gtest/gtest.h>
 
 #include <cstdint>
 #include <limits>
@@ -14,17 +14,29 @@
 #include "hepex/core/spaces.hpp"
 #include "hepex/field/primes.hpp"
 #include "hepex/field/zp.hpp"
-#include "test_seed.hpp"
 #include "test_random.hpp"
+#include "test_seed.hpp"
 
 namespace hepex::test {
 
 // One case: operands and the results of every operation.
-enum ZpOp { op_add, op_sub, op_neg, op_mul, op_fma, op_inv, op_pow, op_from_int, op_from_uint,
-            op_centred, op_shoup, op_count };
-const char* const zp_op_names[op_count] = {"add",      "sub",       "neg",     "mul",
-                                           "fma",      "inv",       "pow",     "from_int",
-                                           "from_uint", "centred",  "mul_shoup"};
+enum ZpOp {
+  op_add,
+  op_sub,
+  op_neg,
+  op_mul,
+  op_fma,
+  op_inv,
+  op_pow,
+  op_from_int,
+  op_from_uint,
+  op_centred,
+  op_shoup,
+  op_count
+};
+const char* const zp_op_names[op_count] = {"add",       "sub",     "neg",      "mul",
+                                           "fma",       "inv",     "pow",      "from_int",
+                                           "from_uint", "centred", "mul_shoup"};
 
 struct ZpCase {
   std::uint64_t a, b, c, e;  // field elements a, b, c < p; exponent e
@@ -58,8 +70,7 @@ std::vector<std::uint64_t> evaluate_on_device(const field::Zp<Word>& f,
       const_cast<ZpCase*>(cases.data()), n);
   Kokkos::View<ZpCase*, DeviceMemory> in("zp_cases", n);
   Kokkos::deep_copy(in, host_in);
-  Kokkos::View<std::uint64_t**, Kokkos::LayoutRight, DeviceMemory> out("zp_results", n,
-                                                                       op_count);
+  Kokkos::View<std::uint64_t**, Kokkos::LayoutRight, DeviceMemory> out("zp_results", n, op_count);
   Kokkos::deep_copy(out, ~std::uint64_t{0});  // poison: every entry must be written
   Kokkos::parallel_for(
       "zp_evaluate", Kokkos::RangePolicy<DeviceSpace>(0, n),
@@ -109,12 +120,15 @@ mpz_class expected(ZpOp op, const ZpCase& k, std::uint64_t p_word) {
 // Edge operands mixed with uniform random ones.
 std::vector<ZpCase> make_cases(std::uint64_t p, std::size_t count, std::mt19937_64& rng) {
   const std::vector<std::uint64_t> edges = {0, 1, 2, p - 1, p - 2, p / 2, p / 2 + 1};
-  const std::vector<std::int64_t> signed_edges = {
-      0, 1, -1, std::numeric_limits<std::int64_t>::min(),
-      std::numeric_limits<std::int64_t>::max(), static_cast<std::int64_t>(p),
-      -static_cast<std::int64_t>(p), -static_cast<std::int64_t>(p) - 1};
-  const std::vector<std::uint64_t> exponent_edges = {0, 1, 2, p - 1, p - 2, p,
-                                                     ~std::uint64_t{0}};
+  const std::vector<std::int64_t> signed_edges = {0,
+                                                  1,
+                                                  -1,
+                                                  std::numeric_limits<std::int64_t>::min(),
+                                                  std::numeric_limits<std::int64_t>::max(),
+                                                  static_cast<std::int64_t>(p),
+                                                  -static_cast<std::int64_t>(p),
+                                                  -static_cast<std::int64_t>(p) - 1};
+  const std::vector<std::uint64_t> exponent_edges = {0, 1, 2, p - 1, p - 2, p, ~std::uint64_t{0}};
   hepex::test::UniformInt<std::uint64_t> element(0, p - 1);
   auto pick = [&](const std::vector<std::uint64_t>& special) {
     return rng() % 4 == 0 ? special[rng() % special.size()] % p : element(rng);
@@ -134,8 +148,8 @@ std::vector<ZpCase> make_cases(std::uint64_t p, std::size_t count, std::mt19937_
 
 std::string describe(const ZpCase& k, std::uint64_t p) {
   std::ostringstream out;
-  out << "p=" << p << " a=" << k.a << " b=" << k.b << " c=" << k.c << " e=" << k.e
-      << " s=" << k.s << " u=" << k.u;
+  out << "p=" << p << " a=" << k.a << " b=" << k.b << " c=" << k.c << " e=" << k.e << " s=" << k.s
+      << " u=" << k.u;
   return out.str();
 }
 
@@ -148,9 +162,8 @@ void compare_with_gmp(const char* where, std::uint64_t p, const std::vector<ZpCa
       const mpz_class want = expected(static_cast<ZpOp>(op), cases[i], p);
       const mpz_class got(static_cast<unsigned long>(results[i * op_count + op]));
       if (got != want && reported++ < 5) {
-        ADD_FAILURE() << where << ": " << zp_op_names[op] << " got " << got << ", GMP says "
-                      << want << " for " << describe(cases[i], p) << " (" << seed_trace()
-                      << ")";
+        ADD_FAILURE() << where << ": " << zp_op_names[op] << " got " << got << ", GMP says " << want
+                      << " for " << describe(cases[i], p) << " (" << seed_trace() << ")";
       }
     }
   }
@@ -220,8 +233,7 @@ TEST(Zp, RejectsCompositeAndOutOfRangeModuli) {
   EXPECT_NE(message([] { Zp32(2147483648ull); }).find("too large"), std::string::npos);
   EXPECT_NE(message([] { Zp32(4294967291ull); }).find("below 2^31"), std::string::npos);
   EXPECT_NE(message([] { Zp64(9223372036854775837ull); }).find("too large"), std::string::npos);
-  EXPECT_NE(message([] { Zp64(65535); }).find("not a prime (divisible by 3)"),
-            std::string::npos);
+  EXPECT_NE(message([] { Zp64(65535); }).find("not a prime (divisible by 3)"), std::string::npos);
   EXPECT_NE(message([] { Zp64(0); }).find("not a prime"), std::string::npos);
   EXPECT_NE(message([] { Zp64(1); }).find("not a prime"), std::string::npos);
   // 2^62 - 1 = 3 * 715827883 * 2147483647: composite with a small factor.

@@ -35,7 +35,8 @@ TEST(Decimal, NamesWhatIsWrong) {
 
 TEST(Decimal, TakesEveryFiniteDoubleAsStrtodDoes) {
   SCOPED_TRACE(hepex::test::seed_trace());
-  for (const char* good : {"0", "-0", "1", "1e-310", "4.9e-324", "1.7976931348623157e308", "+2.5", "0x1p-3"}) {
+  for (const char* good :
+       {"0", "-0", "1", "1e-310", "4.9e-324", "1.7976931348623157e308", "+2.5", "0x1p-3"}) {
     const auto d = parse_decimal(good);
     EXPECT_EQ(d.problem, nullptr) << good;
     EXPECT_EQ(d.value, std::strtod(good, nullptr)) << good;

@@ -82,7 +82,7 @@ TEST(Expression, EvaluatesLikeExactRationals) {
 // and 7 bits (the small ones make zero divisors common).
 struct RandomTree {
   enum Kind { integer, variable, add, sub, mul, div, neg, plus, pow } kind;
-  std::string digits;  // integer: as written (maybe leading zeros)
+  std::string digits;     // integer: as written (maybe leading zeros)
   std::size_t index = 0;  // variable
   int exponent = 0;       // pow
   std::vector<RandomTree> children;
@@ -92,18 +92,13 @@ struct RandomTree {
 int precedence(const RandomTree& t) {
   switch (t.kind) {
     case RandomTree::add:
-    case RandomTree::sub:
-      return 1;
+    case RandomTree::sub: return 1;
     case RandomTree::mul:
-    case RandomTree::div:
-      return 2;
+    case RandomTree::div: return 2;
     case RandomTree::neg:
-    case RandomTree::plus:
-      return 3;
-    case RandomTree::pow:
-      return 4;
-    default:
-      return 5;
+    case RandomTree::plus: return 3;
+    case RandomTree::pow: return 4;
+    default: return 5;
   }
 }
 
@@ -148,10 +143,8 @@ std::string write(const RandomTree& t, const std::vector<std::string>& names,
     return wrap ? "(" + space() + text + space() + ")" : text;
   };
   switch (t.kind) {
-    case RandomTree::integer:
-      return t.digits;
-    case RandomTree::variable:
-      return names[t.index];
+    case RandomTree::integer: return t.digits;
+    case RandomTree::variable: return names[t.index];
     case RandomTree::add:
     case RandomTree::sub:
     case RandomTree::mul:
@@ -160,8 +153,8 @@ std::string write(const RandomTree& t, const std::vector<std::string>& names,
       const int p = precedence(t);
       // Left-associative: the left operand may share the precedence, the
       // right one must bind tighter.
-      return operand(t.children[0], p - 1) + space() + symbol[t.kind - RandomTree::add] +
-             space() + operand(t.children[1], p);
+      return operand(t.children[0], p - 1) + space() + symbol[t.kind - RandomTree::add] + space() +
+             operand(t.children[1], p);
     }
     case RandomTree::neg:
     case RandomTree::plus:
@@ -194,10 +187,8 @@ std::optional<mpz_class> evaluate(const RandomTree& t, const mpz_class& p,
     return r;
   };
   switch (t.kind) {
-    case RandomTree::integer:
-      return reduce(mpz_class(t.digits, 10));
-    case RandomTree::variable:
-      return x[t.index];
+    case RandomTree::integer: return reduce(mpz_class(t.digits, 10));
+    case RandomTree::variable: return x[t.index];
     case RandomTree::neg:
     case RandomTree::plus: {
       const auto a = evaluate(t.children[0], p, x);
@@ -218,12 +209,9 @@ std::optional<mpz_class> evaluate(const RandomTree& t, const mpz_class& p,
       const auto b = evaluate(t.children[1], p, x);
       if (!a || !b) return {};
       switch (t.kind) {
-        case RandomTree::add:
-          return reduce(*a + *b);
-        case RandomTree::sub:
-          return reduce(*a - *b);
-        case RandomTree::mul:
-          return reduce(*a * *b);
+        case RandomTree::add: return reduce(*a + *b);
+        case RandomTree::sub: return reduce(*a - *b);
+        case RandomTree::mul: return reduce(*a * *b);
         default: {
           const auto inverse = invert(*b);
           if (!inverse) return {};
@@ -295,7 +283,8 @@ TEST(Expression, DoubleStarIsPower) {
   const Zp64 f(1000003);
   const auto box = hepex::reconstruct::expression_black_box(
       {Expression::parse("x**3 - 2*y ** 2 + x**-1*y**(2)", {"x", "y"}),
-       Expression::parse("x^3 - 2*y^2 + x^-1*y^(2)", {"x", "y"})}, 2);
+       Expression::parse("x^3 - 2*y^2 + x^-1*y^(2)", {"x", "y"})},
+      2);
   std::vector<std::uint64_t> out;
   std::vector<std::uint8_t> ok;
   box->evaluate(f, 2, {2, 5, 7, 1000002}, out, ok);

@@ -8,8 +8,8 @@
 
 #include "hepex/field/primes.hpp"
 #include "hepex/io/matrix_market.hpp"
-#include "test_seed.hpp"
 #include "test_random.hpp"
+#include "test_seed.hpp"
 
 namespace {
 
@@ -29,7 +29,8 @@ TEST(MatrixMarket, RoundTripsEveryField) {
   const hepex::field::Zp64 zp(hepex::field::large_primes(1)[0]);
   const hepex::field::Real64 real;
   const hepex::field::Complex128 complex;
-  for (auto [m, n] : std::vector<std::pair<std::size_t, std::size_t>>{{1, 1}, {7, 3}, {3, 7}, {0, 4}}) {
+  for (auto [m, n] :
+       std::vector<std::pair<std::size_t, std::size_t>>{{1, 1}, {7, 3}, {3, 7}, {0, 4}}) {
     Matrix<std::uint64_t> a(m, n);
     Matrix<double> b(m, n);
     Matrix<Kokkos::complex<double>> c(m, n);
@@ -81,7 +82,8 @@ std::string error_of(const std::string& text, bool complex = false) {
 TEST(MatrixMarket, RejectsMalformedInputWithFileAndLine) {
   const std::string head = "%%MatrixMarket matrix array integer general\n";
   EXPECT_EQ(error_of(""), "m.mtx:1: empty file, expected a %%MatrixMarket header");
-  EXPECT_EQ(error_of("1 2\n"), "m.mtx:1: not a Matrix Market matrix (expected '%%MatrixMarket matrix ...')");
+  EXPECT_EQ(error_of("1 2\n"),
+            "m.mtx:1: not a Matrix Market matrix (expected '%%MatrixMarket matrix ...')");
   EXPECT_EQ(error_of("%%MatrixMarket matrix array pattern general\n1 1\n1\n"),
             "m.mtx:1: entry type 'pattern' is not integer, real or complex");
   EXPECT_EQ(error_of("%%MatrixMarket matrix dense integer general\n"),

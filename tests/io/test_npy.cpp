@@ -8,8 +8,8 @@
 #include <algorithm>
 #include <cmath>
 #include <cstring>
-#include <limits>
 #include <fstream>
+#include <limits>
 #include <random>
 #include <sstream>
 
@@ -18,8 +18,8 @@
 #include "hepex/io/matrix_market.hpp"
 #include "hepex/io/npy.hpp"
 #include "scratch_directory.hpp"
-#include "test_seed.hpp"
 #include "test_random.hpp"
+#include "test_seed.hpp"
 
 namespace {
 
@@ -43,7 +43,8 @@ std::string npy_file(const std::string& descr, bool fortran, const std::string& 
   while ((fixed + dict.size() + 1) % align != 0) dict += ' ';
   dict += '\n';
   std::string file = std::string("\x93NUMPY", 6) + static_cast<char>(major) + '\0';
-  for (std::size_t k = 0; k < length_bytes; ++k) file += static_cast<char>(dict.size() >> (8 * k) & 0xff);
+  for (std::size_t k = 0; k < length_bytes; ++k)
+    file += static_cast<char>(dict.size() >> (8 * k) & 0xff);
   return file + dict + data;
 }
 
@@ -53,7 +54,8 @@ template <class V>
 void append(std::string& data, const V& value, bool big, std::size_t part = sizeof(V)) {
   char bytes[sizeof(V)];
   std::memcpy(bytes, &value, sizeof(V));
-  for (std::size_t k = 0; big && k < sizeof(V); k += part) std::reverse(bytes + k, bytes + k + part);
+  for (std::size_t k = 0; big && k < sizeof(V); k += part)
+    std::reverse(bytes + k, bytes + k + part);
   data.append(bytes, sizeof(V));
 }
 
@@ -97,7 +99,8 @@ void check_random_file(const F& f, const std::string& code, std::mt19937_64& rng
 
 // Integers of every width into Z/p: any sign and size, reduced as GMP does.
 template <class Word, class Raw>
-void check_integers(const hepex::field::Zp<Word>& f, const std::string& code, std::mt19937_64& rng) {
+void check_integers(const hepex::field::Zp<Word>& f, const std::string& code,
+                    std::mt19937_64& rng) {
   const auto value = [](std::mt19937_64& r) {
     Raw x;
     const std::uint64_t bits = r();
@@ -132,21 +135,23 @@ void check_floating_types(const F& f, std::mt19937_64& rng) {
   hepex::test::UniformReal u(-1e6, 1e6);
   const auto real = [&](auto raw) {
     using Raw = decltype(raw);
-    check_random_file<F, Raw>(f, std::is_same<Raw, float>::value ? "f4" : "f8", rng,
-                              [&](std::mt19937_64& r) { return static_cast<Raw>(u(r) / 3); },
-                              [](Raw x) { return T(static_cast<Real>(x)); });
+    check_random_file<F, Raw>(
+        f, std::is_same<Raw, float>::value ? "f4" : "f8", rng,
+        [&](std::mt19937_64& r) { return static_cast<Raw>(u(r) / 3); },
+        [](Raw x) { return T(static_cast<Real>(x)); });
   };
   real(float{});
   real(double{});
   const auto exact_integer = [&](auto raw, const char* code) {
     using Raw = decltype(raw);
     const int bits = std::min<int>(8 * sizeof(Raw) - 1, std::numeric_limits<Real>::digits);
-    check_random_file<F, Raw>(f, code, rng,
-                              [&](std::mt19937_64& r) {
-                                const auto m = static_cast<std::int64_t>(r() >> (64 - bits));
-                                return static_cast<Raw>(r() % 2 == 0 ? m : -m);
-                              },
-                              [](Raw x) { return T(static_cast<Real>(x)); });
+    check_random_file<F, Raw>(
+        f, code, rng,
+        [&](std::mt19937_64& r) {
+          const auto m = static_cast<std::int64_t>(r() >> (64 - bits));
+          return static_cast<Raw>(r() % 2 == 0 ? m : -m);
+        },
+        [](Raw x) { return T(static_cast<Real>(x)); });
   };
   exact_integer(std::int8_t{}, "i1");
   exact_integer(std::int32_t{}, "i4");
@@ -158,12 +163,19 @@ void check_complex_types(const hepex::field::ComplexField<Real>& f, std::mt19937
   using Raw = hepex::io::detail::NpyComplex<double>;
   hepex::test::UniformReal u(-1e6, 1e6);
   check_random_file<hepex::field::ComplexField<Real>, Raw>(
-      f, "c16", rng, [&](std::mt19937_64& r) { return Raw{u(r), u(r)}; },
-      [](Raw x) { return Kokkos::complex<Real>(static_cast<Real>(x.re), static_cast<Real>(x.im)); });
+      f, "c16", rng,
+      [&](std::mt19937_64& r) {
+        return Raw{u(r), u(r)};
+      },
+      [](Raw x) {
+        return Kokkos::complex<Real>(static_cast<Real>(x.re), static_cast<Real>(x.im));
+      });
   using Raw8 = hepex::io::detail::NpyComplex<float>;
   check_random_file<hepex::field::ComplexField<Real>, Raw8>(
       f, "c8", rng,
-      [&](std::mt19937_64& r) { return Raw8{static_cast<float>(u(r)), static_cast<float>(u(r))}; },
+      [&](std::mt19937_64& r) {
+        return Raw8{static_cast<float>(u(r)), static_cast<float>(u(r))};
+      },
       [](Raw8 x) { return Kokkos::complex<Real>(x.re, x.im); });
   check_floating_types<hepex::field::ComplexField<Real>, Real>(f, rng);
 }
@@ -195,7 +207,8 @@ void check_write(const F& f, const Matrix<typename F::value_type>& a, const std:
   const std::string bytes = file.str();
   ASSERT_GE(bytes.size(), 10u);
   EXPECT_EQ(bytes.substr(0, 8), std::string("\x93NUMPY\x01\x00", 8));
-  const std::size_t header = static_cast<unsigned char>(bytes[8]) + 256u * static_cast<unsigned char>(bytes[9]);
+  const std::size_t header =
+      static_cast<unsigned char>(bytes[8]) + 256u * static_cast<unsigned char>(bytes[9]);
   EXPECT_EQ((10 + header) % 64, 0u);
   const std::string dict = "{'descr': '" + descr + "', 'fortran_order': False, 'shape': (" +
                            std::to_string(a.rows) + ", " + std::to_string(a.cols) + "), }";
@@ -213,7 +226,8 @@ TEST(Npy, WriteRoundTripsEveryField) {
   hepex::test::UniformReal u(-1e6, 1e6);
   const hepex::field::Zp32 zp32(2147483647);
   const hepex::field::Zp64 zp64(hepex::field::large_primes(1)[0]);
-  for (auto [m, n] : std::vector<std::pair<std::size_t, std::size_t>>{{1, 1}, {7, 3}, {3, 7}, {0, 4}, {130, 1}}) {
+  for (auto [m, n] :
+       std::vector<std::pair<std::size_t, std::size_t>>{{1, 1}, {7, 3}, {3, 7}, {0, 4}, {130, 1}}) {
     Matrix<std::uint32_t> a(m, n);
     Matrix<std::uint64_t> b(m, n);
     Matrix<double> c(m, n);
@@ -278,13 +292,16 @@ TEST(Npy, RefusesMalformedFilesWithTheirName) {
   EXPECT_EQ(error_of("%%MatrixMarket matrix array integer general\n"),
             "t.npy: not a .npy file (it does not start with \"\\x93NUMPY\")");
   EXPECT_EQ(error_of(ok.substr(0, 7)), "t.npy: the file ends inside the .npy header");
-  EXPECT_EQ(error_of(ok.substr(0, 40)), "t.npy: the file ends inside the .npy header (30 of its 118 bytes)");
+  EXPECT_EQ(error_of(ok.substr(0, 40)),
+            "t.npy: the file ends inside the .npy header (30 of its 118 bytes)");
   std::string version = ok;
   version[6] = 4;
-  EXPECT_EQ(error_of(version), "t.npy: .npy format version 4.0 is not supported (1.0, 2.0 and 3.0 are)");
+  EXPECT_EQ(error_of(version),
+            "t.npy: .npy format version 4.0 is not supported (1.0, 2.0 and 3.0 are)");
   version[6] = 1;
   version[7] = 1;
-  EXPECT_EQ(error_of(version), "t.npy: .npy format version 1.1 is not supported (1.0, 2.0 and 3.0 are)");
+  EXPECT_EQ(error_of(version),
+            "t.npy: .npy format version 1.1 is not supported (1.0, 2.0 and 3.0 are)");
   std::string no_newline = ok;
   no_newline[127] = ' ';
   EXPECT_EQ(error_of(no_newline), "t.npy: malformed .npy header: it does not end with a newline");
@@ -296,19 +313,27 @@ TEST(Npy, RefusesMalformedFilesWithTheirName) {
     return error_of(file + dict + "\n");
   };
   EXPECT_EQ(header_error("{'descr': '<u4', 'shape': (1, 1), }"),
-            "t.npy: malformed .npy header: no 'fortran_order' key in \"{'descr': '<u4', 'shape': (1, 1), }\"");
+            "t.npy: malformed .npy header: no 'fortran_order' key in \"{'descr': '<u4', 'shape': "
+            "(1, 1), }\"");
   EXPECT_EQ(header_error("{'descr': '<u4', 'fortran_order': False, 'shape': (1, 1), 'x': 1}"),
-            "t.npy: malformed .npy header: unexpected key 'x' in \"{'descr': '<u4', 'fortran_order': False, 'shape': (1, 1), 'x': 1}\"");
+            "t.npy: malformed .npy header: unexpected key 'x' in \"{'descr': '<u4', "
+            "'fortran_order': False, 'shape': (1, 1), 'x': 1}\"");
   EXPECT_EQ(header_error("{'descr': '<u4', 'fortran_order': false, 'shape': (1, 1)}"),
-            "t.npy: malformed .npy header: 'fortran_order' is neither True nor False in \"{'descr': '<u4', 'fortran_order': false, 'shape': (1, 1)}\"");
+            "t.npy: malformed .npy header: 'fortran_order' is neither True nor False in "
+            "\"{'descr': '<u4', 'fortran_order': false, 'shape': (1, 1)}\"");
   EXPECT_EQ(header_error("{'descr': '<u4', 'fortran_order': False, 'shape': (1, -1)}"),
-            "t.npy: malformed .npy header: a dimension is not a non-negative integer in \"{'descr': '<u4', 'fortran_order': False, 'shape': (1, -1)}\"");
-  EXPECT_EQ(header_error("{'descr': '<u4', 'descr': '<u4', 'fortran_order': False, 'shape': (1, 1)}"),
-            "t.npy: malformed .npy header: key 'descr' appears twice in \"{'descr': '<u4', 'descr': '<u4', 'fortran_order': False, 'shape': (1, 1)}\"");
+            "t.npy: malformed .npy header: a dimension is not a non-negative integer in "
+            "\"{'descr': '<u4', 'fortran_order': False, 'shape': (1, -1)}\"");
+  EXPECT_EQ(
+      header_error("{'descr': '<u4', 'descr': '<u4', 'fortran_order': False, 'shape': (1, 1)}"),
+      "t.npy: malformed .npy header: key 'descr' appears twice in \"{'descr': '<u4', 'descr': "
+      "'<u4', 'fortran_order': False, 'shape': (1, 1)}\"");
   EXPECT_EQ(header_error("{'descr': '<u4', 'fortran_order': False, 'shape': (1, 1)} x"),
-            "t.npy: malformed .npy header: text after the dict in \"{'descr': '<u4', 'fortran_order': False, 'shape': (1, 1)} x\"");
-  EXPECT_EQ(header_error("{'descr': [('a', '<u4')], 'fortran_order': False, 'shape': (1,)}"),
-            "t.npy: structured dtypes (a list as 'descr') are not supported; save a plain numeric array");
+            "t.npy: malformed .npy header: text after the dict in \"{'descr': '<u4', "
+            "'fortran_order': False, 'shape': (1, 1)} x\"");
+  EXPECT_EQ(
+      header_error("{'descr': [('a', '<u4')], 'fortran_order': False, 'shape': (1,)}"),
+      "t.npy: structured dtypes (a list as 'descr') are not supported; save a plain numeric array");
 
   const auto dtype_error = [](const std::string& descr) {
     return error_of(npy_file(descr, false, "(1, 1)", std::string(16, '\0')));
@@ -321,16 +346,22 @@ TEST(Npy, RefusesMalformedFilesWithTheirName) {
                                       "' is not supported: hepex reads int8-int64, uint8-uint64, "
                                       "float32, float64, complex64 and complex128");
   }
-  EXPECT_EQ(dtype_error("|u4"), "t.npy: dtype '|u4' is not supported: byte order '|' on a multi-byte type");
+  EXPECT_EQ(dtype_error("|u4"),
+            "t.npy: dtype '|u4' is not supported: byte order '|' on a multi-byte type");
   EXPECT_EQ(dtype_error("<f8"),
-            "t.npy: dtype '<f8' cannot be read here: a modular run reads integer dtypes (int8-int64, uint8-uint64)");
-  EXPECT_EQ(error_of(npy_file("<c16", false, "(1,)", std::string(16, '\0')), hepex::field::Real64()),
-            "t.npy: dtype '<c16' cannot be read here: complex entries in a real run (use --field complex)");
+            "t.npy: dtype '<f8' cannot be read here: a modular run reads integer dtypes "
+            "(int8-int64, uint8-uint64)");
+  EXPECT_EQ(
+      error_of(npy_file("<c16", false, "(1,)", std::string(16, '\0')), hepex::field::Real64()),
+      "t.npy: dtype '<c16' cannot be read here: complex entries in a real run (use --field "
+      "complex)");
 
   EXPECT_EQ(error_of(npy_file("<u4", false, "(2, 2, 1)", u4({1, 2, 3, 4}))),
-            "t.npy: a 3-dimensional array (shape (2, 2, 1)); hepex reads a matrix (2-D) or a vector (1-D)");
-  EXPECT_EQ(error_of(npy_file("<u4", false, "()", u4({1}))),
-            "t.npy: a 0-dimensional array (shape ()); hepex reads a matrix (2-D) or a vector (1-D)");
+            "t.npy: a 3-dimensional array (shape (2, 2, 1)); hepex reads a matrix (2-D) or a "
+            "vector (1-D)");
+  EXPECT_EQ(
+      error_of(npy_file("<u4", false, "()", u4({1}))),
+      "t.npy: a 0-dimensional array (shape ()); hepex reads a matrix (2-D) or a vector (1-D)");
   EXPECT_EQ(error_of(npy_file("<u8", false, "(4294967296, 4294967296)", "")),
             "t.npy: a 4294967296 x 4294967296 matrix of 8-byte entries is too large to address");
   hepex::io::ReadLimits limits;
@@ -344,7 +375,8 @@ TEST(Npy, RefusesMalformedFilesWithTheirName) {
             "t.npy: 1000 x 1000 <u4 needs 4000000 bytes of data, the file has 123");
   EXPECT_EQ(error_of(npy_file("<i8", true, "(3,)", std::string(20, '\0'))),
             "t.npy: (3,) <i8 needs 24 bytes of data, the file has 20");
-  EXPECT_EQ(error_of(ok + "xyz"), "t.npy: 2 x 2 <u4 needs 16 bytes of data, the file has 3 more bytes after them");
+  EXPECT_EQ(error_of(ok + "xyz"),
+            "t.npy: 2 x 2 <u4 needs 16 bytes of data, the file has 3 more bytes after them");
 }
 
 TEST(Npy, RefusesNonFiniteAndInexactEntriesWithTheirPlace) {
@@ -362,8 +394,9 @@ TEST(Npy, RefusesNonFiniteAndInexactEntriesWithTheirPlace) {
             "t.npy: a[1] is not finite (NaN, Inf or out of range)");
   data.clear();
   append(data, (std::int64_t{1} << 53) + 1, false);
-  EXPECT_EQ(error_of(npy_file("<i8", false, "(1, 1)", data), hepex::field::Real64()),
-            "t.npy: a[0, 0] = 9007199254740993 has no exact floating-point value of this precision");
+  EXPECT_EQ(
+      error_of(npy_file("<i8", false, "(1, 1)", data), hepex::field::Real64()),
+      "t.npy: a[0, 0] = 9007199254740993 has no exact floating-point value of this precision");
   data.clear();
   append(data, std::int64_t{1} << 62, false);  // exact: one significant bit
   EXPECT_EQ(error_of(npy_file("<i8", false, "(1, 1)", data), hepex::field::Real64()), "accepted");
@@ -390,7 +423,8 @@ TEST(Npy, ConvertsOnlyWhereNeededInLargeFiles) {
   EXPECT_TRUE(read_text(npy_file("<u4", false, "(150, 100)", data), f) == expected);
   std::string reals;
   const std::size_t nan_at = 5000 + rng() % 5000;
-  for (std::size_t k = 0; k < rows * cols; ++k) append(reals, k == nan_at ? std::nan("") : 1.5, false);
+  for (std::size_t k = 0; k < rows * cols; ++k)
+    append(reals, k == nan_at ? std::nan("") : 1.5, false);
   EXPECT_EQ(error_of(npy_file("<f8", false, "(150, 100)", reals), hepex::field::Real64()),
             "t.npy: a[" + std::to_string(nan_at / cols) + ", " + std::to_string(nan_at % cols) +
                 "] is not finite (NaN, Inf or out of range)");
@@ -406,8 +440,8 @@ void check_coordinate(const F& f, const Matrix<typename F::value_type>& a, const
   EXPECT_EQ(banner, std::string("%%MatrixMarket matrix coordinate ") + kind + " general");
   std::size_t rows = 0, cols = 0, entries = 0;
   text >> rows >> cols >> entries;
-  EXPECT_EQ(entries, a.data.size() - static_cast<std::size_t>(std::count(
-                                         a.data.begin(), a.data.end(), f.zero())));
+  EXPECT_EQ(entries, a.data.size() - static_cast<std::size_t>(
+                                         std::count(a.data.begin(), a.data.end(), f.zero())));
   text.clear();
   text.seekg(0);
   EXPECT_TRUE(hepex::io::read_matrix_market(text, "c.mtx", f) == a);
@@ -418,7 +452,8 @@ TEST(MatrixMarket, CoordinateWriterReadsBack) {
   SCOPED_TRACE(hepex::test::seed_trace());
   hepex::test::UniformReal u(-1e6, 1e6);
   const hepex::field::Zp64 zp(hepex::field::large_primes(1)[0]);
-  for (auto [m, n] : std::vector<std::pair<std::size_t, std::size_t>>{{1, 1}, {7, 3}, {3, 7}, {0, 4}, {20, 20}}) {
+  for (auto [m, n] :
+       std::vector<std::pair<std::size_t, std::size_t>>{{1, 1}, {7, 3}, {3, 7}, {0, 4}, {20, 20}}) {
     Matrix<std::uint64_t> a(m, n);
     Matrix<double> b(m, n);
     Matrix<Kokkos::complex<double>> c(m, n);

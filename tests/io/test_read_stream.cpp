@@ -18,8 +18,8 @@ TEST(ReadStream, SameBytesAsCharacterAtATime) {
   SCOPED_TRACE(hepex::test::seed_trace());
   std::mt19937_64 rng(hepex::test::seed());
   const std::size_t block = std::size_t{1} << 20;
-  for (const std::size_t size : {std::size_t{0}, std::size_t{1}, block - 1, block, block + 1, 3 * block + 5,
-                                 std::size_t(rng() % (2 * block))}) {
+  for (const std::size_t size : {std::size_t{0}, std::size_t{1}, block - 1, block, block + 1,
+                                 3 * block + 5, std::size_t(rng() % (2 * block))}) {
     std::string bytes(size, '\0');
     for (auto& c : bytes) c = static_cast<char>(rng() % 4 == 0 ? '\n' : rng() % 256);
     std::istringstream a(bytes), b(bytes), c(bytes);

@@ -30,7 +30,8 @@ class FlintMatrix {
   Matrix<Word> to_matrix() const {
     Matrix<Word> a(static_cast<std::size_t>(m_->r), static_cast<std::size_t>(m_->c));
     for (std::size_t i = 0; i < a.rows; ++i)
-      for (std::size_t j = 0; j < a.cols; ++j) a(i, j) = static_cast<Word>(nmod_mat_entry(m_, i, j));
+      for (std::size_t j = 0; j < a.cols; ++j)
+        a(i, j) = static_cast<Word>(nmod_mat_entry(m_, i, j));
     return a;
   }
 

@@ -10,10 +10,10 @@
 
 #include "exec_spaces.hpp"
 #include "flint_oracle.hpp"
-#include "hepex/field/real.hpp"
-#include "linalg/exact_oracle.hpp"
 #include "hepex/field/primes.hpp"
+#include "hepex/field/real.hpp"
 #include "hepex/linalg/echelon.hpp"
+#include "linalg/exact_oracle.hpp"
 #include "test_seed.hpp"
 
 namespace {
@@ -42,7 +42,7 @@ bool is_zero(const Matrix<Word>& a) {
 struct Shape {
   std::size_t m, n, r;
 };
-const std::vector<Shape> shapes = {{1, 1, 1}, {1, 1, 0}, {9, 9, 9},   {20, 31, 20},
+const std::vector<Shape> shapes = {{1, 1, 1},    {1, 1, 0},    {9, 9, 9},   {20, 31, 20},
                                    {31, 20, 20}, {25, 25, 11}, {40, 12, 5}, {12, 40, 3}};
 
 TEST(Echelon, NullspaceIsAnnihilatedAndHasTheRightDimension) {
@@ -186,7 +186,7 @@ struct FloatingCase {
         for (std::size_t k = 0; k < a.cols; ++k)
           sum += hepex::test::as_complex(a(i, k)) * hepex::test::as_complex(b(k, j));
         c(i, j) = hepex::test::ScalarParts<T>::make(static_cast<double>(sum.real()),
-                                                   static_cast<double>(sum.imag()));
+                                                    static_cast<double>(sum.imag()));
       }
     return c;
   }
@@ -253,8 +253,7 @@ void check_every_operation(const FieldCase<F>& c, hepex::Place backend, double b
       ASSERT_EQ(nullspace.rows, s.n);
       ASSERT_EQ(nullspace.cols, s.n - rank);
       if (nullspace.cols > 0) {
-        EXPECT_TRUE(near(a, nullspace, Matrix<T>(s.m, nullspace.cols, zero)))
-            << "A N != 0";
+        EXPECT_TRUE(near(a, nullspace, Matrix<T>(s.m, nullspace.cols, zero))) << "A N != 0";
         // Column k has -1 at the k-th free column (of the exact reduction)
         // and 0 at the other free columns: rank N = n - rank.
         for (std::size_t k = 0; k < nullspace.cols; ++k)
@@ -301,8 +300,8 @@ TEST_P(EchelonOnSpace, EveryOperationOverZp32) {
   check_every_operation(FieldCase<hepex::field::Zp32>{2147483647}, backend(), 0, "Zp32 2^31-1");
 }
 TEST_P(EchelonOnSpace, EveryOperationOverZp64) {
-  check_every_operation(FieldCase<hepex::field::Zp64>{hepex::field::large_primes(1)[0]},
-                        backend(), 0, "Zp64");
+  check_every_operation(FieldCase<hepex::field::Zp64>{hepex::field::large_primes(1)[0]}, backend(),
+                        0, "Zp64");
 }
 // Residuals relative to the larger entry size; measured worst (Serial, seeds
 // 1-8 and the default; Cuda and OpenMP at the default): 9.4e-15 double,

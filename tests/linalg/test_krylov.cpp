@@ -147,7 +147,6 @@ TEST_P(KrylovOnSpace, KellerGehrigMinimalPolynomialOfRandomMatrices) {
   }
 }
 
-
 HEPEX_TEST_ON_SPACES(KrylovOnSpace);
 
 }  // namespace

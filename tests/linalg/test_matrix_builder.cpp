@@ -6,13 +6,13 @@
 #include <map>
 #include <random>
 
+#include "exec_spaces.hpp"
 #include "hepex/field/primes.hpp"
 #include "hepex/field/real.hpp"
 #include "hepex/field/zp.hpp"
 #include "hepex/linalg/matrix_builder.hpp"
-#include "exec_spaces.hpp"
-#include "test_seed.hpp"
 #include "test_random.hpp"
+#include "test_seed.hpp"
 
 namespace {
 
@@ -46,7 +46,8 @@ TEST_P(MatrixBuilderOnSpace, Zp64MatchesDirectEvaluationForSeveralSystems) {
       sys.monomials.push_back(monomial);
     }
   }
-  for (std::size_t s = 0; s < samples_count; ++s) systems[1].prefactors.push_back(f.from_uint(rng()));
+  for (std::size_t s = 0; s < samples_count; ++s)
+    systems[1].prefactors.push_back(f.from_uint(rng()));
   {
     const auto built = hepex::linalg::build_matrices(f, samples, systems, backend());
     ASSERT_EQ(built.size(), systems.size());
@@ -82,7 +83,6 @@ TEST(MatrixBuilder, RejectsBadIndicesAndPrefactorCounts) {
   EXPECT_THROW(hepex::linalg::build_matrices(f, samples, {{{{-1}}, {}}}), hepex::Error);
   EXPECT_THROW(hepex::linalg::build_matrices(f, samples, {{{{0}}, {1, 2, 3}}}), hepex::Error);
 }
-
 
 HEPEX_TEST_ON_SPACES(MatrixBuilderOnSpace);
 

@@ -15,11 +15,11 @@
 
 #include "exec_spaces.hpp"
 #include "flint_oracle.hpp"
-#include "kernel_log.hpp"
 #include "hepex/field/primes.hpp"
 #include "hepex/linalg/modgemm.hpp"
-#include "test_seed.hpp"
+#include "kernel_log.hpp"
 #include "test_random.hpp"
+#include "test_seed.hpp"
 
 namespace hepex::test {
 
@@ -41,14 +41,10 @@ constexpr Pattern patterns[] = {Pattern::random, Pattern::all_minus_one, Pattern
                                 Pattern::extreme_negative};
 const char* pattern_name(Pattern pattern) {
   switch (pattern) {
-    case Pattern::random:
-      return "random";
-    case Pattern::all_minus_one:
-      return "all p-1";
-    case Pattern::extreme_positive:
-      return "all h times all h";
-    default:
-      return "all h times all -h";
+    case Pattern::random: return "random";
+    case Pattern::all_minus_one: return "all p-1";
+    case Pattern::extreme_positive: return "all h times all h";
+    default: return "all h times all -h";
   }
 }
 
@@ -59,18 +55,10 @@ Matrix<Word> filled(std::size_t r, std::size_t c, std::uint64_t p, std::mt19937_
   const std::uint64_t h = p / 2;
   for (auto& x : a.data) {
     switch (pattern) {
-      case Pattern::random:
-        x = static_cast<Word>(rng() % p);
-        break;
-      case Pattern::all_minus_one:
-        x = static_cast<Word>(p - 1);
-        break;
-      case Pattern::extreme_positive:
-        x = static_cast<Word>(h);
-        break;
-      case Pattern::extreme_negative:
-        x = static_cast<Word>(second_operand ? p - h : h);
-        break;
+      case Pattern::random: x = static_cast<Word>(rng() % p); break;
+      case Pattern::all_minus_one: x = static_cast<Word>(p - 1); break;
+      case Pattern::extreme_positive: x = static_cast<Word>(h); break;
+      case Pattern::extreme_negative: x = static_cast<Word>(second_operand ? p - h : h); break;
     }
   }
   return a;
@@ -251,7 +239,8 @@ TEST_P(ModGemmOnSpace, MultiwordUpToItsLargestPrime) {
   ASSERT_EQ(multiword_split(top).four.width, 1u);
   ASSERT_EQ(multiword_split(top).karatsuba.width, 0u);
   EXPECT_EQ(multiword_split(beyond).four.width, 0u);
-  hepex::test::check_method<std::uint64_t>(backend(), GemmMethod::multiword, top, {0, 1, 2, 3, 5, 40});
+  hepex::test::check_method<std::uint64_t>(backend(), GemmMethod::multiword, top,
+                                           {0, 1, 2, 3, 5, 40});
   // Below 2^52: the Karatsuba sums (2^26 + 1) are exact two terms at a time,
   // the 4-product form eight, B split alone not at all: Karatsuba is taken
   // up to k = 2, the 4-product form beyond.
@@ -262,8 +251,8 @@ TEST_P(ModGemmOnSpace, MultiwordUpToItsLargestPrime) {
   ASSERT_EQ(edge_split.split_b.width, 0u);
   ASSERT_EQ(edge_split.form(2, hepex::Place::host), MultiwordForm::karatsuba);
   ASSERT_EQ(edge_split.form(9, hepex::Place::host), MultiwordForm::four);
-  hepex::test::check_method<std::uint64_t>(backend(), 
-      GemmMethod::multiword, hepex::field::prev_prime(1ull << 52), {1, 2, 3, 8, 9, 40});
+  hepex::test::check_method<std::uint64_t>(
+      backend(), GemmMethod::multiword, hepex::field::prev_prime(1ull << 52), {1, 2, 3, 8, 9, 40});
   // 2^31 - 1, where fp64 is not exact: 16-bit halves of B; A B = s A Bh +
   // A Bl in blocks of 255 on a CPU, carried across blocks.
   const auto p31 = multiword_split(2147483647);
@@ -280,7 +269,8 @@ TEST_P(ModGemmOnSpace, MultiwordUpToItsLargestPrime) {
   for (std::size_t k : {w, w + 1, 2 * w + 1}) {
     ASSERT_EQ(mid.form(k, hepex::Place::host), MultiwordForm::karatsuba) << k;
   }
-  hepex::test::check_method<std::uint64_t>(backend(), GemmMethod::multiword, p44, {w, w + 1, 2 * w + 1});
+  hepex::test::check_method<std::uint64_t>(backend(), GemmMethod::multiword, p44,
+                                           {w, w + 1, 2 * w + 1});
   EXPECT_THROW(
       hepex::linalg::resolve_gemm_method(GemmMethod::multiword, beyond, hepex::Place::host),
       hepex::Error);
@@ -288,16 +278,17 @@ TEST_P(ModGemmOnSpace, MultiwordUpToItsLargestPrime) {
 
 TEST_P(ModGemmOnSpace, Int64AtTheLargestPrimes) {
   // Zp64 at 2^63 - 25: lambda = floor((2^128 - 1) / (p - 1)^2) = 4 products per reduction.
-  hepex::test::check_method<std::uint64_t>(backend(), GemmMethod::int64, hepex::field::large_primes(1)[0],
-                                           {0, 1, 4, 5, 9, 64});
+  hepex::test::check_method<std::uint64_t>(backend(), GemmMethod::int64,
+                                           hepex::field::large_primes(1)[0], {0, 1, 4, 5, 9, 64});
   // Zp32 at 2^31 - 1: lambda = floor((2^64 - 1) / (p - 1)^2) = 4.
-  hepex::test::check_method<std::uint32_t>(backend(), GemmMethod::int64, 2147483647, {1, 4, 5, 9, 64});
+  hepex::test::check_method<std::uint32_t>(backend(), GemmMethod::int64, 2147483647,
+                                           {1, 4, 5, 9, 64});
   hepex::test::check_method<std::uint64_t>(backend(), GemmMethod::int64, 2, {1, 7});
 }
 
 TEST_P(ModGemmOnSpace, Int8AtEveryWordSize) {
-  hepex::test::check_method<std::uint64_t>(backend(), GemmMethod::int8, hepex::field::large_primes(1)[0],
-                                           {0, 1, 3, 4, 5, 64});
+  hepex::test::check_method<std::uint64_t>(backend(), GemmMethod::int8,
+                                           hepex::field::large_primes(1)[0], {0, 1, 3, 4, 5, 64});
   hepex::test::check_method<std::uint32_t>(backend(), GemmMethod::int8, 2147483647, {1, 5, 64});
   hepex::test::check_method<std::uint32_t>(backend(), GemmMethod::int8, 65521, {1, 7, 100});
   hepex::test::check_method<std::uint32_t>(backend(), GemmMethod::int8, 251, {1, 9});
@@ -356,10 +347,12 @@ TEST_P(ModGemmOnSpace, FatVectorsAndLongDepths) {
   for (GemmMethod method : {GemmMethod::fp64, GemmMethod::int8, GemmMethod::int64}) {
     hepex::test::check_method<std::uint32_t>(backend(), method, 65521, {10007}, fat);
   }
-  hepex::test::check_method<std::uint32_t>(backend(), GemmMethod::multiword, 2147483647, {10007}, fat);
+  hepex::test::check_method<std::uint32_t>(backend(), GemmMethod::multiword, 2147483647, {10007},
+                                           fat);
   const std::vector<std::pair<std::size_t, std::size_t>> thin{{2, 3}};
   hepex::test::check_method<std::uint32_t>(backend(), GemmMethod::fp64, 8388593, {1000003}, thin);
-  hepex::test::check_method<std::uint32_t>(backend(), GemmMethod::int8, 2147483647, {1000003}, thin);
+  hepex::test::check_method<std::uint32_t>(backend(), GemmMethod::int8, 2147483647, {1000003},
+                                           thin);
 }
 
 TEST(ModGemm, Int8CrtBasisAgainstGmp) {
@@ -411,9 +404,8 @@ TYPED_TEST(ModGemmKeptLeft, ReusedOnlyForTheSameA) {
   check_kept_left_operand<Space, std::uint64_t>(GemmMethod::multiword,
                                                 hepex::field::prev_prime(1ull << 52), 9, 40, 5);
   check_kept_left_operand<Space, std::uint32_t>(GemmMethod::int8, 2147483647, 13, 600, 7);
-  check_kept_left_operand<Space, std::uint64_t>(GemmMethod::int8,
-                                                hepex::field::large_primes(1)[0], 3,
-                                                hepex::linalg::int8_max_depth + 17, 2);
+  check_kept_left_operand<Space, std::uint64_t>(GemmMethod::int8, hepex::field::large_primes(1)[0],
+                                                3, hepex::linalg::int8_max_depth + 17, 2);
 }
 
 TEST(ModGemm, EmptyShapes) {

@@ -13,12 +13,12 @@
 
 #include "exec_spaces.hpp"
 #include "flint_oracle.hpp"
-#include "linalg/exact_oracle.hpp"
 #include "hepex/field/primes.hpp"
 #include "hepex/field/real.hpp"
 #include "hepex/linalg/rref.hpp"
-#include "test_seed.hpp"
+#include "linalg/exact_oracle.hpp"
 #include "test_random.hpp"
+#include "test_seed.hpp"
 
 namespace hepex::test {
 
@@ -56,10 +56,10 @@ void expect_matches_flint(const Matrix<Word>& a, std::uint64_t p, Place backend,
   Matrix<Word> got = a;
   const linalg::RrefResult r = linalg::rref(field::Zp<Word>(p), got, backend, options);
   std::ostringstream where;
-  where << what << ": " << a.rows << "x" << a.cols << " mod " << p << " on "
-        << place_name(backend) << ", block " << options.block_columns << " leaf "
-        << options.leaf_columns << " inverse " << static_cast<int>(options.panel_inverse)
-        << " chunk " << options.trailing_chunk << " (" << seed_trace() << ")";
+  where << what << ": " << a.rows << "x" << a.cols << " mod " << p << " on " << place_name(backend)
+        << ", block " << options.block_columns << " leaf " << options.leaf_columns << " inverse "
+        << static_cast<int>(options.panel_inverse) << " chunk " << options.trailing_chunk << " ("
+        << seed_trace() << ")";
   ASSERT_EQ(r.blocked, options.block_columns > options.leaf_columns &&
                            static_cast<int>(a.cols) > options.block_columns)
       << where.str();
@@ -229,8 +229,8 @@ double floating_cases(Place backend, double bound, const linalg::RrefOptions& op
       }
       const double error = static_cast<double>(worst / size);
       worst_case = std::max(worst_case, error);
-      EXPECT_LT(error, bound) << m << "x" << n << " rank " << rank << " on "
-                              << place_name(backend) << ": relative error " << error;
+      EXPECT_LT(error, bound) << m << "x" << n << " rank " << rank << " on " << place_name(backend)
+                              << ": relative error " << error;
     }
   }
   return worst_case;
@@ -249,9 +249,18 @@ double exact_cases(Place backend, double bound, const std::string& field_name,
   SCOPED_TRACE(seed_trace());
   std::mt19937_64 rng(seed() ^ 0x9e3779b97f4a7c15ull);
   double worst = 0;
-  for (const auto& [m, n, r] : std::vector<std::tuple<std::size_t, std::size_t, std::size_t>>{
-           {1, 1, 1}, {1, 5, 1}, {5, 1, 1}, {8, 8, 8}, {12, 20, 12}, {20, 12, 12}, {16, 16, 9},
-           {10, 30, 5}, {30, 10, 4}, {24, 24, 24}, {7, 9, 0}}) {
+  for (const auto& [m, n, r] :
+       std::vector<std::tuple<std::size_t, std::size_t, std::size_t>>{{1, 1, 1},
+                                                                      {1, 5, 1},
+                                                                      {5, 1, 1},
+                                                                      {8, 8, 8},
+                                                                      {12, 20, 12},
+                                                                      {20, 12, 12},
+                                                                      {16, 16, 9},
+                                                                      {10, 30, 5},
+                                                                      {30, 10, 4},
+                                                                      {24, 24, 24},
+                                                                      {7, 9, 0}}) {
     for (int trial = 0; trial < hepex::test::cases(3); ++trial) {
       // Float: diagonally dominant leading blocks (random integer matrices of
       // rank 9 in 16 x 16 can be too ill-conditioned for float's tolerance).
@@ -328,8 +337,8 @@ TEST_P(RrefOnSpace, RandomPrimesOfEveryWidthMatchFlint) {
 
 TEST_P(RrefOnSpace, Real64MatchesReferenceWithBadlyScaledRows) {
   const double worst = hepex::test::floating_cases<hepex::field::Real64>(backend(), 1e-11);
-  std::cout << "[ Real64 " << where() << " ] RREF, badly scaled rows: max relative error "
-            << worst << '\n';
+  std::cout << "[ Real64 " << where() << " ] RREF, badly scaled rows: max relative error " << worst
+            << '\n';
 }
 TEST_P(RrefOnSpace, BlockedZp32MatchesFlint) {
   hepex::test::blocked_cases_against_flint<std::uint32_t>(65521, backend());

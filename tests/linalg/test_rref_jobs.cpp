@@ -77,7 +77,8 @@ void jobs_match_flint(std::uint64_t p, MatrixFormat format, hepex::Place place, 
     }
     if (communicator().rank() == 0) {
       std::ofstream out(path, std::ios::binary);
-      hepex::io::write_matrix(out, matrices.back(), f, kind == 1 ? MatrixFormat::npy : MatrixFormat::array);
+      hepex::io::write_matrix(out, matrices.back(), f,
+                              kind == 1 ? MatrixFormat::npy : MatrixFormat::array);
       ASSERT_TRUE(out.good());
     }
     inputs.push_back(MatrixSource::file(path));
@@ -153,8 +154,9 @@ TEST(RrefJobs, ResultsSurviveEncodingWhateverTheMatrixHolds) {
     }
     EXPECT_TRUE(jobs.decode(jobs.encode(r)) == r);
   }
-  for (const std::string bad : {"", "\nhepex-rref", "abc\nhepex-rref 4 1 1 1 0x1p+0 0",
-                                "abc\nhepex-rref 3 1 1 2 0x1p+0 0", "abc\nhepex-rref 3 1 1 1 0x1p+0 0 x"}) {
+  for (const std::string bad :
+       {"", "\nhepex-rref", "abc\nhepex-rref 4 1 1 1 0x1p+0 0", "abc\nhepex-rref 3 1 1 2 0x1p+0 0",
+        "abc\nhepex-rref 3 1 1 1 0x1p+0 0 x"}) {
     EXPECT_THROW(jobs.decode(bad), hepex::Error) << bad;
   }
 }
@@ -163,8 +165,9 @@ TEST(RrefJobs, AMissingInputFailsOnEveryRankWithItsName) {
   const hepex::field::Zp32 f(65521);
   const std::string dir = hepex::test::shared_scratch_name("rref-jobs-missing");
   hepex::linalg::RrefJobs<hepex::field::Zp32> jobs(
-      f, {MatrixSource::contents("a", "%%MatrixMarket matrix array integer general\n1 1\n3\n"),
-          MatrixSource::file(dir + "/absent.mtx")},
+      f,
+      {MatrixSource::contents("a", "%%MatrixMarket matrix array integer general\n1 1\n3\n"),
+       MatrixSource::file(dir + "/absent.mtx")},
       hepex::Place::host, MatrixFormat::array, {std::size_t{1} << 20, 3});
   try {
     hepex::distributed::run(communicator(), jobs);

@@ -34,9 +34,11 @@ TEST(ColumnVectorSpace, DimensionContainmentAndIntersection) {
     const auto shared = random(n, s, p, rng), only_u = random(n, x, p, rng),
                only_w = random(n, y, p, rng);
     // Redundant generators: U gets S twice and a combination of X.
-    auto gen_u = hepex::linalg::detail::side_by_side(hepex::linalg::detail::side_by_side(shared, only_u), shared);
+    auto gen_u = hepex::linalg::detail::side_by_side(
+        hepex::linalg::detail::side_by_side(shared, only_u), shared);
     const ColumnVectorSpace<hepex::field::Zp64> u(f, gen_u);
-    const ColumnVectorSpace<hepex::field::Zp64> w(f, hepex::linalg::detail::side_by_side(only_w, shared));
+    const ColumnVectorSpace<hepex::field::Zp64> w(
+        f, hepex::linalg::detail::side_by_side(only_w, shared));
     EXPECT_EQ(u.dimension(), s + x);
     EXPECT_EQ(w.dimension(), s + y);
     EXPECT_TRUE(u.contains(shared));
@@ -62,16 +64,17 @@ TEST(FunctionSpace, FindsTheIndependentFunctions) {
     return Point{f.from_uint(hepex::random::counter_u64(1, 2 * i)),
                  f.from_uint(hepex::random::counter_u64(1, 2 * i + 1))};
   };
-  const auto basis = hepex::linalg::function_space_basis<hepex::field::Zp64, Point>(
-      f, 6, evaluate, sample);
+  const auto basis =
+      hepex::linalg::function_space_basis<hepex::field::Zp64, Point>(f, 6, evaluate, sample);
   EXPECT_EQ(basis.basis_functions, (std::vector<int>{0, 1, 3, 5}));
   EXPECT_GE(basis.samples, 7u);
 
   const std::function<std::vector<Word>(const Point&)> wrong = [](const Point&) {
     return std::vector<Word>{1, 2};
   };
-  EXPECT_THROW((hepex::linalg::function_space_basis<hepex::field::Zp64, Point>(f, 6, wrong, sample)),
-               hepex::Error);
+  EXPECT_THROW(
+      (hepex::linalg::function_space_basis<hepex::field::Zp64, Point>(f, 6, wrong, sample)),
+      hepex::Error);
 }
 
 }  // namespace

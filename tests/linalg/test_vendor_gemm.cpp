@@ -9,9 +9,9 @@
 #include <vector>
 
 #include "exec_spaces.hpp"
+#include "hepex/backend/gemm.hpp"
 #include "hepex/core/kokkos_compat.hpp"
 #include "hepex/core/spaces.hpp"
-#include "hepex/backend/gemm.hpp"
 #include "test_seed.hpp"
 
 namespace {

@@ -28,8 +28,8 @@ int main(int argc, char* argv[]) {
       delete listeners.Release(listeners.default_result_printer());
     }
     if (world->rank() == 0) {
-      std::cout << "hepex MPI tests: " << world->size() << " ranks, seed "
-                << hepex::test::seed() << std::endl;
+      std::cout << "hepex MPI tests: " << world->size() << " ranks, seed " << hepex::test::seed()
+                << std::endl;
     }
     status = RUN_ALL_TESTS();
     status = static_cast<int>(world->max(status));  // any rank's failure fails the run

@@ -37,8 +37,8 @@ using hepex::reconstruct::detail::CompileOptions;
 // An expression tree: the oracle evaluates it with GMP, the parser reads its text.
 struct Node {
   Op op = Op::constant;
-  mpz_class constant;        // Op::constant (>= 0)
-  std::size_t variable = 0;  // Op::variable
+  mpz_class constant;          // Op::constant (>= 0)
+  std::size_t variable = 0;    // Op::variable
   std::uint64_t exponent = 0;  // Op::pow, Op::pow_inverse
   std::vector<Node> children;
 };
@@ -46,24 +46,15 @@ struct Node {
 std::string text(const Node& n) {
   auto wrapped = [](const Node& c) { return "(" + text(c) + ")"; };
   switch (n.op) {
-    case Op::constant:
-      return n.constant.get_str();
-    case Op::variable:
-      return "x" + std::to_string(n.variable + 1);
-    case Op::add:
-      return wrapped(n.children[0]) + "+" + wrapped(n.children[1]);
-    case Op::sub:
-      return wrapped(n.children[0]) + "-" + wrapped(n.children[1]);
-    case Op::mul:
-      return wrapped(n.children[0]) + "*" + wrapped(n.children[1]);
-    case Op::div:
-      return wrapped(n.children[0]) + "/" + wrapped(n.children[1]);
-    case Op::neg:
-      return "-" + wrapped(n.children[0]);
-    case Op::pow:
-      return wrapped(n.children[0]) + "^" + std::to_string(n.exponent);
-    case Op::pow_inverse:
-      return wrapped(n.children[0]) + "^-" + std::to_string(n.exponent);
+    case Op::constant: return n.constant.get_str();
+    case Op::variable: return "x" + std::to_string(n.variable + 1);
+    case Op::add: return wrapped(n.children[0]) + "+" + wrapped(n.children[1]);
+    case Op::sub: return wrapped(n.children[0]) + "-" + wrapped(n.children[1]);
+    case Op::mul: return wrapped(n.children[0]) + "*" + wrapped(n.children[1]);
+    case Op::div: return wrapped(n.children[0]) + "/" + wrapped(n.children[1]);
+    case Op::neg: return "-" + wrapped(n.children[0]);
+    case Op::pow: return wrapped(n.children[0]) + "^" + std::to_string(n.exponent);
+    case Op::pow_inverse: return wrapped(n.children[0]) + "^-" + std::to_string(n.exponent);
   }
   return "";
 }
@@ -81,33 +72,22 @@ std::optional<mpz_class> oracle(const Node& n, const std::vector<mpz_class>& x,
   }
   mpz_class r;
   switch (n.op) {
-    case Op::add:
-      r = v[0] + v[1];
-      break;
-    case Op::sub:
-      r = v[0] - v[1];
-      break;
-    case Op::mul:
-      r = v[0] * v[1];
-      break;
+    case Op::add: r = v[0] + v[1]; break;
+    case Op::sub: r = v[0] - v[1]; break;
+    case Op::mul: r = v[0] * v[1]; break;
     case Op::div:
       if (v[1] == 0) return std::nullopt;
       mpz_invert(r.get_mpz_t(), v[1].get_mpz_t(), p.get_mpz_t());
       r *= v[0];
       break;
-    case Op::neg:
-      r = -v[0];
-      break;
-    case Op::pow:
-      mpz_powm_ui(r.get_mpz_t(), v[0].get_mpz_t(), n.exponent, p.get_mpz_t());
-      break;
+    case Op::neg: r = -v[0]; break;
+    case Op::pow: mpz_powm_ui(r.get_mpz_t(), v[0].get_mpz_t(), n.exponent, p.get_mpz_t()); break;
     case Op::pow_inverse:
       if (v[0] == 0) return std::nullopt;
       mpz_powm_ui(r.get_mpz_t(), v[0].get_mpz_t(), n.exponent, p.get_mpz_t());
       mpz_invert(r.get_mpz_t(), r.get_mpz_t(), p.get_mpz_t());
       break;
-    default:
-      break;
+    default: break;
   }
   mpz_fdiv_r(r.get_mpz_t(), r.get_mpz_t(), p.get_mpz_t());
   return r;
@@ -170,8 +150,7 @@ class RandomExpressions {
  private:
   Node operand() {
     switch (rng_() % 8) {
-      case 0:
-        return leaf(Op::constant, rng_() % 6);
+      case 0: return leaf(Op::constant, rng_() % 6);
       case 1:  // big: up to 300 bits
         return leaf(Op::constant, gmp_.get_z_bits(1 + rng_() % 300));
       case 2:  // a big rational constant
@@ -182,8 +161,7 @@ class RandomExpressions {
       case 4: {  // x_v - s, s a small value
         return node(Op::sub, {variable(), leaf(Op::constant, small_values[rng_() % 4])});
       }
-      default:
-        return sparse_polynomial();
+      default: return sparse_polynomial();
     }
   }
 
@@ -282,7 +260,8 @@ TEST(CompiledExpression, RandomExpressionsAgreeWithInterpreterAndOracle) {
     const auto chosen = hepex::reconstruct::expression_black_box(expressions, n);
     const auto interpreted = interpreter_box(expressions, n);
     const auto flat = flatten(points);
-    const Values a = run(*forced, f, flat), b = run(*chosen, f, flat), i = run(*interpreted, f, flat);
+    const Values a = run(*forced, f, flat), b = run(*chosen, f, flat),
+                 i = run(*interpreted, f, flat);
     for (std::size_t r = 0; r < points.size(); ++r) {
       SCOPED_TRACE("point " + std::to_string(r));
       std::vector<std::optional<mpz_class>> want;
@@ -335,7 +314,7 @@ TEST(CompiledExpression, FailsWhereTheInterpreterDividesByZero) {
       {"(x^2-1)/(x+1)", {1, 1, 1, 0}},
       {"x^-2 - 1/x", {0, 1, 1, 1}},
       {"0*(1/(x-2))", {1, 1, 0, 1}},
-      {"x/" + P, {0, 0, 0, 0}},         // a constant divisor 0 mod p
+      {"x/" + P, {0, 0, 0, 0}},  // a constant divisor 0 mod p
       {"(x/" + P + ")*" + P, {0, 0, 0, 0}},
       {"(2*x+2)/(" + P + "*x+1)", {1, 1, 1, 1}},  // P*x+1 = 1 mod p
       {"1/(" + P + "*x+" + P + ")", {0, 0, 0, 0}},
@@ -398,7 +377,8 @@ TEST(CompiledExpression, CompilesWhatIsCheaper) {
   std::string polynomial;
   for (int t = 0; t < 200; ++t) {
     polynomial += (t ? " + " : "") + std::to_string(rng() % 1000000 + 1);
-    for (int v = 1; v <= 6; ++v) polynomial += "*x" + std::to_string(v) + "^" + std::to_string(rng() % 17);
+    for (int v = 1; v <= 6; ++v)
+      polynomial += "*x" + std::to_string(v) + "^" + std::to_string(rng() % 17);
   }
   const auto vars = names(6);
   const auto compiled = [&](const std::string& text, bool only_when_cheaper) {
@@ -416,8 +396,8 @@ TEST(CompiledExpression, TablesPerPrimeWhenPrimesAlternate) {
   const auto primes = hepex::field::large_primes(3);
   const mpz_class big("98765432109876543210987654321");
   const std::string text = "(x1^3*x2 - " + big.get_str() + "/7*x2^2 + 1)/(x1 - 2) + x2^-1";
-  const auto box = hepex::reconstruct::expression_black_box(
-      {Expression::parse(text, {"x1", "x2"})}, 2);
+  const auto box =
+      hepex::reconstruct::expression_black_box({Expression::parse(text, {"x1", "x2"})}, 2);
   for (int round = 0; round < 9; ++round) {
     const Zp64 f(primes[round % primes.size()]);
     SCOPED_TRACE("round " + std::to_string(round) + ", p = " + std::to_string(f.modulus()));
@@ -431,10 +411,10 @@ TEST(CompiledExpression, TablesPerPrimeWhenPrimesAlternate) {
       const std::uint64_t x = points[2 * i], y = points[2 * i + 1];
       ASSERT_EQ(v.ok[i], i >= 2 ? 1 : 0) << i;
       if (i < 2) continue;
-      const std::uint64_t num = f.add(
-          f.sub(f.mul(f.pow(x, 3), y),
-                f.mul(f.mul(hepex::field::from_big(f, big), f.inv(7)), f.mul(y, y))),
-          1);
+      const std::uint64_t num =
+          f.add(f.sub(f.mul(f.pow(x, 3), y),
+                      f.mul(f.mul(hepex::field::from_big(f, big), f.inv(7)), f.mul(y, y))),
+                1);
       const std::uint64_t want = f.add(f.mul(num, f.inv(f.sub(x, 2))), f.inv(y));
       ASSERT_EQ(v.values[i], want) << i;
     }

@@ -58,7 +58,8 @@ TEST(ExpressionJobs, AnswersAreTheFunctionsOneByOneOrTogether) {
     settings.options.seed = hepex::test::seed() + static_cast<std::uint64_t>(trial);
     settings.options.threads = 1;
     settings.together = trial % 2 == 1;
-    settings.probe_logs = hepex::test::shared_scratch_name("expression-jobs-" + std::to_string(trial));
+    settings.probe_logs =
+        hepex::test::shared_scratch_name("expression-jobs-" + std::to_string(trial));
     auto jobs = make_jobs(texts, settings);
     hepex::test::CountingJob<ExpressionJobResult> counting(jobs);
     hepex::distributed::RunOptions options;
@@ -153,9 +154,10 @@ TEST(ExpressionJobs, ResultsSurviveEncoding) {
     }
     EXPECT_TRUE(jobs.decode(jobs.encode(r)) == r);
   }
-  for (const std::string bad : {"", "ok 1 2 3 4 0x1p+0 0x1p+0 -", "maybe 1 2 3 4 0x1p+0 0x1p+0 -\nx",
-                                "ok 1 2 3 4 0x1p+0 0x1p+0 5:odd:3\ns", "ok 1 2 3 4 0x1p+0 0x1p+0 - 9\ns",
-                                "ok 1 2 3 0x1p+0 0x1p+0 -\ns", "ok 1 2 3 4 0x1p+0 0x1p+0 -\n"}) {
+  for (const std::string bad :
+       {"", "ok 1 2 3 4 0x1p+0 0x1p+0 -", "maybe 1 2 3 4 0x1p+0 0x1p+0 -\nx",
+        "ok 1 2 3 4 0x1p+0 0x1p+0 5:odd:3\ns", "ok 1 2 3 4 0x1p+0 0x1p+0 - 9\ns",
+        "ok 1 2 3 0x1p+0 0x1p+0 -\ns", "ok 1 2 3 4 0x1p+0 0x1p+0 -\n"}) {
     EXPECT_THROW(jobs.decode(bad), hepex::Error) << bad;
   }
 }

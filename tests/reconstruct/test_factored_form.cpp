@@ -56,7 +56,8 @@ PolynomialQ power(const PolynomialQ& p, unsigned k, std::size_t n) {
 std::uint64_t value(const PolynomialQ& p, const Zp64& f, const std::vector<std::uint64_t>& x) {
   std::uint64_t sum = 0;
   for (std::size_t t = 0; t < p.terms(); ++t) {
-    mpz_class num = p.coefficients[t].get_num() % f.modulus(), den = p.coefficients[t].get_den() % f.modulus();
+    mpz_class num = p.coefficients[t].get_num() % f.modulus(),
+              den = p.coefficients[t].get_den() % f.modulus();
     if (num < 0) num += f.modulus();
     std::uint64_t term = f.mul(num.get_ui(), f.inv(den.get_ui()));
     for (std::size_t v = 0; v < p.variables; ++v) term = f.mul(term, f.pow(x[v], p.exponent(t)[v]));
@@ -97,7 +98,8 @@ TEST(FactoredForm, ParsesBackAndShowsEveryMultiplicity) {
       }
       if (rng() % 3 == 0) {  // a cofactor, factored or not by FLINT
         auto& target = side ? r.den : r.num;
-        target = hepex::test::multiply(target, hepex::test::random_polynomial(rng, n, 3, 2, 6, true));
+        target =
+            hepex::test::multiply(target, hepex::test::random_polynomial(rng, n, 3, 2, 6, true));
       }
     }
     r.num.sort();

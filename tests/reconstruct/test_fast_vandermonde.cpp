@@ -8,12 +8,12 @@
 #include <random>
 #include <string>
 
+#include "exec_spaces.hpp"
 #include "hepex/core/error.hpp"
+#include "hepex/core/host_cores.hpp"
 #include "hepex/core/spaces.hpp"
 #include "hepex/field/primes.hpp"
 #include "hepex/reconstruct/detail/vandermonde.hpp"
-#include "exec_spaces.hpp"
-#include "hepex/core/host_cores.hpp"
 #include "kernel_log.hpp"
 #include "test_seed.hpp"
 

@@ -32,15 +32,16 @@ std::vector<std::string> names(std::size_t n) {
   return v;
 }
 
-Reconstruction from_text(const std::vector<std::string>& texts, const std::vector<std::string>& vars,
-                         ReconstructOptions options) {
+Reconstruction from_text(const std::vector<std::string>& texts,
+                         const std::vector<std::string>& vars, ReconstructOptions options) {
   std::vector<Expression> e;
   for (const auto& t : texts) e.push_back(Expression::parse(t, vars));
   return reconstruct(*expression_black_box(std::move(e), vars.size()), options);
 }
 
 // sum c_k x^e_k from (exponents, coefficient) pairs.
-PolynomialQ poly(std::size_t n, const std::vector<std::pair<std::vector<std::uint32_t>, long>>& terms) {
+PolynomialQ poly(std::size_t n,
+                 const std::vector<std::pair<std::vector<std::uint32_t>, long>>& terms) {
   Terms out;
   for (const auto& [e, c] : terms) out[e] += c;
   return hepex::test::polynomial_of(n, out);
@@ -86,7 +87,8 @@ Case make_case(std::mt19937_64& rng, std::size_t c) {
   const std::size_t all = hepex::test::monomial_count(n, dense_degree);
   PolynomialQ num = dense ? hepex::test::random_polynomial(rng, n, all, dense_degree, bits, true)
                           : hepex::test::random_polynomial(
-                              rng, n, std::min<std::size_t>(1 + rng() % 12, n == 1 ? 7 : 12), 7, bits, rng() % 2);
+                                rng, n, std::min<std::size_t>(1 + rng() % 12, n == 1 ? 7 : 12), 7,
+                                bits, rng() % 2);
   PolynomialQ den = hepex::test::random_polynomial(rng, n, 1 + rng() % 3, 3, bits, true);
   std::string what = std::to_string(n) + " variables, " + (dense ? "dense, " : "sparse, ") +
                      std::to_string(bits) + "-bit coefficients, " +
@@ -100,13 +102,15 @@ Case make_case(std::mt19937_64& rng, std::size_t c) {
 
 void check_later_primes(const Reconstruction& r, std::size_t T) {
   std::string uses;
-  for (const auto& use : r.prime_uses) uses += std::string(" ") + to_string(use.role) + " " + std::to_string(use.probes);
+  for (const auto& use : r.prime_uses)
+    uses += std::string(" ") + to_string(use.role) + " " + std::to_string(use.probes);
   bool first = true;
   for (const auto& use : r.prime_uses) {
     if (use.role != PrimeUse::Role::image) continue;
     if (!first) {
       EXPECT_LE(static_cast<double>(use.probes), 1.05 * static_cast<double>(T) + 10)
-          << "a prime after the first cost " << use.probes << " probes for " << T << " terms; primes:" << uses;
+          << "a prime after the first cost " << use.probes << " probes for " << T
+          << " terms; primes:" << uses;
     }
     first = false;
   }
@@ -149,8 +153,11 @@ TEST(Reconstruct, ManyFunctionsWithoutConstantTermsFromOneBlackBox) {
   const auto vars = names(n);
   for (std::size_t g = 0; g < 12; ++g) {
     PolynomialQ den = hepex::test::random_polynomial(rng, n, 1 + rng() % 2, 2, 16, true);
-    for (std::size_t k = 0; k < 1 + rng() % 3; ++k) den = multiply(den, denominator_factor(rng, n, k == 0));
-    truth.push_back({hepex::test::random_polynomial(rng, n, 1 + rng() % 20, 6, g % 3 == 0 ? 100 : 12, false), den});
+    for (std::size_t k = 0; k < 1 + rng() % 3; ++k)
+      den = multiply(den, denominator_factor(rng, n, k == 0));
+    truth.push_back(
+        {hepex::test::random_polynomial(rng, n, 1 + rng() % 20, 6, g % 3 == 0 ? 100 : 12, false),
+         den});
     texts.push_back(to_string(truth.back(), vars));
   }
   ReconstructOptions options;
@@ -235,10 +242,12 @@ TEST(Reconstruct, HostThreadsGiveTheSameAnswerAndProbes) {
     options.threads = threads;
     return from_text(texts, vars, options);
   };
-  const auto same = [](const Reconstruction& one, const Reconstruction& many, const std::vector<std::string>& vars) {
+  const auto same = [](const Reconstruction& one, const Reconstruction& many,
+                       const std::vector<std::string>& vars) {
     ASSERT_EQ(one.functions.size(), many.functions.size());
     for (std::size_t g = 0; g < one.functions.size(); ++g)
-      EXPECT_EQ(to_string(one.functions[g], vars), to_string(many.functions[g], vars)) << "function " << g;
+      EXPECT_EQ(to_string(one.functions[g], vars), to_string(many.functions[g], vars))
+          << "function " << g;
     EXPECT_EQ(one.probes, many.probes);
     ASSERT_EQ(one.prime_uses.size(), many.prime_uses.size());
     for (std::size_t k = 0; k < one.prime_uses.size(); ++k) {
@@ -262,8 +271,11 @@ TEST(Reconstruct, HostThreadsGiveTheSameAnswerAndProbes) {
   std::vector<std::string> texts;
   for (std::size_t g = 0; g < 80; ++g) {
     PolynomialQ den = hepex::test::random_polynomial(rng, n, 1 + rng() % 2, 2, 16, true);
-    for (std::size_t k = 0; k < 1 + rng() % 3; ++k) den = multiply(den, denominator_factor(rng, n, k == 0));
-    truth.push_back({hepex::test::random_polynomial(rng, n, 1 + rng() % 30, 7, g % 4 == 0 ? 90 : 12, false), den});
+    for (std::size_t k = 0; k < 1 + rng() % 3; ++k)
+      den = multiply(den, denominator_factor(rng, n, k == 0));
+    truth.push_back(
+        {hepex::test::random_polynomial(rng, n, 1 + rng() % 30, 7, g % 4 == 0 ? 90 : 12, false),
+         den});
     texts.push_back(to_string(truth.back(), vars));
   }
   const auto one = run(texts, vars, hepex::test::seed(), 1);

@@ -37,8 +37,9 @@ class Counted : public BlackBox {
   explicit Counted(const BlackBox& box) : box_(box) {}
   std::size_t variables() const override { return box_.variables(); }
   std::size_t functions() const override { return box_.functions(); }
-  void evaluate(const hepex::field::Zp64& f, std::size_t count, const std::vector<std::uint64_t>& points,
-                std::vector<std::uint64_t>& values, std::vector<std::uint8_t>& ok) const override {
+  void evaluate(const hepex::field::Zp64& f, std::size_t count,
+                const std::vector<std::uint64_t>& points, std::vector<std::uint64_t>& values,
+                std::vector<std::uint8_t>& ok) const override {
     calls += count;
     box_.evaluate(f, count, points, values, ok);
   }
@@ -58,10 +59,13 @@ Case random_case(std::mt19937_64& rng) {
   Case c;
   const std::size_t n = 1 + rng() % 5;
   for (std::size_t i = 0; i < n; ++i) c.names.push_back("x" + std::to_string(i + 1));
-  const std::size_t terms = std::min<std::size_t>(1 + rng() % 12, hepex::test::monomial_count(n, 4));
+  const std::size_t terms =
+      std::min<std::size_t>(1 + rng() % 12, hepex::test::monomial_count(n, 4));
   c.truth.num = hepex::test::random_polynomial(rng, n, terms, 4, 20, rng() % 2 == 0);
-  c.truth.den = hepex::test::random_polynomial(rng, n, std::min<std::size_t>(terms, 4), 3, 20, true);
-  const std::string text = "(" + to_string(c.truth.num, c.names) + ")/(" + to_string(c.truth.den, c.names) + ")";
+  c.truth.den =
+      hepex::test::random_polynomial(rng, n, std::min<std::size_t>(terms, 4), 3, 20, true);
+  const std::string text =
+      "(" + to_string(c.truth.num, c.names) + ")/(" + to_string(c.truth.den, c.names) + ")";
   std::vector<Expression> e;
   e.push_back(Expression::parse(text, c.names));
   c.box = expression_black_box(std::move(e), n);
@@ -69,7 +73,8 @@ Case random_case(std::mt19937_64& rng) {
 }
 
 fs::path scratch(const std::string& name) {
-  const fs::path dir = fs::temp_directory_path() / ("hepex_probe_log_" + std::to_string(::getpid()));
+  const fs::path dir =
+      fs::temp_directory_path() / ("hepex_probe_log_" + std::to_string(::getpid()));
   fs::create_directories(dir);
   return dir / name;
 }
@@ -192,22 +197,19 @@ TEST(ProbeLog, RefusesAnotherJobsLog) {
       reconstruct(log, seeded(7));
       ADD_FAILURE() << "a log of another function was replayed";
     } catch (const hepex::Error& e) {
-      EXPECT_NE(std::string(e.what()).find("differs from the log's"), std::string::npos) << e.what();
+      EXPECT_NE(std::string(e.what()).find("differs from the log's"), std::string::npos)
+          << e.what();
     }
   }
   // An empty file (killed before its header): started afresh.
-  {
-    std::ofstream empty(path);
-  }
+  { std::ofstream empty(path); }
   {
     ProbeLog log(*c.box, path.string(), "job A", 7);
     EXPECT_EQ(log.loaded(), 0u);
     EXPECT_TRUE(hepex::test::same_function(reconstruct(log, seeded(7)).functions[0], c.truth));
   }
   // Not a probe log at all.
-  {
-    std::ofstream(path) << "something else\n";
-  }
+  { std::ofstream(path) << "something else\n"; }
   EXPECT_THROW(ProbeLog(*c.box, path.string(), "job A", 7), hepex::Error);
   // A file that cannot be written.
   EXPECT_THROW(ProbeLog(*c.box, (path / "no" / "such").string(), "job A", 7), hepex::Error);

@@ -15,8 +15,8 @@
 #include "hepex/io/expression.hpp"
 #include "hepex/reconstruct/rational.hpp"
 #include "random_functions.hpp"
-#include "test_seed.hpp"
 #include "test_random.hpp"
+#include "test_seed.hpp"
 
 namespace {
 
@@ -58,7 +58,8 @@ std::string independent_text(const PolynomialQ& p, const std::vector<std::string
       const std::uint32_t e = p.exponent(t)[v];
       if (e == 0) continue;
       text += space() + "*" + space() + vars[v];
-      if (e > 1 || rng() % 4 == 0) text += "^" + (rng() % 2 ? std::to_string(e) : "(" + std::to_string(e) + ")");
+      if (e > 1 || rng() % 4 == 0)
+        text += "^" + (rng() % 2 ? std::to_string(e) : "(" + std::to_string(e) + ")");
     }
   }
   return text;
@@ -77,7 +78,8 @@ TEST(Reconstruct, SparsePolynomialWithRationalCoefficients) {
   // lcm of their denominators, over the constant L (integers without a
   // common factor, the denominator positive).
   mpz_class lcm = 1;
-  for (const auto& c : truth.coefficients) mpz_lcm(lcm.get_mpz_t(), lcm.get_mpz_t(), c.get_den_mpz_t());
+  for (const auto& c : truth.coefficients)
+    mpz_lcm(lcm.get_mpz_t(), lcm.get_mpz_t(), c.get_den_mpz_t());
   std::map<std::vector<std::uint32_t>, mpq_class> want;
   for (std::size_t t = 0; t < truth.terms(); ++t) {
     want[std::vector<std::uint32_t>(truth.exponent(t), truth.exponent(t) + 5)] =
@@ -139,8 +141,9 @@ TEST(Reconstruct, RandomSparseRationalFunctionsOneToTenVariables) {
     const std::size_t num_terms = 1 + rng() % (n == 1 ? 9 : 15);
     const std::size_t den_terms = (constant ? 1 : 2) + rng() % (n == 1 ? 4 : 6);
     const auto vars = names(n);
-    const RationalFunction truth{hepex::test::random_polynomial(rng, n, num_terms, degree, bits, false),
-                                 hepex::test::random_polynomial(rng, n, den_terms, degree, bits, constant)};
+    const RationalFunction truth{
+        hepex::test::random_polynomial(rng, n, num_terms, degree, bits, false),
+        hepex::test::random_polynomial(rng, n, den_terms, degree, bits, constant)};
     SCOPED_TRACE("case " + std::to_string(c) + ": " + to_string(truth, vars));
     ReconstructOptions options;
     options.max_primes = 60;
@@ -230,7 +233,8 @@ TEST(Reconstruct, TooFewPrimesIsANegativeAnswer) {
   } catch (const hepex::Error& e) {
     EXPECT_EQ(e.exit_code(), 3);
     EXPECT_NE(std::string(e.what()).find("raise max_primes"), std::string::npos) << e.what();
-    EXPECT_NE(std::string(e.what()).find("1 prime did not determine the function"), std::string::npos)
+    EXPECT_NE(std::string(e.what()).find("1 prime did not determine the function"),
+              std::string::npos)
         << e.what();
   }
 }
@@ -248,23 +252,24 @@ TEST(Reconstruct, APrimeWhereTheBoxIsUndefinedIsDroppedNeverTrusted) {
   for (const std::size_t victim : {std::size_t{0}, std::size_t{1}}) {
     SCOPED_TRACE("undefined mod prime " + std::to_string(victim + 1));
     // (x^2 + 1)/(x + 3) + 1/victim: the constant 1/victim has no value mod it.
-    HostBlackBox box(1, 1, [&](const hepex::field::Zp64& f, const std::uint64_t* x, std::uint64_t* out) {
-      if (f.modulus() == primes[victim]) return false;
-      const std::uint64_t den = f.add(x[0], 3);
-      if (den == 0) return false;
-      const std::uint64_t v = f.mul(f.add(f.mul(x[0], x[0]), 1), f.inv(den));
-      out[0] = f.add(v, f.inv(f.from_uint(primes[victim])));
-      return true;
-    });
+    HostBlackBox box(1, 1,
+                     [&](const hepex::field::Zp64& f, const std::uint64_t* x, std::uint64_t* out) {
+                       if (f.modulus() == primes[victim]) return false;
+                       const std::uint64_t den = f.add(x[0], 3);
+                       if (den == 0) return false;
+                       const std::uint64_t v = f.mul(f.add(f.mul(x[0], x[0]), 1), f.inv(den));
+                       out[0] = f.add(v, f.inv(f.from_uint(primes[victim])));
+                       return true;
+                     });
     ReconstructOptions options;
     options.seed = seed;
     const auto r = reconstruct(box, options);
     // ((x^2 + 1) P + x + 3)/((x + 3) P), coprime integer coefficients.
     const mpz_class p(std::to_string(primes[victim]));
     const mpz_class p3 = p + 3, three_p = 3 * p;
-    EXPECT_EQ(to_string(r.functions[0], {"x"}),
-              "(" + p.get_str() + "*x^2 + x + " + p3.get_str() + ")/(" + p.get_str() + "*x + " +
-                  three_p.get_str() + ")")
+    EXPECT_EQ(to_string(r.functions[0], {"x"}), "(" + p.get_str() + "*x^2 + x + " + p3.get_str() +
+                                                    ")/(" + p.get_str() + "*x + " +
+                                                    three_p.get_str() + ")")
         << "got " << to_string(r.functions[0], {"x"});
     ASSERT_GT(r.prime_uses.size(), victim);
     EXPECT_EQ(r.prime_uses[victim].prime, primes[victim]);
@@ -278,9 +283,8 @@ TEST(Reconstruct, APrimeWhereTheBoxIsUndefinedIsDroppedNeverTrusted) {
 // carries the work done (issue 36: --json reported 0 probes).
 TEST(Reconstruct, UndefinedEverywhereNeedsSeveralPrimes) {
   SCOPED_TRACE(hepex::test::seed_trace());
-  HostBlackBox box(2, 1, [](const hepex::field::Zp64&, const std::uint64_t*, std::uint64_t*) {
-    return false;
-  });
+  HostBlackBox box(
+      2, 1, [](const hepex::field::Zp64&, const std::uint64_t*, std::uint64_t*) { return false; });
   ReconstructOptions options;
   options.seed = hepex::test::seed();
   try {
@@ -309,7 +313,8 @@ TEST(Reconstruct, RandomPrimesPerSeedSameAnswer) {
     ReconstructOptions options;
     options.seed = seed;
     const auto r = reconstruct(
-        *expression_black_box({Expression::parse("(" + p1 + "*" + p2 + "*x + 1)/(y + 2)", {"x", "y"})}, 2),
+        *expression_black_box(
+            {Expression::parse("(" + p1 + "*" + p2 + "*x + 1)/(y + 2)", {"x", "y"})}, 2),
         options);
     EXPECT_EQ(to_string(r.functions[0], {"x", "y"}), "(" + product.get_str() + "*x + 1)/(y + 2)");
     EXPECT_EQ(r.seed, seed);
@@ -327,7 +332,8 @@ TEST(Reconstruct, PolynomialsPrintWithoutDenominator) {
   SCOPED_TRACE(hepex::test::seed_trace());
   const auto r = from_text({"(x^2 - y^2)/(x - y)", "x - x", "5", "(2*x + 2)/2", "x/2"}, {"x", "y"});
   const std::vector<std::string> expected = {"x + y", "0", "5", "x + 1", "(x)/(2)"};
-  for (std::size_t g = 0; g < expected.size(); ++g) EXPECT_EQ(to_string(r.functions[g], {"x", "y"}), expected[g]);
+  for (std::size_t g = 0; g < expected.size(); ++g)
+    EXPECT_EQ(to_string(r.functions[g], {"x", "y"}), expected[g]);
 }
 
 }  // namespace

@@ -54,7 +54,8 @@ TEST(Shift, UnshiftUndoesTheExpansionAlongShiftedLines) {
   for (std::size_t c = 0; c < 60; ++c) {
     const std::size_t n = 1 + c % 6;
     const std::uint32_t degree = 1 + static_cast<std::uint32_t>(rng() % 9);
-    const std::size_t terms = std::min<std::size_t>(1 + rng() % 25, hepex::test::monomial_count(n, degree));
+    const std::size_t terms =
+        std::min<std::size_t>(1 + rng() % 25, hepex::test::monomial_count(n, degree));
     SCOPED_TRACE("case " + std::to_string(c) + ", " + std::to_string(n) + " variables");
     // N: random terms of total degree <= degree; s: zero in some variables.
     TermsModP N;
@@ -96,7 +97,8 @@ std::unique_ptr<BlackBox> box_of(const std::string& text, std::size_t n) {
 
 TEST(FactorScan, FindsTheUnivariateFactorsOfNumeratorAndDenominator) {
   SCOPED_TRACE(hepex::test::seed_trace());
-  const auto box = box_of("(x1 - 2)*(x2 + x3 + 1) / (x1^2*(x2 - 3)*(2*x3 - 7)*(x1 + x2)*(x3*x4 + 1))", 4);
+  const auto box =
+      box_of("(x1 - 2)*(x2 + x3 + 1) / (x1^2*(x2 - 3)*(2*x3 - 7)*(x1 + x2)*(x3*x4 + 1))", 4);
   const auto primes = hepex::field::random_large_primes(3, hepex::test::seed());
   for (const std::uint64_t p : primes) {
     const Zp64 f(p);

@@ -53,9 +53,11 @@ TEST(TermInterpolation, SparseAndDensePolynomialsAgainstFlint) {
     const std::size_t terms = dense ? 0 : 1 + rng() % 4;
     if (dense) {
       const std::size_t degree = rng() % 12;
-      for (std::size_t k = 0; k <= degree; ++k) nmod_poly_set_coeff_ui(c, k, 1 + rng() % (f.modulus() - 1));
+      for (std::size_t k = 0; k <= degree; ++k)
+        nmod_poly_set_coeff_ui(c, k, 1 + rng() % (f.modulus() - 1));
     } else {
-      for (std::size_t s = 0; s < terms; ++s) nmod_poly_set_coeff_ui(c, rng() % (budget + 1), 1 + rng() % (f.modulus() - 1));
+      for (std::size_t s = 0; s < terms; ++s)
+        nmod_poly_set_coeff_ui(c, rng() % (budget + 1), 1 + rng() % (f.modulus() - 1));
     }
     const std::size_t degree = static_cast<std::size_t>(std::max<long>(0, nmod_poly_degree(c)));
     TermInterpolation term(budget, trial % 2 == 0);

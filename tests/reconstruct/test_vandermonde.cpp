@@ -110,7 +110,8 @@ TEST(Vandermonde, OneGroupOnTheHostMatchesFlint) {
     const Zp64 f(primes[static_cast<std::size_t>(trial) % primes.size()]);
     const std::size_t T = trial < 10 ? 1 + static_cast<std::size_t>(trial) : 1 + rng() % 600;
     VandermondeSystems systems;
-    for (std::size_t j = 0; j < T; ++j) systems.nodes.push_back(1 + f.from_uint(rng()) % (f.modulus() - 1));
+    for (std::size_t j = 0; j < T; ++j)
+      systems.nodes.push_back(1 + f.from_uint(rng()) % (f.modulus() - 1));
     systems.offsets.push_back(T);
     std::vector<std::uint64_t> rhs(T);
     for (auto& b : rhs) b = f.from_uint(rng());
@@ -121,7 +122,8 @@ TEST(Vandermonde, OneGroupOnTheHostMatchesFlint) {
   const Zp64 f(primes[0]);
   std::vector<std::uint64_t> out(3), rhs{1, 2, 3};
   const std::vector<std::uint64_t> repeated{5, 7, 5}, zero{5, 0, 7};
-  EXPECT_THROW(solve_vandermonde_group(f, repeated.data(), rhs.data(), 3, out.data()), hepex::Error);
+  EXPECT_THROW(solve_vandermonde_group(f, repeated.data(), rhs.data(), 3, out.data()),
+               hepex::Error);
   EXPECT_THROW(solve_vandermonde_group(f, zero.data(), rhs.data(), 3, out.data()), hepex::Error);
 }
 

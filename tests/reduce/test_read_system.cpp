@@ -26,17 +26,21 @@ using namespace hepex::reduce;
 // with coefficients from a small pool (IBP systems repeat them) and some
 // one-off ones, each term on its own line in Kira's format.
 std::vector<std::vector<std::string>> random_terms(std::mt19937_64& rng, std::size_t equations) {
-  const std::vector<std::string> pool{"d - 4", "s", "2*d - 7", "(d - 3)*s", "t + s", "-1", "3/2*t", "d^2 - s*t"};
+  const std::vector<std::string> pool{"d - 4", "s",  "2*d - 7", "(d - 3)*s",
+                                      "t + s", "-1", "3/2*t",   "d^2 - s*t"};
   std::vector<std::vector<std::string>> out(equations);
   for (auto& eq : out) {
     const std::size_t terms = 1 + rng() % 6;
     for (std::size_t k = 0; k < terms; ++k) {
       std::ostringstream term;
-      term << (rng() % 4 == 0 ? "G[" + std::to_string(rng() % 5) + "," + std::to_string(int(rng() % 5) - 2) + "]"
-                              : "F[" + std::to_string(rng() % 7) + "," + std::to_string(int(rng() % 7) - 3) + "," +
-                                    std::to_string(rng() % 3) + "]");
-      term << "*(" << (rng() % 10 == 0 ? std::to_string(rng() % 1000) + "*d - " + std::to_string(rng() % 97)
-                                       : pool[rng() % pool.size()])
+      term << (rng() % 4 == 0
+                   ? "G[" + std::to_string(rng() % 5) + "," + std::to_string(int(rng() % 5) - 2) +
+                         "]"
+                   : "F[" + std::to_string(rng() % 7) + "," + std::to_string(int(rng() % 7) - 3) +
+                         "," + std::to_string(rng() % 3) + "]");
+      term << "*("
+           << (rng() % 10 == 0 ? std::to_string(rng() % 1000) + "*d - " + std::to_string(rng() % 97)
+                               : pool[rng() % pool.size()])
            << ")";
       eq.push_back(term.str());
     }
@@ -74,15 +78,19 @@ void expect_same(const System& a, const System& b, const std::string& where) {
   ASSERT_EQ(a.equations.size(), b.equations.size()) << where;
   for (std::size_t e = 0; e < a.equations.size(); ++e) {
     ASSERT_EQ(a.equations[e].line, b.equations[e].line) << where << " equation " << e;
-    ASSERT_EQ(a.equations[e].terms.size(), b.equations[e].terms.size()) << where << " equation " << e;
+    ASSERT_EQ(a.equations[e].terms.size(), b.equations[e].terms.size())
+        << where << " equation " << e;
     for (std::size_t k = 0; k < a.equations[e].terms.size(); ++k) {
-      ASSERT_EQ(a.equations[e].terms[k].integral, b.equations[e].terms[k].integral) << where << " equation " << e;
-      ASSERT_EQ(a.equations[e].terms[k].coefficient, b.equations[e].terms[k].coefficient) << where << " equation " << e;
+      ASSERT_EQ(a.equations[e].terms[k].integral, b.equations[e].terms[k].integral)
+          << where << " equation " << e;
+      ASSERT_EQ(a.equations[e].terms[k].coefficient, b.equations[e].terms[k].coefficient)
+          << where << " equation " << e;
     }
   }
 }
 
-std::string error_of(const std::string& text, const std::vector<std::string>& names, hepex::HostThreads* threads) {
+std::string error_of(const std::string& text, const std::vector<std::string>& names,
+                     hepex::HostThreads* threads) {
   try {
     read_system(text, "big.m", names, threads);
   } catch (const hepex::Error& e) {
@@ -107,8 +115,9 @@ TEST(ReadSystem, InPartsOnHostThreadsAsOnOne) {
       // with another index count, in a part that does not otherwise see it).
       eqs[0].push_back("H[1,1]*(s)");
       const std::string text = as_text(eqs, kira);
-      const std::string where = "seed " + std::to_string(seed) + ", " + std::to_string(threads) + " threads, " +
-                                (kira ? "Kira" : "list") + ", trial " + std::to_string(trial);
+      const std::string where = "seed " + std::to_string(seed) + ", " + std::to_string(threads) +
+                                " threads, " + (kira ? "Kira" : "list") + ", trial " +
+                                std::to_string(trial);
       const System one = read_system(text, "big.m", names);
       const System parts = read_system(text, "big.m", names, &pool);
       expect_same(one, parts, where);
@@ -119,7 +128,8 @@ TEST(ReadSystem, InPartsOnHostThreadsAsOnOne) {
       for (const std::string& b : bad) {
         auto broken = eqs;
         const std::size_t at = broken.size() / 2 + rng() % (broken.size() / 2);
-        broken[at].insert(broken[at].begin() + static_cast<std::ptrdiff_t>(rng() % broken[at].size()), b);
+        broken[at].insert(
+            broken[at].begin() + static_cast<std::ptrdiff_t>(rng() % broken[at].size()), b);
         const std::string t = as_text(broken, kira);
         const std::string want = error_of(t, names, nullptr);
         ASSERT_FALSE(want.empty()) << where << ": " << b << " was accepted";

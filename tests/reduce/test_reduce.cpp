@@ -20,8 +20,8 @@
 #include "hepex/reduce/reduce.hpp"
 #include "hepex/reduce/system.hpp"
 #include "reconstruct/random_functions.hpp"
-#include "test_seed.hpp"
 #include "test_random.hpp"
+#include "test_seed.hpp"
 
 namespace {
 
@@ -30,7 +30,8 @@ using hepex::reconstruct::PolynomialQ;
 using hepex::reconstruct::RationalFunction;
 
 PolynomialQ random_poly(std::mt19937_64& rng, std::size_t n, std::uint32_t degree) {
-  const std::size_t terms = std::min<std::size_t>(1 + rng() % 3, hepex::test::monomial_count(n, degree));
+  const std::size_t terms =
+      std::min<std::size_t>(1 + rng() % 3, hepex::test::monomial_count(n, degree));
   PolynomialQ p = hepex::test::random_polynomial(rng, n, terms, degree, 5, true);
   p.sort();
   return p;
@@ -46,7 +47,7 @@ struct Planted {
   std::size_t masters = 0;          // the last `masters` integrals
   std::vector<PolynomialQ> den;     // per non-master
   std::vector<std::vector<PolynomialQ>> num;
-  std::string file;                 // the system's text
+  std::string file;  // the system's text
 };
 
 Planted plant(std::mt19937_64& rng, bool kira) {
@@ -77,7 +78,8 @@ Planted plant(std::mt19937_64& rng, bool kira) {
     // An off-diagonal multiplier with a parameter factor: the multipliers'
     // determinant keeps its constant term, never zero.
     if (J > 1 && rng() % 2)
-      equations.back().push_back({(j + 1 + rng() % (J - 1)) % J, text(random_poly(rng, n, 1), s.names) + "*" + s.names[0]});
+      equations.back().push_back({(j + 1 + rng() % (J - 1)) % J,
+                                  text(random_poly(rng, n, 1), s.names) + "*" + s.names[0]});
   }
   hepex::test::random_shuffle(equations.begin(), equations.end(), rng);
   for (int extra = 0; extra < 3; ++extra)
@@ -89,7 +91,8 @@ Planted plant(std::mt19937_64& rng, bool kira) {
     for (const auto& [j, a] : equations[e]) {
       terms.push_back(a + "*" + text(s.den[j], s.names) + "*" + s.integrals[j].text());
       for (std::size_t m = 0; m < s.masters; ++m)
-        terms.push_back(s.integrals[J + m].text() + "*(-" + a + "*" + text(s.num[j][m], s.names) + ")");
+        terms.push_back(s.integrals[J + m].text() + "*(-" + a + "*" + text(s.num[j][m], s.names) +
+                        ")");
     }
     if (kira) {
       for (const auto& t : terms) out << t << "\n";
@@ -127,7 +130,8 @@ TEST(Reduce, PlantedSystemsComeBackExactly) {
     for (const std::size_t j : targets) options.targets.push_back(p.integrals[j]);
     const Reduction r = reduce(system, options);
     ASSERT_EQ(r.masters.size(), p.masters);
-    for (std::size_t m = 0; m < p.masters; ++m) EXPECT_EQ(r.masters[m].text(), p.integrals[J + m].text());
+    for (std::size_t m = 0; m < p.masters; ++m)
+      EXPECT_EQ(r.masters[m].text(), p.integrals[J + m].text());
     ASSERT_EQ(r.master_targets.size(), 1u);
     EXPECT_EQ(r.master_targets[0], targets.size() - 1);
     for (std::size_t t = 0; t + 1 < targets.size(); ++t) {
@@ -141,7 +145,8 @@ TEST(Reduce, PlantedSystemsComeBackExactly) {
     // The master target: 1 at itself.
     for (std::size_t m = 0; m < p.masters; ++m) {
       const auto& q = r.table.back()[m];
-      const bool one = q.num.terms() == 1 && q.den.terms() == 1 && q.num.coefficients[0] == q.den.coefficients[0];
+      const bool one = q.num.terms() == 1 && q.den.terms() == 1 &&
+                       q.num.coefficients[0] == q.den.coefficients[0];
       EXPECT_EQ(m == 0 ? one : q.num.terms() == 0, true) << m;
     }
     EXPECT_LE(r.equations_needed, r.equations);
@@ -162,24 +167,34 @@ std::string error_of(const std::string& text, const std::vector<std::string>& na
 
 TEST(Reduce, BadInputNamesFileLineAndColumn) {
   const std::vector<std::string> v{"d", "s"};
-  EXPECT_NE(error_of("{F[1,1]*d - F[1,0]*s,\n F[1,1]*x}", v).find("sys.m:2:2: the coefficient"), std::string::npos)
-      << error_of("{F[1,1]*d - F[1,0]*s,\n F[1,1]*x}", v);
-  EXPECT_NE(error_of("{F[1,1]*d - F[1,0,1]*s}", v).find("sys.m:1:13: F[1,0,1] has 3 indices, F had 2"),
+  EXPECT_NE(error_of("{F[1,1]*d - F[1,0]*s,\n F[1,1]*x}", v).find("sys.m:2:2: the coefficient"),
             std::string::npos)
+      << error_of("{F[1,1]*d - F[1,0]*s,\n F[1,1]*x}", v);
+  EXPECT_NE(
+      error_of("{F[1,1]*d - F[1,0,1]*s}", v).find("sys.m:1:13: F[1,0,1] has 3 indices, F had 2"),
+      std::string::npos)
       << error_of("{F[1,1]*d - F[1,0,1]*s}", v);
   EXPECT_NE(error_of("{(F[1,1] + F[1,0])*d}", v).find("sys.m:1:3: an integral inside parentheses"),
             std::string::npos);
-  EXPECT_NE(error_of("{1/(s*F[1,1])}", v).find("sys.m:1:7: an integral inside parentheses"), std::string::npos);
-  EXPECT_NE(error_of("{(s*F[1,1])^2}", v).find("sys.m:1:5: an integral inside parentheses"), std::string::npos);
+  EXPECT_NE(error_of("{1/(s*F[1,1])}", v).find("sys.m:1:7: an integral inside parentheses"),
+            std::string::npos);
+  EXPECT_NE(error_of("{(s*F[1,1])^2}", v).find("sys.m:1:5: an integral inside parentheses"),
+            std::string::npos);
   // Mathematica's -(s*G[..]): a factor in parentheses is fine.
   EXPECT_EQ(error_of("{-(s*F[1,1]) + 2*((d - 1)*F[1,0])}", v), "");
-  EXPECT_NE(error_of("{F[1,1]*F[1,0]}", v).find("sys.m:1:9: a product of two integrals"), std::string::npos);
-  EXPECT_NE(error_of("{F[1,1]*d + s}", v).find("sys.m:1:11: a term without an integral"), std::string::npos)
+  EXPECT_NE(error_of("{F[1,1]*F[1,0]}", v).find("sys.m:1:9: a product of two integrals"),
+            std::string::npos);
+  EXPECT_NE(error_of("{F[1,1]*d + s}", v).find("sys.m:1:11: a term without an integral"),
+            std::string::npos)
       << error_of("{F[1,1]*d + s}", v);
-  EXPECT_NE(error_of("{F[1,x]*d}", v).find("sys.m:1:6: expected an integer index"), std::string::npos);
-  EXPECT_NE(error_of("{F[1,1]*d", v).find("sys.m:1:1: the list opened here is not closed"), std::string::npos);
-  EXPECT_NE(error_of("{F[1,1]*d} F", v).find("sys.m:1:12: text after the closing '}'"), std::string::npos);
-  EXPECT_NE(error_of("F[1,1]*(d+\n", v).find("unbalanced"), std::string::npos) << error_of("F[1,1]*(d+\n", v);
+  EXPECT_NE(error_of("{F[1,x]*d}", v).find("sys.m:1:6: expected an integer index"),
+            std::string::npos);
+  EXPECT_NE(error_of("{F[1,1]*d", v).find("sys.m:1:1: the list opened here is not closed"),
+            std::string::npos);
+  EXPECT_NE(error_of("{F[1,1]*d} F", v).find("sys.m:1:12: text after the closing '}'"),
+            std::string::npos);
+  EXPECT_NE(error_of("F[1,1]*(d+\n", v).find("unbalanced"), std::string::npos)
+      << error_of("F[1,1]*(d+\n", v);
   EXPECT_NE(error_of("  \n", v).find("sys.m: no equations"), std::string::npos);
   // Mathematica's implicit multiplication and its spaces.
   const System s = read_system("{2 s F[1, 1] - (d - 4) F[1, 0]}", "sys.m", v);
@@ -195,7 +210,8 @@ TEST(Reduce, BadInputNamesFileLineAndColumn) {
     reduce(s, o);
     ADD_FAILURE() << "an order without F[1,0] was accepted";
   } catch (const hepex::Error& e) {
-    EXPECT_NE(std::string(e.what()).find("sys.m:1:24: F[1,0] is not in the integral order"), std::string::npos)
+    EXPECT_NE(std::string(e.what()).find("sys.m:1:24: F[1,0] is not in the integral order"),
+              std::string::npos)
         << e.what();
   }
 }

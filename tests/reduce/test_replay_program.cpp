@@ -38,7 +38,8 @@ RandomSystem random_system(std::mt19937_64& rng) {
   for (std::size_t e = 0; e < E; ++e) {
     std::set<std::uint32_t> cols;
     const std::size_t width = 1 + rng() % 5;
-    while (cols.size() < std::min(width, s.columns)) cols.insert(static_cast<std::uint32_t>(rng() % s.columns));
+    while (cols.size() < std::min(width, s.columns))
+      cols.insert(static_cast<std::uint32_t>(rng() % s.columns));
     SparseEquation eq;
     for (const std::uint32_t c : cols) {
       eq.columns.push_back(c);
@@ -61,8 +62,9 @@ std::vector<std::uint64_t> random_values(std::mt19937_64& rng, const Zp64& f, st
 }
 
 template <class Space>
-void kernel_agrees(const Zp64& f, const ReplayProgram& program, const std::vector<std::uint64_t>& inputs,
-                   std::size_t points, const std::vector<std::uint64_t>& table, const std::vector<std::uint8_t>& ok) {
+void kernel_agrees(const Zp64& f, const ReplayProgram& program,
+                   const std::vector<std::uint64_t>& inputs, std::size_t points,
+                   const std::vector<std::uint64_t>& table, const std::vector<std::uint8_t>& ok) {
   const ReplayKernel<Space> kernel(program);
   const std::size_t F = program.outputs.size();
   std::vector<std::uint64_t> got(points * F, 7);
@@ -71,7 +73,8 @@ void kernel_agrees(const Zp64& f, const ReplayProgram& program, const std::vecto
   for (std::size_t i = 0; i < points; ++i) {
     ASSERT_EQ(got_ok[i], ok[i]) << "point " << i;
     if (ok[i] == 0) continue;
-    for (std::size_t k = 0; k < F; ++k) ASSERT_EQ(got[i * F + k], table[i * F + k]) << "point " << i << " entry " << k;
+    for (std::size_t k = 0; k < F; ++k)
+      ASSERT_EQ(got[i * F + k], table[i * F + k]) << "point " << i << " entry " << k;
   }
 }
 
@@ -90,7 +93,8 @@ TEST(ReplayProgram, AgreesWithTheEliminationAtRandomPoints) {
       ASSERT_TRUE(replay(f, s.equations, plan, learn_values.data(), at_learning.data()));
       ASSERT_EQ(plan.table, at_learning);
     }
-    const ReplayProgram program = trace(f, s.equations, plan, random_values(rng, f, s.slots).data());
+    const ReplayProgram program =
+        trace(f, s.equations, plan, random_values(rng, f, s.slots).data());
     instructions += program.instructions.size();
     ASSERT_GE(program.registers, program.inputs);
     const std::size_t F = plan.targets.size() * plan.masters.size();
@@ -104,7 +108,8 @@ TEST(ReplayProgram, AgreesWithTheEliminationAtRandomPoints) {
       if (i % 4 == 3) values[rng() % s.slots] = 0;
       std::vector<std::uint64_t> expected(F), got(F), registers(program.registers);
       const bool replayed = replay(f, s.equations, plan, values.data(), expected.data());
-      std::copy(values.begin(), values.begin() + static_cast<std::ptrdiff_t>(program.inputs), registers.begin());
+      std::copy(values.begin(), values.begin() + static_cast<std::ptrdiff_t>(program.inputs),
+                registers.begin());
       std::copy(values.begin(), values.begin() + static_cast<std::ptrdiff_t>(program.inputs),
                 inputs.begin() + static_cast<std::ptrdiff_t>(i * program.inputs));
       const bool ran = run(f, program, registers.data(), got.data());
@@ -120,7 +125,8 @@ TEST(ReplayProgram, AgreesWithTheEliminationAtRandomPoints) {
         ++failed_points;
       }
       ok[i] = ran ? 1 : 0;
-      if (ran) std::copy(got.begin(), got.end(), tables.begin() + static_cast<std::ptrdiff_t>(i * F));
+      if (ran)
+        std::copy(got.begin(), got.end(), tables.begin() + static_cast<std::ptrdiff_t>(i * F));
     }
     kernel_agrees<hepex::DeviceSpace>(f, program, inputs, points, tables, ok);
     kernel_agrees<Kokkos::DefaultHostExecutionSpace>(f, program, inputs, points, tables, ok);

@@ -27,7 +27,7 @@ struct RamboBatchSettings {
   std::size_t events = 16384;  // per batch
   std::size_t batches = 1;
   std::uint64_t seed = 20261122;
-  double sqrt_s = 1500.0;  // GeV
+  double sqrt_s = 1500.0;            // GeV
   std::ostream* progress = nullptr;  // a line per batch run ("me: batch 3 of 8: ...")
 };
 

@@ -118,8 +118,7 @@ class EventInputError : public EventError {
 // igraph comes only with rndcol, and EventInputError unless gs is finite
 // and > 0, rndhel and rndcol are in [0, 1), igraph is in
 // [0, configurations] and channel is 0 or a diagram with a configuration.
-void check_event_inputs(const ProcessInfo& process, std::size_t events,
-                        const EventInputs& inputs);
+void check_event_inputs(const ProcessInfo& process, std::size_t events, const EventInputs& inputs);
 
 class MatrixElement {
  public:

@@ -42,7 +42,8 @@ struct RamboKernel {
     for (int i = 0; i < outgoing; ++i) {
       double r[4];
       for (int j = 0; j < 4; ++j) {
-        const auto counter = ((first_event + static_cast<std::uint64_t>(e)) * max_outgoing + i) * 4 + j;
+        const auto counter =
+            ((first_event + static_cast<std::uint64_t>(e)) * max_outgoing + i) * 4 + j;
         r[j] = unit_interval(random::counter_u64(seed, counter));
       }
       const double cos_theta = 2 * r[0] - 1;
@@ -112,9 +113,9 @@ void rambo(const ExecSpace& space, const MomentaView<MemSpace>& momenta, double 
     throw Error("--sqrts " + std::to_string(sqrt_s) + " GeV: must be above the t tbar threshold " +
                 std::to_string(2 * mass) + " GeV");
   }
-  Kokkos::parallel_for("hepex::rambo", Kokkos::RangePolicy<ExecSpace>(space, 0, momenta.extent(0)),
-                       detail::RamboKernel<MemSpace>{momenta, particles - 2, sqrt_s, seed,
-                                                                           first_event, mass});
+  Kokkos::parallel_for(
+      "hepex::rambo", Kokkos::RangePolicy<ExecSpace>(space, 0, momenta.extent(0)),
+      detail::RamboKernel<MemSpace>{momenta, particles - 2, sqrt_s, seed, first_event, mass});
 }
 
 }  // namespace hepex::amplitudes

@@ -10,8 +10,8 @@
 namespace hepex::amplitudes {
 
 struct RunParameters {
-  double collider_s = 0;          // stot [GeV^2]; 0: none (no regulator)
-  double tmin_for_channel = -1;   // -1: no t-channel cut
+  double collider_s = 0;         // stot [GeV^2]; 0: none (no regulator)
+  double tmin_for_channel = -1;  // -1: no t-channel cut
 };
 
 // Reads lpp1, lpp2, ebeam1, ebeam2 (required) and, where present,

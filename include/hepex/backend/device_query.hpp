@@ -12,9 +12,9 @@
 namespace hepex {
 
 struct DeviceInfo {
-  std::string name;           // e.g. "NVIDIA H100 80GB HBM3" or the host CPU model
-  std::size_t memory_bytes;   // total memory of the device
-  std::string kind;           // "cuda", "hip" or "host"
+  std::string name;          // e.g. "NVIDIA H100 80GB HBM3" or the host CPU model
+  std::size_t memory_bytes;  // total memory of the device
+  std::string kind;          // "cuda", "hip" or "host"
 };
 
 }  // namespace hepex

@@ -56,7 +56,8 @@ class HostThreads {
  private:
   void work();
   void run_chunks();
-  void for_each_on_host_space(std::size_t count, const std::function<void(std::size_t, std::size_t)>& body,
+  void for_each_on_host_space(std::size_t count,
+                              const std::function<void(std::size_t, std::size_t)>& body,
                               std::size_t grain);
 
   bool on_host_space_ = false;
@@ -77,7 +78,8 @@ class HostThreads {
 
 // for_each on `threads` when given and worth it, else in the caller.
 inline void for_each_on(HostThreads* threads, std::size_t count,
-                        const std::function<void(std::size_t, std::size_t)>& body, std::size_t grain = 1) {
+                        const std::function<void(std::size_t, std::size_t)>& body,
+                        std::size_t grain = 1) {
   if (threads != nullptr && threads->size() > 1 && count > grain) {
     threads->for_each(count, body, grain);
   } else if (count > 0) {

@@ -39,8 +39,8 @@ struct Matrix {
 // Copies a host matrix into a new device matrix of the given memory space.
 template <class MemorySpace, class T>
 DeviceMatrix<T, MemorySpace> to_device(const Matrix<T>& a, const char* label = "hepex::matrix") {
-  DeviceMatrix<T, MemorySpace> d(Kokkos::view_alloc(Kokkos::WithoutInitializing, std::string(label)), a.rows,
-                                 a.cols);
+  DeviceMatrix<T, MemorySpace> d(
+      Kokkos::view_alloc(Kokkos::WithoutInitializing, std::string(label)), a.rows, a.cols);
   Kokkos::View<const T**, Kokkos::LayoutRight, Kokkos::HostSpace,
                Kokkos::MemoryTraits<Kokkos::Unmanaged>>
       h(a.data.data(), a.rows, a.cols);

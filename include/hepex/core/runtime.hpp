@@ -26,13 +26,13 @@ class Runtime {
 };
 
 struct BuildInfo {
-  std::string hepex_version;              // "0.1.0"
-  std::string kokkos_version;             // "4.6.1"
-  std::vector<std::string> exec_spaces;   // enabled Kokkos execution spaces
-  std::string default_space;              // Kokkos::DefaultExecutionSpace::name()
-  bool mpi = false;                       // built with the MPI layer
-  std::string mpi_library;                // MPI_Get_library_version, first line
-  std::vector<std::string> blas_paths;    // vendor BLAS / tensor-core paths compiled in
+  std::string hepex_version;             // "0.1.0"
+  std::string kokkos_version;            // "4.6.1"
+  std::vector<std::string> exec_spaces;  // enabled Kokkos execution spaces
+  std::string default_space;             // Kokkos::DefaultExecutionSpace::name()
+  bool mpi = false;                      // built with the MPI layer
+  std::string mpi_library;               // MPI_Get_library_version, first line
+  std::vector<std::string> blas_paths;   // vendor BLAS / tensor-core paths compiled in
 };
 
 BuildInfo build_info();

@@ -18,8 +18,7 @@ using HostSpace = Kokkos::DefaultHostExecutionSpace;
 using DeviceMemory = DeviceSpace::memory_space;
 
 // True when the default execution space is a separate accelerator.
-inline constexpr bool has_accelerator =
-    !std::is_same<DeviceSpace, HostSpace>::value;
+inline constexpr bool has_accelerator = !std::is_same<DeviceSpace, HostSpace>::value;
 
 // Where work runs: on the host space or on the device space.
 enum class Place { host, device };

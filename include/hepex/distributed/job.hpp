@@ -62,7 +62,8 @@ struct RunOptions {
 // job's result, in job order; on the other ranks an empty vector. Jobs whose
 // result is in the checkpoint (and decodes, and is reusable) are not run.
 template <class Result>
-std::vector<Result> run(const Communicator& comm, Job<Result>& job, const RunOptions& options = {}) {
+std::vector<Result> run(const Communicator& comm, Job<Result>& job,
+                        const RunOptions& options = {}) {
   JobOptions o;
   o.schedule = options.schedule;
   o.chunk = options.chunk;
@@ -83,7 +84,8 @@ std::vector<Result> run(const Communicator& comm, Job<Result>& job, const RunOpt
     comm.broadcast(identity);
     if (identity.at(0) != 'T') {
       const auto space = identity.find(' ');
-      throw Error(identity.substr(space + 1), static_cast<ErrorKind>(std::stoi(identity.substr(1, space - 1))));
+      throw Error(identity.substr(space + 1),
+                  static_cast<ErrorKind>(std::stoi(identity.substr(1, space - 1))));
     }
     o.identity = identity.substr(1);
   }

@@ -29,9 +29,9 @@ Schedule parse_schedule(const std::string& name);
 
 struct JobOptions {
   Schedule schedule = Schedule::static_blocks;
-  std::size_t chunk = 1;   // jobs handed to `run` at once (e.g. batched on a GPU)
-  std::string checkpoint;  // directory for finished results; empty: none
-  std::string identity;    // everything the results depend on (for the checkpoint)
+  std::size_t chunk = 1;             // jobs handed to `run` at once (e.g. batched on a GPU)
+  std::string checkpoint;            // directory for finished results; empty: none
+  std::string identity;              // everything the results depend on (for the checkpoint)
   std::ostream* messages = nullptr;  // rank 0: damaged checkpoint files are reported here
   // Whether a result stored in the checkpoint may be used (e.g. not a failure
   // that more effort could turn into an answer); empty: every result may.

@@ -27,10 +27,10 @@ bool consistent_mod(const mpq_class& q, std::uint64_t p, std::uint64_t residue);
 
 // Outcome of lifting a vector of values to Q.
 struct RationalLift {
-  std::vector<mpq_class> values;              // valid where not undetermined
-  std::vector<std::size_t> undetermined;      // indices with no reconstruction yet
-  std::size_t primes = 0;                     // primes used
-  std::size_t modulus_bits = 0;               // bits of their product
+  std::vector<mpq_class> values;          // valid where not undetermined
+  std::vector<std::size_t> undetermined;  // indices with no reconstruction yet
+  std::size_t primes = 0;                 // primes used
+  std::size_t modulus_bits = 0;           // bits of their product
   bool determined() const { return undetermined.empty(); }
   // A sentence for users: how many values are undetermined and why.
   std::string explain() const;

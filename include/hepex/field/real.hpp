@@ -57,9 +57,7 @@ class FloatingField {
     return a * b + c;
   }
   KOKKOS_INLINE_FUNCTION Scalar inv(const Scalar& a) const { return Scalar(1) / a; }
-  KOKKOS_INLINE_FUNCTION Scalar pow(const Scalar& a, std::uint64_t e) const {
-    return power(a, e);
-  }
+  KOKKOS_INLINE_FUNCTION Scalar pow(const Scalar& a, std::uint64_t e) const { return power(a, e); }
   KOKKOS_INLINE_FUNCTION Scalar from_int(std::int64_t x) const {
     return Scalar(static_cast<Real>(x));
   }
@@ -78,11 +76,9 @@ class RealField : public detail::FloatingField<Real, Real, RealField<Real>> {
 };
 
 template <class Real>
-class ComplexField
-    : public detail::FloatingField<Kokkos::complex<Real>, Real, ComplexField<Real>> {
+class ComplexField : public detail::FloatingField<Kokkos::complex<Real>, Real, ComplexField<Real>> {
  public:
-  using detail::FloatingField<Kokkos::complex<Real>, Real,
-                              ComplexField<Real>>::FloatingField;
+  using detail::FloatingField<Kokkos::complex<Real>, Real, ComplexField<Real>>::FloatingField;
   KOKKOS_INLINE_FUNCTION static Real magnitude(const Kokkos::complex<Real>& a) {
     return Kokkos::abs(a);
   }

@@ -15,11 +15,11 @@
 namespace hepex::field {
 
 struct SelfCheckRow {
-  std::string field;        // "Zp32", "Zp64", "Real64", "Complex128"
-  std::string parameter;    // the modulus, or the tolerance
-  std::size_t cases = 0;    // random (a, b, c) triples checked
-  std::size_t failures = 0; // cases where some identity failed
-  double seconds = 0;       // kernel time (fenced)
+  std::string field;         // "Zp32", "Zp64", "Real64", "Complex128"
+  std::string parameter;     // the modulus, or the tolerance
+  std::size_t cases = 0;     // random (a, b, c) triples checked
+  std::size_t failures = 0;  // cases where some identity failed
+  double seconds = 0;        // kernel time (fenced)
 };
 
 std::vector<SelfCheckRow> self_check(Place backend, std::size_t cases, std::uint64_t seed);

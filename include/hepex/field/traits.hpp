@@ -27,25 +27,24 @@ struct has_field_interface : std::false_type {};
 
 template <class F>
 struct has_field_interface<
-    F, std::void_t<typename F::value_type, decltype(F::is_exact),
-                   decltype(std::declval<const F&>().zero()),
-                   decltype(std::declval<const F&>().one()),
-                   decltype(std::declval<const F&>().is_zero(std::declval<typename F::value_type>())),
-                   decltype(std::declval<const F&>().add(std::declval<typename F::value_type>(),
-                                                         std::declval<typename F::value_type>())),
-                   decltype(std::declval<const F&>().sub(std::declval<typename F::value_type>(),
-                                                         std::declval<typename F::value_type>())),
-                   decltype(std::declval<const F&>().neg(std::declval<typename F::value_type>())),
-                   decltype(std::declval<const F&>().mul(std::declval<typename F::value_type>(),
-                                                         std::declval<typename F::value_type>())),
-                   decltype(std::declval<const F&>().fma(std::declval<typename F::value_type>(),
-                                                         std::declval<typename F::value_type>(),
-                                                         std::declval<typename F::value_type>())),
-                   decltype(std::declval<const F&>().inv(std::declval<typename F::value_type>())),
-                   decltype(std::declval<const F&>().pow(std::declval<typename F::value_type>(),
-                                                         std::uint64_t{})),
-                   decltype(std::declval<const F&>().from_int(std::int64_t{}))>>
-    : std::true_type {};
+    F,
+    std::void_t<typename F::value_type, decltype(F::is_exact),
+                decltype(std::declval<const F&>().zero()), decltype(std::declval<const F&>().one()),
+                decltype(std::declval<const F&>().is_zero(std::declval<typename F::value_type>())),
+                decltype(std::declval<const F&>().add(std::declval<typename F::value_type>(),
+                                                      std::declval<typename F::value_type>())),
+                decltype(std::declval<const F&>().sub(std::declval<typename F::value_type>(),
+                                                      std::declval<typename F::value_type>())),
+                decltype(std::declval<const F&>().neg(std::declval<typename F::value_type>())),
+                decltype(std::declval<const F&>().mul(std::declval<typename F::value_type>(),
+                                                      std::declval<typename F::value_type>())),
+                decltype(std::declval<const F&>().fma(std::declval<typename F::value_type>(),
+                                                      std::declval<typename F::value_type>(),
+                                                      std::declval<typename F::value_type>())),
+                decltype(std::declval<const F&>().inv(std::declval<typename F::value_type>())),
+                decltype(std::declval<const F&>().pow(std::declval<typename F::value_type>(),
+                                                      std::uint64_t{})),
+                decltype(std::declval<const F&>().from_int(std::int64_t{}))>> : std::true_type {};
 }  // namespace detail
 
 template <class F>

@@ -19,14 +19,12 @@ struct DoubleWord {
   Word lo;
 };
 
-KOKKOS_FORCEINLINE_FUNCTION DoubleWord<std::uint32_t> mul_wide(std::uint32_t a,
-                                                                std::uint32_t b) {
+KOKKOS_FORCEINLINE_FUNCTION DoubleWord<std::uint32_t> mul_wide(std::uint32_t a, std::uint32_t b) {
   const std::uint64_t p = static_cast<std::uint64_t>(a) * b;
   return {static_cast<std::uint32_t>(p >> 32), static_cast<std::uint32_t>(p)};
 }
 
-KOKKOS_FORCEINLINE_FUNCTION DoubleWord<std::uint64_t> mul_wide(std::uint64_t a,
-                                                                std::uint64_t b) {
+KOKKOS_FORCEINLINE_FUNCTION DoubleWord<std::uint64_t> mul_wide(std::uint64_t a, std::uint64_t b) {
 #if defined(__CUDA_ARCH__) || defined(__HIP_DEVICE_COMPILE__)
   return {__umul64hi(a, b), a * b};
 #else

@@ -60,9 +60,7 @@ class Zp {
     const Word s = a + b;  // < 2p <= 2^word_bits: no overflow
     return s >= p_ ? s - p_ : s;
   }
-  KOKKOS_INLINE_FUNCTION Word sub(Word a, Word b) const {
-    return a >= b ? a - b : a + (p_ - b);
-  }
+  KOKKOS_INLINE_FUNCTION Word sub(Word a, Word b) const { return a >= b ? a - b : a + (p_ - b); }
   KOKKOS_INLINE_FUNCTION Word neg(Word a) const { return a == 0 ? 0 : p_ - a; }
 
   KOKKOS_INLINE_FUNCTION Word mul(Word a, Word b) const {
@@ -183,10 +181,10 @@ class Zp {
     return n;
   }
 
-  Word p_ = 0;      // the prime
-  Word d_ = 0;      // p << shift_, top bit set
-  Word v_ = 0;      // reciprocal of d_ (Moller-Granlund)
-  int shift_ = 0;   // leading zeros of p, >= 1
+  Word p_ = 0;     // the prime
+  Word d_ = 0;     // p << shift_, top bit set
+  Word v_ = 0;     // reciprocal of d_ (Moller-Granlund)
+  int shift_ = 0;  // leading zeros of p, >= 1
 };
 
 using Zp32 = Zp<std::uint32_t>;

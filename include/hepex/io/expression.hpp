@@ -108,12 +108,8 @@ struct ExpressionFunctor {
     for (std::size_t pc = table.offsets(e); pc < table.offsets(e + 1); ++pc) {
       const Instruction ins = table.code(pc);
       switch (ins.op) {
-        case Op::constant:
-          stack[top++] = table.constants(ins.operand);
-          break;
-        case Op::variable:
-          stack[top++] = x[ins.operand];
-          break;
+        case Op::constant: stack[top++] = table.constants(ins.operand); break;
+        case Op::variable: stack[top++] = x[ins.operand]; break;
         case Op::add:
           --top;
           stack[top - 1] = field.add(stack[top - 1], stack[top]);
@@ -131,12 +127,8 @@ struct ExpressionFunctor {
           if (stack[top] == 0) return false;
           stack[top - 1] = field.mul(stack[top - 1], field.inv(stack[top]));
           break;
-        case Op::neg:
-          stack[top - 1] = field.neg(stack[top - 1]);
-          break;
-        case Op::pow:
-          stack[top - 1] = field.pow(stack[top - 1], ins.operand);
-          break;
+        case Op::neg: stack[top - 1] = field.neg(stack[top - 1]); break;
+        case Op::pow: stack[top - 1] = field.pow(stack[top - 1], ins.operand); break;
         case Op::pow_inverse:
           if (stack[top - 1] == 0) return false;
           stack[top - 1] = field.inv(field.pow(stack[top - 1], ins.operand));

@@ -28,8 +28,8 @@ enum class EntryKind { integer, real, complex };
 // stored entry (0-based indices; `imag` is empty unless the kind is complex).
 struct MatrixMarketSink {
   std::function<void(std::size_t rows, std::size_t cols, EntryKind kind)> begin;
-  std::function<void(std::size_t i, std::size_t j, const std::string& real,
-                     const std::string& imag, std::size_t line)>
+  std::function<void(std::size_t i, std::size_t j, const std::string& real, const std::string& imag,
+                     std::size_t line)>
       entry;
 };
 
@@ -72,8 +72,8 @@ Real convert(const field::RealField<Real>&, EntryKind kind, const std::string& r
 }
 template <class Real>
 Kokkos::complex<Real> convert(const field::ComplexField<Real>&, EntryKind kind,
-                              const std::string& re, const std::string& im,
-                              const std::string& name, std::size_t line) {
+                              const std::string& re, const std::string& im, const std::string& name,
+                              std::size_t line) {
   const double imag = kind == EntryKind::complex ? parse_finite_double(im, name, line) : 0.0;
   return {static_cast<Real>(parse_finite_double(re, name, line)), static_cast<Real>(imag)};
 }
@@ -92,7 +92,9 @@ Matrix<typename F::value_type> read_matrix_market(std::istream& in, const std::s
     a = Matrix<T>(rows, cols, field.zero());
   };
   sink.entry = [&](std::size_t i, std::size_t j, const std::string& re, const std::string& im,
-                   std::size_t line) { a(i, j) = detail::convert(field, kind, re, im, name, line); };
+                   std::size_t line) {
+    a(i, j) = detail::convert(field, kind, re, im, name, line);
+  };
   parse_matrix_market(in, name, sink);
   return a;
 }
@@ -149,8 +151,8 @@ void write_matrix_market_coordinate(std::ostream& out, const Matrix<typename F::
                                     const F& field) {
   const auto nonzero = [&](const typename F::value_type& x) { return !(x == field.zero()); };
   detail::write_banner(out, "coordinate", field);
-  out << a.rows << ' ' << a.cols << ' '
-      << std::count_if(a.data.begin(), a.data.end(), nonzero) << '\n';
+  out << a.rows << ' ' << a.cols << ' ' << std::count_if(a.data.begin(), a.data.end(), nonzero)
+      << '\n';
   for (std::size_t i = 0; i < a.rows; ++i) {
     for (std::size_t j = 0; j < a.cols; ++j) {
       if (!nonzero(a(i, j))) continue;

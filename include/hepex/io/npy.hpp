@@ -99,7 +99,7 @@ const char* npy_type_name(const field::ComplexField<Real>&) {
 // Reads a .npy file from `in`; `name` is used in messages ("A.npy: ...").
 template <class F>
 Matrix<typename F::value_type> read_npy(std::istream& in, const std::string& name, const F& field,
-                                       const ReadLimits& limits = {}) {
+                                        const ReadLimits& limits = {}) {
   using T = typename F::value_type;
   const detail::NpyHeader h = detail::read_npy_header(in, name);
   Matrix<T> a;
@@ -127,7 +127,7 @@ Matrix<typename F::value_type> read_npy(std::istream& in, const std::string& nam
 // The same from the file at `path`.
 template <class F>
 Matrix<typename F::value_type> read_npy(const std::string& path, const F& field,
-                                       const ReadLimits& limits = {}) {
+                                        const ReadLimits& limits = {}) {
   std::ifstream in(path, std::ios::binary);
   if (!in) throw Error(path + ": cannot open the file");
   return read_npy(in, path, field, limits);

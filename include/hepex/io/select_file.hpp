@@ -17,8 +17,8 @@ namespace hepex::io {
 struct SelectFile {
   std::size_t columns = 0;  // 3, 4 or 5
   std::vector<double> gs, rndhel, rndcol;
-  std::vector<int> igraph;   // with 4 or 5 columns
-  std::vector<int> channel;  // with 5 columns
+  std::vector<int> igraph;         // with 4 or 5 columns
+  std::vector<int> channel;        // with 5 columns
   std::vector<std::size_t> lines;  // each event's line (1-based)
 };
 

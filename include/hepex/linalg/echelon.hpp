@@ -18,8 +18,7 @@ namespace hepex::linalg {
 template <class F>
 Matrix<typename F::value_type> nullspace_from_rref(const F& field,
                                                    const Matrix<typename F::value_type>& r,
-                                                   const std::vector<int>& pivots,
-                                                   std::size_t n) {
+                                                   const std::vector<int>& pivots, std::size_t n) {
   std::vector<bool> is_pivot(n, false);
   for (int p : pivots) {
     if (static_cast<std::size_t>(p) < n) is_pivot[static_cast<std::size_t>(p)] = true;
@@ -40,8 +39,7 @@ Matrix<typename F::value_type> nullspace_from_rref(const F& field,
 }
 
 template <class F>
-std::size_t rank(const F& field, Matrix<typename F::value_type> a,
-                 Place backend = Place::device) {
+std::size_t rank(const F& field, Matrix<typename F::value_type> a, Place backend = Place::device) {
   return rref(field, a, backend).rank;
 }
 

@@ -20,9 +20,9 @@ using MatrixInput = io::MatrixSource;
 
 struct RrefJobResult {
   std::size_t rows = 0, cols = 0, rank = 0;
-  double seconds = 0;        // the elimination alone
-  std::vector<int> pivots;   // pivot columns, increasing
-  std::string matrix;        // the RREF, in the job list's MatrixFormat
+  double seconds = 0;       // the elimination alone
+  std::vector<int> pivots;  // pivot columns, increasing
+  std::string matrix;       // the RREF, in the job list's MatrixFormat
 
   bool operator==(const RrefJobResult& o) const {
     return rows == o.rows && cols == o.cols && rank == o.rank && seconds == o.seconds &&

@@ -22,7 +22,7 @@ struct EvaluateMonomials {
   using T = typename F::value_type;
   using memory_space = typename ExecSpace::memory_space;
   F f;
-  Kokkos::View<const T**, Kokkos::LayoutRight, memory_space> samples;   // S x V
+  Kokkos::View<const T**, Kokkos::LayoutRight, memory_space> samples;    // S x V
   Kokkos::View<const int**, Kokkos::LayoutRight, memory_space> indices;  // M x D, -1 = none
   Kokkos::View<const T*, memory_space> prefactors;                       // S, or empty
   Kokkos::View<T**, Kokkos::LayoutRight, memory_space> out;              // S x M
@@ -46,8 +46,7 @@ DeviceMatrix<typename F::value_type, typename ExecSpace::memory_space> build_mat
     const ExecSpace& space, const F& field,
     const Kokkos::View<const typename F::value_type**, Kokkos::LayoutRight,
                        typename ExecSpace::memory_space>& samples,
-    const Kokkos::View<const int**, Kokkos::LayoutRight, typename ExecSpace::memory_space>&
-        indices,
+    const Kokkos::View<const int**, Kokkos::LayoutRight, typename ExecSpace::memory_space>& indices,
     const Kokkos::View<const typename F::value_type*, typename ExecSpace::memory_space>&
         prefactors) {
   const KokkosLock lock;
@@ -113,9 +112,8 @@ std::vector<Matrix<typename F::value_type>> build_matrices(
       auto h_prefactors = Kokkos::create_mirror_view(d_prefactors);
       for (std::size_t s = 0; s < sys.prefactors.size(); ++s) h_prefactors(s) = sys.prefactors[s];
       Kokkos::deep_copy(d_prefactors, h_prefactors);
-      result.push_back(to_host(build_matrix(space, field, d_samples,
-                                            to_device<Mem>(table, "hepex::monomials"),
-                                            d_prefactors)));
+      result.push_back(to_host(build_matrix(
+          space, field, d_samples, to_device<Mem>(table, "hepex::monomials"), d_prefactors)));
     }
     return result;
   };

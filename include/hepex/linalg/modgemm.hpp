@@ -35,8 +35,8 @@ GemmMethod modgemm_into(const ExecSpace& space, const field::Zp<Word>& f,
   constexpr bool into_matrix = std::is_same_v<Target, DeviceMatrix<Word, Memory>>;
   const std::size_t m = a.extent(0), k = a.extent(1), n = b.extent(1);
   const Place where = Kokkos::SpaceAccessibility<Kokkos::HostSpace, Memory>::accessible
-                            ? Place::host
-                            : Place::device;
+                          ? Place::host
+                          : Place::device;
   method = resolve_gemm_method(method, f.modulus(), where);
   if (m == 0 || n == 0) return method;
   GemmWorkspace<Memory> local;
@@ -89,7 +89,8 @@ GemmMethod modgemm_by_rows(const ExecSpace& space, const field::Zp<Word>& f,
   const std::size_t m = a.extent(0), k = a.extent(1), n = b.extent(1);
   ProgressTask task("gemm", "rows of C", static_cast<double>(m));
   // First blocks of about 2^26 multiply-adds, doubled while they are fast.
-  std::size_t rows = std::max<std::size_t>(1, (std::size_t{1} << 26) / std::max<std::size_t>(1, k * n));
+  std::size_t rows =
+      std::max<std::size_t>(1, (std::size_t{1} << 26) / std::max<std::size_t>(1, k * n));
   for (std::size_t first = 0; first < m;) {
     const std::size_t count = std::min(rows, m - first);
     const double start = progress_clock();
@@ -121,7 +122,8 @@ GemmMethod modgemm(const ExecSpace& space, const field::Zp<Word>& f,
                                c.extent(1));
   // Watched (Python, the CLI's -v): in blocks of rows, so that a long
   // product can be interrupted.
-  const bool unpadded = a.span() == a.extent(0) * a.extent(1) && c.span() == c.extent(0) * c.extent(1);
+  const bool unpadded =
+      a.span() == a.extent(0) * a.extent(1) && c.span() == c.extent(0) * c.extent(1);
   if (ProgressWatch::current() != nullptr && workspace == nullptr && unpadded && a.extent(0) > 1) {
     return detail::modgemm_by_rows(space, f, a, b, c, method, accumulate);
   }

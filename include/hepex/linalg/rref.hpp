@@ -106,8 +106,8 @@ RrefResult rref(const ExecSpace& space, const F& field,
 
 // Host convenience: reduces a host matrix in place on the chosen backend.
 template <class F>
-RrefResult rref(const F& field, Matrix<typename F::value_type>& a,
-                Place backend = Place::device, const RrefOptions& options = {}) {
+RrefResult rref(const F& field, Matrix<typename F::value_type>& a, Place backend = Place::device,
+                const RrefOptions& options = {}) {
   const KokkosLock lock;
   auto run = [&](auto space) {
     using Space = decltype(space);

@@ -9,9 +9,9 @@
 #include <utility>
 #include <vector>
 
-#include "hepex/linalg/modgemm_methods.hpp"
 #include <cstddef>
 #include <cstdint>
+#include "hepex/linalg/modgemm_methods.hpp"
 
 #include "hepex/core/spaces.hpp"
 

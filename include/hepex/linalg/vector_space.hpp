@@ -44,8 +44,7 @@ class ColumnVectorSpace {
   using T = typename F::value_type;
 
   // The span of the columns of `generators` (ambient dimension = its rows).
-  ColumnVectorSpace(const F& field, const Matrix<T>& generators,
-                    Place backend = Place::device)
+  ColumnVectorSpace(const F& field, const Matrix<T>& generators, Place backend = Place::device)
       : field_(field), backend_(backend) {
     Matrix<T> reduced = generators;
     const RrefResult r = rref(field_, reduced, backend_);
@@ -111,7 +110,8 @@ FunctionSpaceBasis function_space_basis(
   std::vector<std::vector<T>> rows;
   std::vector<int> previous;
   bool have_previous = false;
-  for (std::size_t target = start; target <= max_samples; target += std::max<std::size_t>(1, options.step)) {
+  for (std::size_t target = start; target <= max_samples;
+       target += std::max<std::size_t>(1, options.step)) {
     while (rows.size() < target) {
       rows.push_back(evaluate(sample(rows.size())));
       if (rows.back().size() != k) {

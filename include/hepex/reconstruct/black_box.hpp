@@ -73,7 +73,7 @@ class DeviceBlackBox : public BlackBox {
   void evaluate(const field::Zp64& f, std::size_t count, const std::vector<std::uint64_t>& points,
                 std::vector<std::uint64_t>& values, std::vector<std::uint8_t>& ok) const override {
     using Memory = typename ExecSpace::memory_space;
-  const KokkosLock lock;
+    const KokkosLock lock;
     // A point of zero variables still has a row: pad to one column.
     std::vector<std::uint64_t> padded =
         variables_ == 0 ? std::vector<std::uint64_t>(count) : points;

@@ -34,14 +34,13 @@ namespace hepex::reconstruct {
 // or the prime were unlucky.
 // plan: balanced Zippel's for rational functions (null for polynomials).
 std::vector<RationalModP> from_support(const BlackBox& box, const field::Zp64& f,
-                                       std::uint64_t seed,
-                                       const std::vector<RationalModP>& support,
+                                       std::uint64_t seed, const std::vector<RationalModP>& support,
                                        const LinePlan* plan);
 
 // Coefficients known before a prime is probed (accepted from the earlier
 // primes: rational.hpp), in the order of a support's terms.
 struct KnownCoefficients {
-  std::vector<std::vector<std::uint8_t>> num, den;   // per function: known
+  std::vector<std::vector<std::uint8_t>> num, den;               // per function: known
   std::vector<std::vector<std::uint64_t>> num_value, den_value;  // mod the new prime
 };
 

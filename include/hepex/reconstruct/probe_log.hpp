@@ -42,8 +42,7 @@ class ProbeLog : public BlackBox {
   // Opens PATH (creating it if absent) for the values of `box`. hepex::Error
   // (usage) if PATH holds another identity's or shape's log, (runtime) if it
   // cannot be read or written.
-  ProbeLog(const BlackBox& box, std::string path, const std::string& identity,
-           std::uint64_t seed);
+  ProbeLog(const BlackBox& box, std::string path, const std::string& identity, std::uint64_t seed);
   ~ProbeLog() override;
   ProbeLog(const ProbeLog&) = delete;
   ProbeLog& operator=(const ProbeLog&) = delete;

@@ -25,8 +25,8 @@
 #include <string>
 #include <vector>
 
-#include "hepex/core/host_threads.hpp"
 #include "hepex/core/error.hpp"
+#include "hepex/core/host_threads.hpp"
 #include "hepex/reconstruct/black_box.hpp"
 #include "hepex/reconstruct/polynomial.hpp"
 

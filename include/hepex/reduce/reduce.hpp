@@ -65,8 +65,8 @@ struct Reduction {
   // table[t][m]: the coefficient of masters[m] in targets[t] (0 where absent).
   std::vector<std::vector<reconstruct::RationalFunction>> table;
   std::vector<std::size_t> master_targets;  // targets that are masters themselves
-  std::vector<Integral> unmet_preferred;     // preferred masters that are not masters
-  std::size_t replayed = 0;                  // probes answered by the checkpoint's log
+  std::vector<Integral> unmet_preferred;    // preferred masters that are not masters
+  std::size_t replayed = 0;                 // probes answered by the checkpoint's log
   std::size_t equations = 0, equations_needed = 0, integrals = 0;
   std::size_t probes = 0, primes = 0;
   std::size_t instructions = 0, registers = 0;  // the traced replay program (per point)

@@ -61,10 +61,10 @@ struct Place {
 struct System {
   std::string file;
   std::vector<std::string> parameters;
-  std::vector<Integral> integrals;  // in the order first met
-  std::vector<Place> first_seen;    // per integral
+  std::vector<Integral> integrals;                     // in the order first met
+  std::vector<Place> first_seen;                       // per integral
   std::unordered_map<std::string, std::size_t> index;  // text() -> integral
-  std::vector<Coefficient> coefficients;                // distinct, in the order first met
+  std::vector<Coefficient> coefficients;               // distinct, in the order first met
   std::vector<Equation> equations;
 };
 

@@ -75,7 +75,9 @@ int main(int argc, char** argv) {
                                   igraph.data(), mes.data(), selhel.data(), selcol.data(),
                                   &all_helicities);
   fbridgedelete_(&bridge);
-  std::printf("# ievt gs rndhel rndcol igraph ME selhel selcol (momenta: line ievt of the onshell reference)\n");
+  std::printf(
+      "# ievt gs rndhel rndcol igraph ME selhel selcol (momenta: line ievt of the onshell "
+      "reference)\n");
   for (int e = 0; e < nevt; ++e) {
     std::printf("%d %.17g %.17g %.17g %d %.17g %d %d\n", e, gs[e], rndhel[e], rndcol[e], igraph[e],
                 mes[e], selhel[e], selcol[e]);

@@ -190,14 +190,14 @@ KOKKOS_INLINE_FUNCTION double channel_weight_by_nodes(const ChannelTable& table,
 // where colour_configuration is not empty, the configuration its colour
 // comes from (igraph(e) where given and not 0, else the channel's); on
 // `instance` (matrix_element.cpp).
-void launch_channel_weights(const DeviceSpace& instance, const ChannelTable& table,
-                            const ChannelConstants& constants,
-                            const MomentaView<DeviceSpace::memory_space>& momenta,
-                            const Kokkos::View<const int*, DeviceSpace::memory_space>& channel,
-                            const Kokkos::View<const int*, DeviceSpace::memory_space>& igraph,
-                            const Kokkos::View<int*, DeviceSpace::memory_space>& configuration,
-                            const Kokkos::View<double*, DeviceSpace::memory_space>& weights,
-                            const Kokkos::View<int*, DeviceSpace::memory_space>& colour_configuration);
+void launch_channel_weights(
+    const DeviceSpace& instance, const ChannelTable& table, const ChannelConstants& constants,
+    const MomentaView<DeviceSpace::memory_space>& momenta,
+    const Kokkos::View<const int*, DeviceSpace::memory_space>& channel,
+    const Kokkos::View<const int*, DeviceSpace::memory_space>& igraph,
+    const Kokkos::View<int*, DeviceSpace::memory_space>& configuration,
+    const Kokkos::View<double*, DeviceSpace::memory_space>& weights,
+    const Kokkos::View<int*, DeviceSpace::memory_space>& colour_configuration);
 // me(e) *= weights(e) on `instance`.
 void scale_by_weights(const DeviceSpace& instance,
                       const Kokkos::View<double*, DeviceSpace::memory_space>& me,

@@ -27,14 +27,10 @@ struct ColourMatrix {
 inline ColourMatrix colour_matrix(Process process) {
   using namespace colour_data;
   switch (process) {
-    case Process::gg_tt:
-      return {gg_tt_colours, gg_tt_denominator, gg_tt_cf};
-    case Process::gg_ttg:
-      return {gg_ttg_colours, gg_ttg_denominator, gg_ttg_cf};
-    case Process::gg_ttgg:
-      return {gg_ttgg_colours, gg_ttgg_denominator, gg_ttgg_cf};
-    case Process::gg_ttggg:
-      return {gg_ttggg_colours, gg_ttggg_denominator, gg_ttggg_cf};
+    case Process::gg_tt: return {gg_tt_colours, gg_tt_denominator, gg_tt_cf};
+    case Process::gg_ttg: return {gg_ttg_colours, gg_ttg_denominator, gg_ttg_cf};
+    case Process::gg_ttgg: return {gg_ttgg_colours, gg_ttgg_denominator, gg_ttgg_cf};
+    case Process::gg_ttggg: return {gg_ttggg_colours, gg_ttggg_denominator, gg_ttggg_cf};
   }
   throw Error("colour_matrix: unknown process", ErrorKind::runtime);
 }

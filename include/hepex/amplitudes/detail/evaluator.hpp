@@ -31,9 +31,9 @@
 #include "hepex/amplitudes/detail/helicity_units.hpp"
 #include "hepex/amplitudes/momenta.hpp"
 #include "hepex/amplitudes/process.hpp"
-#include "hepex/core/error.hpp"
-#include "hepex/backend/launch_check.hpp"
 #include "hepex/backend/gemm.hpp"
+#include "hepex/backend/launch_check.hpp"
+#include "hepex/core/error.hpp"
 
 namespace hepex::amplitudes::detail {
 
@@ -83,9 +83,7 @@ struct CombinationSums {
 namespace Kokkos {
 template <>
 struct reduction_identity<hepex::amplitudes::detail::CombinationSums> {
-  KOKKOS_FORCEINLINE_FUNCTION static hepex::amplitudes::detail::CombinationSums sum() {
-    return {};
-  }
+  KOKKOS_FORCEINLINE_FUNCTION static hepex::amplitudes::detail::CombinationSums sum() { return {}; }
 };
 }  // namespace Kokkos
 
@@ -143,15 +141,16 @@ struct ChoiceKernel {
     const auto helicity_me = [&](int slot) { return partial(slot, e); };
     double sum = 0;
     for (int r = 0; r < rows; ++r) sum += helicity_me(r);
-    me(e) = choices.gs == nullptr ? sum / scale
-                                  : sum / scale * coupling_factor(choices.gs[e], gluons);
+    me(e) =
+        choices.gs == nullptr ? sum / scale : sum / scale * coupling_factor(choices.gs[e], gluons);
     if (choices.rndhel != nullptr) {
       const int i = first_cumulative_above(rows, choices.rndhel[e], helicity_me);
       choices.selhel[e] = i < 0 ? 0 : good(i) + 1;
     }
     if (choices.rndcol != nullptr) {
       const int flows = static_cast<int>(jamp2.extent(0));
-      choices.selcol[e] = choose_colour(choices, flows, e, [&](int flow) { return jamp2(flow, e); });
+      choices.selcol[e] =
+          choose_colour(choices, flows, e, [&](int flow) { return jamp2(flow, e); });
       for (int flow = 0; flow < flows; ++flow) jamp2(flow, e) = 0;
     }
   }
@@ -171,9 +170,8 @@ class EvaluatorOf : public Evaluator<ExecSpace> {
   // copying it to constant memory first (an event synchronize, a host copy to
   // a staging buffer and an asynchronous copy to the device on every launch):
   // 6-7 us less per evaluation on the H100 (perf/results/amplitudes/README.md).
-  using Policy =
-      Kokkos::TeamPolicy<ExecSpace, Kokkos::LaunchBounds<512, 1>,
-                         Kokkos::Experimental::WorkItemProperty::HintLightWeight_t>;
+  using Policy = Kokkos::TeamPolicy<ExecSpace, Kokkos::LaunchBounds<512, 1>,
+                                    Kokkos::Experimental::WorkItemProperty::HintLightWeight_t>;
   using Member = typename Policy::member_type;
   using Sizes = CurrentSizes<NG>;
   static constexpr int particles = NG + 2;
@@ -221,8 +219,7 @@ class EvaluatorOf : public Evaluator<ExecSpace> {
       antitop_k = reinterpret_cast<double*>(top + 4 * max_combinations_per_unit);
       jamps = reinterpret_cast<cplx<ColourReal>*>(antitop_k + 8);
     }
-    KOKKOS_INLINE_FUNCTION MomentaInDoubles<AmpReal> kinematics(int a,
-                                                                double mass_squared) const {
+    KOKKOS_INLINE_FUNCTION MomentaInDoubles<AmpReal> kinematics(int a, double mass_squared) const {
       return {momentum, antitop_k + 4 * a, mass_squared};
     }
   };
@@ -240,10 +237,10 @@ class EvaluatorOf : public Evaluator<ExecSpace> {
     MomentaView<Memory> momenta;
     CurrentPlan<Memory> plan;
     Kokkos::View<std::int16_t*, Memory> weights;  // folded_colour_weights
-    double denominator;                  // of the colour matrix
-    EventTotals<Memory> totals;  // fused colour sum: partial(unit, event) and me
-    ChoiceKernel<Memory> chosen;  // choosing: partial(slot, event) and jamp2
-    Jamps jamps;                 // (event, combination * colours + flow): BLAS path, one unit
+    double denominator;                           // of the colour matrix
+    EventTotals<Memory> totals;                   // fused colour sum: partial(unit, event) and me
+    ChoiceKernel<Memory> chosen;                  // choosing: partial(slot, event) and jamp2
+    Jamps jamps;  // (event, combination * colours + flow): BLAS path, one unit
     HelicityUnit units[max_units];
     int unit_count;
     int first_unit;
@@ -287,9 +284,7 @@ class EvaluatorOf : public Evaluator<ExecSpace> {
               q, amplitudes::helicity(unit.helicity[0], particle, particles), i < 2 ? -1 : 1);
           for (int mu = 0; mu < 4; ++mu) s.current[4 * (1 + i) + mu] = w.c[mu];
         } else if (i < NG + Sizes::subsets) {
-          const auto gluon_k = [&](int g, int mu) {
-            return g < 2 ? -p(g, mu) : p(g + 2, mu);
-          };
+          const auto gluon_k = [&](int g, int mu) { return g < 2 ? -p(g, mu) : p(g + 2, mu); };
           subset_momentum<NG>(i - NG, gluon_k, s.momentum + 4 * (i - NG));
         } else if (i < NG + Sizes::subsets + 2) {
           const int a = i - NG - Sizes::subsets;
@@ -306,7 +301,8 @@ class EvaluatorOf : public Evaluator<ExecSpace> {
           const int k = i - NG - Sizes::subsets - 2;
           if (k < unit.count) {
             particle_momentum(2, q);
-            const auto w = oxxxxx(q, top.mass, amplitudes::helicity(unit.helicity[k], 2, particles), 1);
+            const auto w =
+                oxxxxx(q, top.mass, amplitudes::helicity(unit.helicity[k], 2, particles), 1);
             for (int mu = 0; mu < 4; ++mu) s.top[4 * k + mu] = w.c[mu];
           }
         }
@@ -348,8 +344,7 @@ class EvaluatorOf : public Evaluator<ExecSpace> {
         for (int k = k0; k < k1; ++k) {
           const auto amplitude = close_on_top<NG>(plan, ordering, s.current, psi(s, a), first,
                                                   s.antitop + 4 * a, s.top + 4 * k);
-          const cplx<ColourReal> jamp(ColourReal(amplitude.real()),
-                                                 ColourReal(amplitude.imag()));
+          const cplx<ColourReal> jamp(ColourReal(amplitude.real()), ColourReal(amplitude.imag()));
           if (fused) {
             s.jamps[k * colours + flow] = jamp;
           } else {
@@ -490,8 +485,8 @@ class EvaluatorOf : public Evaluator<ExecSpace> {
       for (const auto& s : streams) s.fence();
     }
     if (new_partial) {
-      partial_ = Partial(Kokkos::view_alloc(Kokkos::WithoutInitializing, "hepex::me_partial"),
-                         rows, events);
+      partial_ = Partial(Kokkos::view_alloc(Kokkos::WithoutInitializing, "hepex::me_partial"), rows,
+                         events);
     }
     if (new_stored) {
       stored_ = Kokkos::View<int*, Memory>("hepex::me_units_stored", events);  // zeros
@@ -519,7 +514,8 @@ class EvaluatorOf : public Evaluator<ExecSpace> {
     // After every unit: the other instances' units are waited for first.
     for (int s = 1; s < instances; ++s) streams[s].fence();
     Kokkos::parallel_for("hepex::me_choices",
-                         Kokkos::RangePolicy<ExecSpace>(streams[0], 0, std::size_t(events)), chosen);
+                         Kokkos::RangePolicy<ExecSpace>(streams[0], 0, std::size_t(events)),
+                         chosen);
   }
 
  private:
@@ -540,9 +536,19 @@ class EvaluatorOf : public Evaluator<ExecSpace> {
                  int count, bool fused, const Jamps& jamps) const {
     const int events = static_cast<int>(momenta.extent(0));
     const int v = shape_.events_per_team;
-    TeamKernel<scratch_level, choosing> kernel{momenta, plan_,  weights_, denominator_, totals,
-                                               chosen,  jamps,  {},       count,        first,
-                                               v,       fused,  top_terms<AmpReal>(top_),
+    TeamKernel<scratch_level, choosing> kernel{momenta,
+                                               plan_,
+                                               weights_,
+                                               denominator_,
+                                               totals,
+                                               chosen,
+                                               jamps,
+                                               {},
+                                               count,
+                                               first,
+                                               v,
+                                               fused,
+                                               top_terms<AmpReal>(top_),
                                                top_.mass * top_.mass};
     std::copy(units_.begin() + first, units_.begin() + first + count, kernel.units);
     Policy policy(stream, count * ((events + v - 1) / v), shape_.team_size);
@@ -573,10 +579,10 @@ class EvaluatorOf : public Evaluator<ExecSpace> {
       backend::dgemm(stream, colours, 2 * events, colours, cf_.data(), colours, x + offset,
                      2 * events, 0.0, products_.data() + offset, 2 * events);
     }
-    Kokkos::parallel_for("hepex::me_colour_dots", Kokkos::RangePolicy<ExecSpace>(stream, 0, events),
-                         DotKernel{Matrix(x, rows, 2 * events),
-                                   Matrix(products_.data(), rows, 2 * events), totals, u,
-                                   blocks * colours});
+    Kokkos::parallel_for(
+        "hepex::me_colour_dots", Kokkos::RangePolicy<ExecSpace>(stream, 0, events),
+        DotKernel{Matrix(x, rows, 2 * events), Matrix(products_.data(), rows, 2 * events), totals,
+                  u, blocks * colours});
   }
 
   CurrentPlan<Memory> plan_;
@@ -587,15 +593,14 @@ class EvaluatorOf : public Evaluator<ExecSpace> {
   TeamShape shape_;
   int scratch_level_ = 0;
   Kokkos::View<double*, Memory> cf_;  // CF / d, full, for the BLAS path
-  std::vector<int> helicities_;      // of the last run, and their units
+  std::vector<int> helicities_;       // of the last run, and their units
   std::vector<HelicityUnit> units_;
-  Kokkos::View<int*, Memory> good_;  // helicities_ on the device
-  Partial partial_;                   // (unit or good helicity, event)
-  Partial jamp2_;                     // (flow, event): ChoiceKernel::jamp2
+  Kokkos::View<int*, Memory> good_;    // helicities_ on the device
+  Partial partial_;                    // (unit or good helicity, event)
+  Partial jamp2_;                      // (flow, event): ChoiceKernel::jamp2
   Kokkos::View<int*, Memory> stored_;  // EventTotals::stored
-  Jamps jamps_;                       // BLAS: one unit's jamps
-  Partial products_;                  // BLAS: Z = CF X
+  Jamps jamps_;                        // BLAS: one unit's jamps
+  Partial products_;                   // BLAS: Z = CF X
 };
 
 }  // namespace hepex::amplitudes::detail
-

@@ -40,7 +40,6 @@ struct Wave {
   K k[4];        // outgoing momentum (E, px, py, pz)
 };
 
-
 // (V0 + s sigma.V) (a, b)^T for s = +1 or -1, V a complex or real four-vector.
 template <class T, class V>
 HEPEX_FORCEINLINE_FUNCTION void sigma_times(const V* v, T s, const cplx<T>& a, const cplx<T>& b,
@@ -60,7 +59,6 @@ HEPEX_FORCEINLINE_FUNCTION void times_sigma(const V* v, T s, const cplx<T>& a, c
   ra = a * (v0 + s * v3) + b * s * (v1 + i * v2);
   rb = a * s * (v1 - i * v2) + b * (v0 - s * v3);
 }
-
 
 // Minkowski product of two four-vectors (complex or real components).
 template <class T, class A, class B>
@@ -152,7 +150,6 @@ KOKKOS_INLINE_FUNCTION cplx<T> chi1(const T* p, T pp, int nh, T sign_py) {
   const T norm = lane_sqrt(T(2) * pp * select(backward, T(1), pp3));
   return select(backward, cplx<T>(T(-nh), T(0)), cplx<T>(T(nh) * p[1], sign_py * p[2]) / norm);
 }
-
 
 // Column spinor of a massive fermion line entering the diagram's fermion flow:
 // u(p) for an incoming particle (nsf = +1), v(p) for an outgoing antiparticle

@@ -68,9 +68,10 @@ struct LaneKernelOf {
     static constexpr std::size_t current = 4 * Sizes::currents;
     static constexpr std::size_t psi = 4 * Sizes::stored_fermion_currents;
     static constexpr std::size_t kinematics = Kinematics::per_subset * Sizes::subsets;
-    static constexpr std::size_t bytes =
-        sizeof(D) * (helicities + colours) + sizeof(cplx<AmpReal>) * (current + 2 * psi + 4 * most) +
-        sizeof(AmpReal) * kinematics + sizeof(cplx<ColourReal>) * most * colours;
+    static constexpr std::size_t bytes = sizeof(D) * (helicities + colours) +
+                                         sizeof(cplx<AmpReal>) * (current + 2 * psi + 4 * most) +
+                                         sizeof(AmpReal) * kinematics +
+                                         sizeof(cplx<ColourReal>) * most * colours;
     D* helicity_me;  // [slot]
     D* jamp2;        // [flow]
     cplx<AmpReal>* currents;
@@ -141,8 +142,8 @@ struct LaneKernelOf {
         for (int flow = 0; flow < colours; ++flow) {
           const int ordering = Sequences::offset(NG, NG) + flow;
           cplx<AmpReal> first_current[4];
-          first_fermion_current<NG>(plan, ordering, kinematics, s.currents, antitop[a].c,
-                                    top, s.psi_of[a], first_current);
+          first_fermion_current<NG>(plan, ordering, kinematics, s.currents, antitop[a].c, top,
+                                    s.psi_of[a], first_current);
           for (int k = k0; k < k1; ++k) {
             const auto amplitude = close_on_top<NG>(plan, ordering, s.currents, s.psi_of[a],
                                                     first_current, antitop[a].c, s.top + 4 * k);
@@ -168,14 +169,10 @@ struct LaneKernelOf {
   static void colour_sums(const cplx<ColourReal>* jamps, int count, D* sums) {
     static_assert(most == 4, "one case per number of combinations");
     switch (count) {
-      case 1:
-        return triangle_colour_sums<colours, 1>(jamps, sums);
-      case 2:
-        return triangle_colour_sums<colours, 2>(jamps, sums);
-      case 3:
-        return triangle_colour_sums<colours, 3>(jamps, sums);
-      default:
-        return triangle_colour_sums<colours, 4>(jamps, sums);
+      case 1: return triangle_colour_sums<colours, 1>(jamps, sums);
+      case 2: return triangle_colour_sums<colours, 2>(jamps, sums);
+      case 3: return triangle_colour_sums<colours, 3>(jamps, sums);
+      default: return triangle_colour_sums<colours, 4>(jamps, sums);
     }
   }
 
@@ -224,24 +221,17 @@ LaneKernel lane_kernel_for(int gluons, Precision precision) {
   const auto of = [&](auto ng) {
     constexpr int NG = decltype(ng)::value;
     switch (precision) {
-      case Precision::double_precision:
-        return LaneKernelOf<Tag, NG, Double, Double>::kernel();
-      case Precision::single_precision:
-        return LaneKernelOf<Tag, NG, Float, Float>::kernel();
-      case Precision::mixed:
-        return LaneKernelOf<Tag, NG, Double, FloatOfDouble>::kernel();
+      case Precision::double_precision: return LaneKernelOf<Tag, NG, Double, Double>::kernel();
+      case Precision::single_precision: return LaneKernelOf<Tag, NG, Float, Float>::kernel();
+      case Precision::mixed: return LaneKernelOf<Tag, NG, Double, FloatOfDouble>::kernel();
     }
     return LaneKernel{};
   };
   switch (gluons) {
-    case 2:
-      return of(std::integral_constant<int, 2>());
-    case 3:
-      return of(std::integral_constant<int, 3>());
-    case 4:
-      return of(std::integral_constant<int, 4>());
-    case 5:
-      return of(std::integral_constant<int, 5>());
+    case 2: return of(std::integral_constant<int, 2>());
+    case 3: return of(std::integral_constant<int, 3>());
+    case 4: return of(std::integral_constant<int, 4>());
+    case 5: return of(std::integral_constant<int, 5>());
   }
   return LaneKernel{};
 }

@@ -12,8 +12,8 @@
 // cost the host more (with this form, gg_ttggg ran 1.5x faster on one AVX2
 // core, and the colour sum took 7% of its profile: perf/results/amplitudes/README.md).
 
-#include "hepex/amplitudes/detail/colour_matrices.hpp"
 #include "hepex/amplitudes/detail/arithmetic.hpp"
+#include "hepex/amplitudes/detail/colour_matrices.hpp"
 
 namespace hepex::amplitudes::detail {
 

@@ -189,8 +189,7 @@ void convert_npy(const F& f, const unsigned char* bytes, std::size_t first, std:
     const std::size_t index = first + k;
     typename F::value_type y;
     if (!npy_element(f, x, y)) npy_entry_error(h, index, name, npy_refusal(x));
-    const std::size_t at =
-        h.fortran_order ? (index % h.rows) * h.cols + index / h.rows : index;
+    const std::size_t at = h.fortran_order ? (index % h.rows) * h.cols + index / h.rows : index;
     a.data[at] = y;
   }
 }

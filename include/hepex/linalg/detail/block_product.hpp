@@ -5,10 +5,10 @@
 
 #include <type_traits>
 
+#include "hepex/backend/gemm.hpp"
 #include "hepex/field/real.hpp"
 #include "hepex/linalg/modgemm.hpp"
 #include "hepex/linalg/row_subset.hpp"
-#include "hepex/backend/gemm.hpp"
 
 namespace hepex::linalg::detail {
 

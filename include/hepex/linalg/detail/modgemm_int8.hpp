@@ -17,12 +17,12 @@
 #include <cstdint>
 #include <type_traits>
 
+#include "hepex/backend/gemm.hpp"
 #include "hepex/core/matrix.hpp"
 #include "hepex/field/zp.hpp"
 #include "hepex/linalg/detail/for_each_entry.hpp"
 #include "hepex/linalg/gemm_workspace.hpp"
 #include "hepex/linalg/modgemm_methods.hpp"
-#include "hepex/backend/gemm.hpp"
 
 namespace hepex::linalg::detail {
 

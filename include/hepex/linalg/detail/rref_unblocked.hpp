@@ -91,8 +91,7 @@ template <class ExecSpace, class F>
 RrefResult rref_unblocked(
     const ExecSpace& space, const F& field,
     const DeviceMatrix<typename F::value_type, typename ExecSpace::memory_space>& a,
-    ProgressTask* task,
-    const Kokkos::View<int*, typename ExecSpace::memory_space>& row_of = {}) {
+    ProgressTask* task, const Kokkos::View<int*, typename ExecSpace::memory_space>& row_of = {}) {
   using T = typename F::value_type;
   const auto reduction = reduce_in_place(space, field, a, task);
   const auto row_of_pivot = reduction.row_of_pivot;

@@ -12,8 +12,8 @@
 
 namespace hepex::reconstruct::detail {
 
-KOKKOS_FORCEINLINE_FUNCTION void add_product(field::TripleWord<std::uint64_t>& sum,
-                                             std::uint64_t a, std::uint64_t b) {
+KOKKOS_FORCEINLINE_FUNCTION void add_product(field::TripleWord<std::uint64_t>& sum, std::uint64_t a,
+                                             std::uint64_t b) {
 #if defined(__CUDA_ARCH__)
   asm("mad.lo.cc.u64 %0, %3, %4, %0;\n\t"
       "madc.hi.cc.u64 %1, %3, %4, %1;\n\t"

@@ -118,8 +118,7 @@ struct CompiledTable {
 };
 
 template <class MemorySpace>
-CompiledTable<MemorySpace> make_compiled_table(const CompiledExpressions& c,
-                                               const field::Zp64& f) {
+CompiledTable<MemorySpace> make_compiled_table(const CompiledExpressions& c, const field::Zp64& f) {
   return {to_view<MemorySpace>(c.polynomial_begin(), "hepex::compiled::polynomial_begin"),
           to_view<MemorySpace>(c.term_begin(), "hepex::compiled::term_begin"),
           to_view<MemorySpace>(c.coefficients(f), "hepex::compiled::coefficients"),

@@ -62,7 +62,8 @@ std::vector<FunctionFactors> scan_factors(const BlackBox& box, const field::Zp64
 class FactoredBox : public BlackBox {
  public:
   // threads (may be null): the points of a batch divided on them.
-  FactoredBox(const BlackBox& box, std::vector<FunctionFactors> factors, HostThreads* threads = nullptr)
+  FactoredBox(const BlackBox& box, std::vector<FunctionFactors> factors,
+              HostThreads* threads = nullptr)
       : box_(box), factors_(std::move(factors)), threads_(threads) {
     for (const auto& g : factors_) none_ = none_ && g.num.empty() && g.den.empty();
   }
@@ -87,8 +88,8 @@ class FactoredBox : public BlackBox {
   const BlackBox& box_;
   std::vector<FunctionFactors> factors_;
   HostThreads* threads_;
-  bool none_ = true;  // no factor anywhere: the user's values as they are
-  mutable std::mutex mutex_;                    // guards reduced_
+  bool none_ = true;          // no factor anywhere: the user's values as they are
+  mutable std::mutex mutex_;  // guards reduced_
   mutable std::shared_ptr<const Reduced> reduced_;  // the last prime's
 };
 

@@ -171,10 +171,8 @@ class FastTransposedVandermonde {
   FastTransposedVandermonde(const field::Zp64& f, const ThreePrimeNtt<ExecSpace>& ntt,
                             const Kokkos::View<const std::uint64_t*, Memory>& nodes)
       : f_(f), ntt_(ntt), tree_(f, ntt, nodes) {
-    inverse_ =
-        invert_denominators(f, nodes,
-                            detail::descend(
-                                f, ntt, tree_, detail::power_sums(f, ntt, tree_)));
+    inverse_ = invert_denominators(
+        f, nodes, detail::descend(f, ntt, tree_, detail::power_sums(f, ntt, tree_)));
   }
 
   static int transform_log(std::size_t T) { return ceil_log2(2 * T); }

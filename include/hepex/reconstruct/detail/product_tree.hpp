@@ -31,8 +31,7 @@ std::vector<std::uint64_t> product_of_linear_factors(const field::Zp64& f,
 // (src/reconstruct/product_tree_device.cpp; without an accelerator that is the
 // host space): the tree's launches go to that space's default instance, and
 // the coefficients are back on the host when it returns.
-std::vector<std::uint64_t> product_of_linear_factors(const DeviceSpace& space,
-                                                     const field::Zp64& f,
+std::vector<std::uint64_t> product_of_linear_factors(const DeviceSpace& space, const field::Zp64& f,
                                                      const std::uint64_t* roots, std::size_t count);
 
 }  // namespace hepex::reconstruct::detail

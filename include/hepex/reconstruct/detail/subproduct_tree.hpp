@@ -13,8 +13,8 @@
 #include <cstdint>
 #include <vector>
 
-#include "hepex/core/kokkos_compat.hpp"
 #include "hepex/core/host_cores.hpp"
+#include "hepex/core/kokkos_compat.hpp"
 #include "hepex/field/wide_multiply.hpp"
 #include "hepex/field/zp.hpp"
 #include "hepex/reconstruct/detail/accumulate.hpp"

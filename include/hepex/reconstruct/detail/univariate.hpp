@@ -91,11 +91,11 @@ class RationalFit {
   void reconstruct();
   field::Zp64 f_;
   std::vector<std::uint64_t> nodes_, differences_;  // Newton's nodes and divided differences
-  std::vector<std::uint64_t> product_;          // prod (t - t_i), lowest first
-  std::vector<std::uint64_t> poly_;             // Newton's interpolant, monomial basis
-  std::vector<std::uint64_t> r0_, r1_, t0_, t1_;  // Euclidean work space
-  std::vector<std::uint64_t> num_, den_;        // the candidate (empty: none)
-  std::size_t since_ = 0;                       // points since the last reconstruction
+  std::vector<std::uint64_t> product_;              // prod (t - t_i), lowest first
+  std::vector<std::uint64_t> poly_;                 // Newton's interpolant, monomial basis
+  std::vector<std::uint64_t> r0_, r1_, t0_, t1_;    // Euclidean work space
+  std::vector<std::uint64_t> num_, den_;            // the candidate (empty: none)
+  std::size_t since_ = 0;                           // points since the last reconstruction
   std::size_t batch_ = 1;
 };
 

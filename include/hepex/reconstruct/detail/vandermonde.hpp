@@ -31,8 +31,8 @@
 #include <vector>
 
 #include "hepex/core/error.hpp"
-#include "hepex/core/kokkos_compat.hpp"
 #include "hepex/core/host_cores.hpp"
+#include "hepex/core/kokkos_compat.hpp"
 #include "hepex/core/spaces.hpp"
 #include "hepex/core/vector_view.hpp"
 #include "hepex/field/wide_multiply.hpp"
@@ -65,8 +65,8 @@ std::vector<std::uint64_t> master_derivatives(const field::Zp64& f, const Vander
 // (m_j P'(m_j)), P'(m_j) = Q_j(m_j)). For the engine's many small groups on
 // host threads (no Kokkos, no transfers). Throws hepex::Error for a node
 // that is zero or repeated.
-void solve_vandermonde_group(const field::Zp64& f, const std::uint64_t* nodes, const std::uint64_t* rhs,
-                             std::size_t T, std::uint64_t* out);
+void solve_vandermonde_group(const field::Zp64& f, const std::uint64_t* nodes,
+                             const std::uint64_t* rhs, std::size_t T, std::uint64_t* out);
 
 // Groups below this many unknowns are solved by solve_vandermonde_group on
 // host threads by the Zippel engine: on a host build every group the batched
@@ -247,8 +247,7 @@ class TransposedVandermonde {
     std::vector<std::uint64_t> out(S * n_, 0);
     if (!quadratic_columns_.empty()) {
       const bool all = quadratic_nodes_ == n_;
-      const auto part =
-          solve_quadratic(S, all ? rhs : detail::gather(rhs, S, quadratic_columns_));
+      const auto part = solve_quadratic(S, all ? rhs : detail::gather(rhs, S, quadratic_columns_));
       if (all) return part;
       detail::scatter(part, S, quadratic_columns_, out);
     }
@@ -275,9 +274,9 @@ class TransposedVandermonde {
     auto derivative =
         to_view<Memory>(master_derivatives(f_, systems, master), "hepex::vandermonde::derivative");
     Kokkos::View<std::uint64_t*, Memory> inverse("hepex::vandermonde::inverse", quadratic_nodes_);
-    Kokkos::parallel_for(
-        "hepex::vandermonde::denominators", Kokkos::RangePolicy<ExecSpace>(0, quadratic_nodes_),
-        detail::InverseDenominators<Memory>{f_, s_, derivative, inverse});
+    Kokkos::parallel_for("hepex::vandermonde::denominators",
+                         Kokkos::RangePolicy<ExecSpace>(0, quadratic_nodes_),
+                         detail::InverseDenominators<Memory>{f_, s_, derivative, inverse});
     inverse_ = inverse;
   }
 

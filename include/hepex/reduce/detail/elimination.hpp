@@ -36,20 +36,19 @@ struct SparseEquation {
 
 struct Plan {
   std::size_t columns = 0;
-  std::vector<std::size_t> needed;              // equations, in elimination order
-  std::vector<std::uint32_t> pivot;             // per needed equation: its pivot column
-  std::vector<std::uint32_t> back;              // pivot columns the targets' back substitution uses
-  std::vector<std::uint32_t> masters;           // columns, ascending
-  std::vector<std::uint32_t> targets;           // columns, as asked
-  std::size_t pivots = 0, dependent = 0;        // over all equations
-  std::vector<std::uint64_t> table;             // targets x masters at the learning point
+  std::vector<std::size_t> needed;        // equations, in elimination order
+  std::vector<std::uint32_t> pivot;       // per needed equation: its pivot column
+  std::vector<std::uint32_t> back;        // pivot columns the targets' back substitution uses
+  std::vector<std::uint32_t> masters;     // columns, ascending
+  std::vector<std::uint32_t> targets;     // columns, as asked
+  std::size_t pivots = 0, dependent = 0;  // over all equations
+  std::vector<std::uint64_t> table;       // targets x masters at the learning point
 };
 
 // At one point (values: every coefficient slot's value mod f). A target
 // without a pivot is a master itself (its row of the table: 1 at itself).
-Plan learn(const field::Zp64& f, const std::vector<SparseEquation>& equations,
-           std::size_t columns, const std::vector<std::uint32_t>& targets,
-           const std::uint64_t* values);
+Plan learn(const field::Zp64& f, const std::vector<SparseEquation>& equations, std::size_t columns,
+           const std::vector<std::uint32_t>& targets, const std::uint64_t* values);
 
 // The table at one point: table[t * masters + m] = coefficient of master m
 // in target t; false if a learned pivot vanishes here.

@@ -94,15 +94,9 @@ KOKKOS_INLINE_FUNCTION bool run_instructions(const field::Zp64& f, const Instruc
         reg(in.dst) = f.inv(a);
         break;
       }
-      case ReplayOp::mul:
-        reg(in.dst) = f.mul(reg(in.a), reg(in.b));
-        break;
-      case ReplayOp::fms:
-        reg(in.dst) = f.fma(f.neg(reg(in.b)), reg(in.c), reg(in.a));
-        break;
-      case ReplayOp::nmul:
-        reg(in.dst) = f.neg(f.mul(reg(in.b), reg(in.c)));
-        break;
+      case ReplayOp::mul: reg(in.dst) = f.mul(reg(in.a), reg(in.b)); break;
+      case ReplayOp::fms: reg(in.dst) = f.fma(f.neg(reg(in.b)), reg(in.c), reg(in.a)); break;
+      case ReplayOp::nmul: reg(in.dst) = f.neg(f.mul(reg(in.b), reg(in.c))); break;
     }
   }
   return true;
