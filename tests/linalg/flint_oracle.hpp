@@ -10,6 +10,21 @@
 
 namespace hepex::test {
 
+// Pivot columns read off a reduced matrix: the first non-zero of each row.
+template <class Word>
+std::vector<int> leading_columns(const Matrix<Word>& r) {
+  std::vector<int> pivots;
+  for (std::size_t i = 0; i < r.rows; ++i) {
+    for (std::size_t j = 0; j < r.cols; ++j) {
+      if (r(i, j) != 0) {
+        pivots.push_back(static_cast<int>(j));
+        break;
+      }
+    }
+  }
+  return pivots;
+}
+
 // RAII wrapper of an nmod_mat_t.
 class FlintMatrix {
  public:

@@ -144,15 +144,7 @@ struct FieldCase<hepex::field::Zp<Word>> {
   std::vector<int> pivots(const Matrix<T>& a) const {
     hepex::test::FlintMatrix fa(a, p);
     nmod_mat_rref(fa.get());
-    const auto r = fa.to_matrix<T>();
-    std::vector<int> out;
-    for (std::size_t i = 0; i < r.rows; ++i)
-      for (std::size_t j = 0; j < r.cols; ++j)
-        if (r(i, j) != 0) {
-          out.push_back(static_cast<int>(j));
-          break;
-        }
-    return out;
+    return hepex::test::leading_columns(fa.to_matrix<T>());
   }
   // How far A B is from Y: 0 or 1 over Z/p.
   double residual(const Matrix<T>& a, const Matrix<T>& b, const Matrix<T>& y) const {

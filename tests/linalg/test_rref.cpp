@@ -31,21 +31,6 @@ Matrix<Word> random_matrix(std::size_t rows, std::size_t cols, std::uint64_t p,
   return a;
 }
 
-// Pivot columns read off a reduced matrix: the first non-zero of each row.
-template <class Word>
-std::vector<int> leading_columns(const Matrix<Word>& r) {
-  std::vector<int> pivots;
-  for (std::size_t i = 0; i < r.rows; ++i) {
-    for (std::size_t j = 0; j < r.cols; ++j) {
-      if (r(i, j) != 0) {
-        pivots.push_back(static_cast<int>(j));
-        break;
-      }
-    }
-  }
-  return pivots;
-}
-
 template <class Word>
 void expect_matches_flint(const Matrix<Word>& a, std::uint64_t p, Place backend,
                           const std::string& what, const linalg::RrefOptions& options = {}) {

@@ -41,18 +41,6 @@ Matrix<Word> random_low_rank(std::size_t rows, std::size_t cols, std::uint64_t p
 }
 
 template <class Word>
-std::vector<int> leading_columns(const Matrix<Word>& r) {
-  std::vector<int> pivots;
-  for (std::size_t i = 0; i < r.rows; ++i)
-    for (std::size_t j = 0; j < r.cols; ++j)
-      if (r(i, j) != 0) {
-        pivots.push_back(static_cast<int>(j));
-        break;
-      }
-  return pivots;
-}
-
-template <class Word>
 void jobs_match_flint(std::uint64_t p, MatrixFormat format, hepex::Place place, std::uint64_t seed,
                       int trial) {
   using F = hepex::field::Zp<Word>;
@@ -106,7 +94,7 @@ void jobs_match_flint(std::uint64_t p, MatrixFormat format, hepex::Place place, 
       EXPECT_EQ(r.rows, matrices[j].rows);
       EXPECT_EQ(r.cols, matrices[j].cols);
       EXPECT_EQ(r.rank, rank);
-      EXPECT_EQ(r.pivots, leading_columns(want));
+      EXPECT_EQ(r.pivots, hepex::test::leading_columns(want));
       std::ostringstream bytes;
       hepex::io::write_matrix(bytes, want, f, format);
       EXPECT_EQ(r.matrix, bytes.str());
