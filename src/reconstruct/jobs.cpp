@@ -58,16 +58,13 @@ ExpressionJobs::ExpressionJobs(std::vector<io::Expression> expressions,
                                std::vector<std::string> texts, std::vector<std::string> names,
                                ExpressionJobSettings settings)
     : expressions_(std::move(expressions)),
-      texts_(std::move(texts)),
       names_(std::move(names)),
       settings_(std::move(settings)) {
-  if (texts_.size() != expressions_.size() || names_.size() != expressions_.size()) {
+  if (texts.size() != expressions_.size() || names_.size() != expressions_.size()) {
     throw Error("ExpressionJobs: one text and one name per expression");
   }
   if (expressions_.empty()) throw Error("ExpressionJobs: no expressions");
-}
-
-std::string ExpressionJobs::identity() const {
+  // Once: each job's probe log is keyed by it too.
   std::ostringstream identity;
   identity << "reconstruct\n";
   for (std::size_t i = 0; i < settings_.variables.size(); ++i)
@@ -75,9 +72,11 @@ std::string ExpressionJobs::identity() const {
   identity << '\n'
            << settings_.options.max_degree << (settings_.together ? " together" : "")
            << (settings_.factored ? " factored" : "") << '\n';
-  for (const auto& text : texts_) identity << text << '\n';
-  return identity.str();
+  for (const auto& text : texts) identity << text << '\n';
+  identity_ = identity.str();
 }
+
+std::string ExpressionJobs::identity() const { return identity_; }
 
 ExpressionJobResult ExpressionJobs::run_one(std::size_t job) const {
   const auto& options = settings_.options;

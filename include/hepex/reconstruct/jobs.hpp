@@ -80,8 +80,9 @@ class ExpressionJobs final : public distributed::Job<ExpressionJobResult> {
   ExpressionJobResult run_one(std::size_t job) const;
 
   std::vector<io::Expression> expressions_;
-  std::vector<std::string> texts_, names_;
+  std::vector<std::string> names_;
   ExpressionJobSettings settings_;
+  std::string identity_;  // built once from the texts
 };
 
 }  // namespace hepex::reconstruct
