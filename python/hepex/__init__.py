@@ -4,7 +4,8 @@ Four families, as in the C++ library and the `hepex` command:
 
 * linear algebra: ``rref``, ``rank``, ``nullspace``, ``solve`` over Z/p
   (integer arrays, reduced mod p) or floating point (float64/complex128 with
-  ``tol``), and ``build_matrix`` for ansatz fits;
+  ``tol``), ``build_matrix`` for ansatz fits, ``RowSpace`` and
+  ``span_of_functions`` for spans grown by adding samples (hepex.spaces);
 * modular products: ``modgemm``, ``krylov_sequences``, ``berlekamp_massey``;
 * reconstruction: ``reconstruct`` (rational functions over Q from a Python
   black box or an expression);
@@ -36,7 +37,8 @@ from ._hepex import (  # noqa: F401  (the public names)
 __version__ = _hepex.__version__
 
 __all__ = [
-    "rref", "rank", "nullspace", "solve", "build_matrix",
+    "rref", "rank", "nullspace", "solve", "build_matrix", "RowSpace", "span_of_functions",
+    "FunctionSpan",
     "modgemm", "krylov_sequences", "berlekamp_massey",
     "reconstruct", "reduce", "Reduction", "MatrixElement", "EventResults",
     "Rref", "Solution", "Reconstruction", "Progress", "DeviceArray",
@@ -696,3 +698,4 @@ class MatrixElement:
 
 
 from . import jobs  # noqa: E402,F401  (hepex.jobs: needs the helpers above)
+from .spaces import FunctionSpan, RowSpace, span_of_functions  # noqa: E402,F401

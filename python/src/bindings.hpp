@@ -10,4 +10,5 @@ void bind_reconstruct(pybind11::module_& m);
 void bind_reduce(pybind11::module_& m);
 void bind_amplitudes(pybind11::module_& m);
 void bind_jobs(pybind11::module_& m);
+void bind_row_space(pybind11::module_& m);
 }  // namespace hepex::python

@@ -98,4 +98,5 @@ PYBIND11_MODULE(_hepex, m) {
   hepex::python::bind_reduce(m);
   hepex::python::bind_amplitudes(m);
   hepex::python::bind_jobs(m);
+  hepex::python::bind_row_space(m);
 }

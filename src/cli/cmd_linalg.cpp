@@ -166,7 +166,9 @@ void run_rref(const LinalgOptions& o) {
     const Place backend = parse_place(o.backend);
     linalg::RrefJobs jobs(f, std::move(inputs), backend, format,
                           read_limits(backend, elimination_copies));
+    Kokkos::Timer timer;
     auto results = distributed::run(comm, jobs, run_options(o.jobs));
+    const double job_seconds = timer.seconds();
     if (comm.rank() != 0) return;
     // The summary first: a --json that cannot be written leaves --out as it
     // was and standard output empty.
@@ -184,6 +186,7 @@ void run_rref(const LinalgOptions& o) {
       nlohmann::json summary{{"command", "rref"}, {"backend", o.backend}, {"ranks", comm.size()}};
       if (several) {
         summary["matrices"] = summaries;
+        summary["seconds"] = job_seconds;  // every job, on every rank, until rank 0 holds all
       } else {
         summary.update(summaries[0]);
       }
