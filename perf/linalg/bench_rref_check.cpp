@@ -93,8 +93,10 @@ int check_prime(std::int64_t n, std::int64_t d, std::uint64_t seed, std::uint64_
             << ", \"space\": \"" << Space::name() << "\", \"matrix_gib\": "
             << static_cast<double>(n) * static_cast<double>(n) * sizeof(Word) / (1u << 30)
             << ", \"seconds\": " << seconds << ", \"rank\": " << r.rank
-            << ", \"expected_rank\": " << n - d << ", \"blocked\": " << (r.blocked ? "true" : "false")
-            << ", \"wrong_entries\": " << wrong << ", \"pivots_ok\": " << (pivots_ok ? "true" : "false")
+            << ", \"expected_rank\": " << n - d
+            << ", \"blocked\": " << (r.blocked ? "true" : "false")
+            << ", \"wrong_entries\": " << wrong
+            << ", \"pivots_ok\": " << (pivots_ok ? "true" : "false")
             << ", \"exact\": " << (ok ? "true" : "false") << "}" << std::endl;
   return ok ? 0 : 2;
 }

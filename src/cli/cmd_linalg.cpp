@@ -74,20 +74,29 @@ std::size_t device_memory_limit(Place backend) {
 }
 
 // The memory for the work and the copies of an input it needs: the
-// elimination commands hold the input, its working copy and the result.
+// elimination commands hold, on the host, the input, the result and its
+// output; on a device one copy, reduced in place, and rref's scratch
+// (linalg::rref_device_workspace).
 constexpr std::size_t elimination_copies = 3;
 
 io::ReadLimits read_limits(Place backend, std::size_t copies) {
   io::ReadLimits limits;
-  limits.max_bytes = std::min(host_memory_bytes(), device_memory_limit(backend));
   limits.copies = copies;
+  limits.max_bytes = host_memory_bytes();
+  if (runs_on(backend) == Place::device) {
+    limits.device_bytes = device_memory_limit(backend);
+    if (copies == elimination_copies) limits.device_workspace = linalg::rref_device_workspace;
+  }
   return limits;
 }
 
 // Refuses, before the work, an output of rows x cols entries that cannot fit.
 template <class F>
 void check_output_fits(const char* what, std::size_t rows, std::size_t cols, Place backend) {
-  const std::size_t limit = read_limits(backend, 1).max_bytes,
+  const io::ReadLimits limits = read_limits(backend, 1);
+  const std::size_t limit = limits.device_bytes != 0
+                                ? std::min(limits.max_bytes, limits.device_bytes)
+                                : limits.max_bytes,
                     entry = sizeof(typename F::value_type);
   if (cols == 0 || rows <= limit / entry / cols) return;
   std::ostringstream message;

@@ -49,6 +49,17 @@ void check_fits(std::size_t rows, std::size_t cols, std::size_t entry_bytes,
          << limits.max_bytes / (1u << 20) << " MiB of memory available to it";
     throw Error(what.str());
   }
+  if (limits.device_bytes != 0) {
+    const std::size_t workspace =
+        limits.device_workspace ? limits.device_workspace(rows, cols, entry_bytes) : 0;
+    if (bytes > limits.device_bytes || workspace > limits.device_bytes - bytes) {
+      what << std::setprecision(3) << "needs " << static_cast<double>(bytes) / (1u << 20)
+           << " MiB of device memory for the matrix and " << workspace / (1u << 20)
+           << " MiB for the work's scratch, more than the device's "
+           << limits.device_bytes / (1u << 20) << " MiB";
+      throw Error(what.str());
+    }
+  }
 }
 
 }  // namespace detail

@@ -8,6 +8,7 @@
 
 #include "hepex/field/primes.hpp"
 #include "hepex/io/matrix_market.hpp"
+#include "hepex/linalg/rref_types.hpp"
 #include "test_random.hpp"
 #include "test_seed.hpp"
 
@@ -119,6 +120,44 @@ TEST(MatrixMarket, SizeLimitIsCheckedBeforeAllocation) {
   ReadLimits limits;
   limits.max_bytes = 1u << 20;
   EXPECT_THROW(read_matrix_market(in, "m.mtx", hepex::field::Zp64(65521), limits), hepex::Error);
+}
+
+// On a device the matrix is held once, plus the work's scratch; both are
+// counted before any allocation, and the message names them.
+TEST(MatrixMarket, DeviceMemoryCountsOneCopyAndTheScratch) {
+  const std::string header = "%%MatrixMarket matrix array integer general\n1000 1000\n";
+  ReadLimits limits;
+  limits.max_bytes = std::size_t{1} << 40;
+  limits.copies = 3;
+  limits.device_bytes = 10u << 20;  // 10 MiB: the 8 MB matrix fits alone
+  limits.device_workspace = [](std::size_t rows, std::size_t cols, std::size_t entry) {
+    return rows * cols * entry / 2;  // 4 MB more: too much
+  };
+  std::istringstream in(header);
+  try {
+    read_matrix_market(in, "m.mtx", hepex::field::Zp64(65521), limits);
+    ADD_FAILURE() << "14 MB on a 10 MiB device";
+  } catch (const hepex::Error& e) {
+    EXPECT_NE(std::string(e.what()).find("MiB of device memory for the matrix and 3 MiB for the "
+                                         "work's scratch, more than the device's 10 MiB"),
+              std::string::npos)
+        << e.what();
+  }
+  limits.device_workspace = nullptr;  // the matrix alone fits: the reader goes on to the entries
+  std::istringstream short_input(header);
+  try {
+    read_matrix_market(short_input, "m.mtx", hepex::field::Zp64(65521), limits);
+    ADD_FAILURE() << "a file without entries";
+  } catch (const hepex::Error& e) {
+    EXPECT_EQ(std::string(e.what()).find("device memory"), std::string::npos) << e.what();
+  }
+  // The estimate rref uses at n = 100,000 of 4-byte residues: 37.3 GiB for
+  // the matrix, 60.6 GiB in all, above the 59.9 GiB an H200 measured.
+  const double gib = static_cast<double>(std::size_t{1} << 30);
+  const double all =
+      (4e10 + static_cast<double>(hepex::linalg::rref_device_workspace(100000, 100000, 4))) / gib;
+  EXPECT_GT(all, 59.9);
+  EXPECT_LT(all, 62.0);
 }
 
 }  // namespace

@@ -40,10 +40,14 @@ void parse_matrix_market(std::istream& in, const std::string& name, const Matrix
 
 // The memory a caller has for the matrix, in bytes, and how many copies of
 // it the work needs (for "does not fit" before any allocation); max_bytes 0
-// means no limit.
+// means no limit. With device_bytes (the device's memory) the work also
+// holds one copy on the device and, when given, device_workspace(rows,
+// cols, entry bytes) more there.
 struct ReadLimits {
   std::size_t max_bytes = 0;
   std::size_t copies = 1;
+  std::size_t device_bytes = 0;
+  std::size_t (*device_workspace)(std::size_t, std::size_t, std::size_t) = nullptr;
 };
 
 namespace detail {

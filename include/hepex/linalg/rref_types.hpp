@@ -2,6 +2,7 @@
 // The options and the result of rref (rref.hpp), shared by its unblocked and
 // blocked algorithms (detail/rref_unblocked.hpp, detail/rref_blocked.hpp).
 
+#include <cstddef>
 #include <ostream>
 #include <vector>
 
@@ -31,6 +32,22 @@ struct RrefOptions {
   // automatic choice's, -1 all at once.
   int trailing_chunk = 0;
 };
+
+// An upper estimate of the device memory rref(space, ...) needs beside a
+// rows x cols matrix of entry_bytes-byte residues: the blocked algorithm's
+// trailing products (int8 residue planes of the product chunk, about 9 bytes
+// per byte of its entries, the chunk capped at 2^29 entries:
+// detail::product_columns), its panel scratch (a sixteenth of the matrix
+// covers panels of 512 columns from n = 8192 on) and 3 GiB for the CUDA
+// context, Kokkos and the small buffers. At n = 100,000 mod 2^31 - 1
+// (37.3 GiB) the estimate is 60.6 GiB in all; an H200 measured 59.9 GiB
+// (perf/results/linalg/large_rref_h200_6738888/).
+inline std::size_t rref_device_workspace(std::size_t rows, std::size_t cols,
+                                         std::size_t entry_bytes) {
+  const std::size_t entries = rows * cols, cap = std::size_t{1} << 29;
+  const std::size_t product = (entries < cap ? entries : cap) * 9 * entry_bytes;
+  return product + entries * entry_bytes / 16 + (std::size_t{3} << 30);
+}
 
 struct RrefResult {
   std::size_t rank = 0;
