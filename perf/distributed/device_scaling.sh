@@ -5,7 +5,7 @@
 # times. Everything lands in OUT_DIR: node.txt (GPUs, MPI), build.log,
 # summary_runN.txt and runs.tar.gz (the driver's JSON and logs),
 # gpu_apps.txt (nvidia-smi samples: which GPUs held a hepex process).
-#   [RUNS=2] bash perf/distributed/device_scaling.sh OUT_DIR ["1 2 4"]
+#   [RUNS=2] [driver variables: JOBS, SCHEDULE, ...] bash perf/distributed/device_scaling.sh OUT_DIR ["1 2 4"]
 set -uo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/../.."
 out=${1:?usage: device_scaling.sh OUT_DIR [RANKS]}

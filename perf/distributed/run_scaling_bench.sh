@@ -2,7 +2,8 @@
 # Weak and strong scaling of the job commands over MPI ranks, one GPU per rank
 # (issues 8 and 42).
 #   [BATCHES_PER_RANK=32 EVENTS=262144 FUNCTIONS_PER_RANK=96 \
-#    MATRICES_PER_RANK=4 RREF_N=8192 RREF_PRIME=2147483647 MATRIX_DIR=OUT_DIR] \
+#    MATRICES_PER_RANK=4 RREF_N=8192 RREF_PRIME=2147483647 MATRIX_DIR=OUT_DIR \
+#    JOBS="me reconstruct rref" SCHEDULE=static] \
 #   perf/distributed/run_scaling_bench.sh HEPEX OUT_DIR "RANKS" [MPIEXEC]
 # e.g. perf/distributed/run_scaling_bench.sh ./hepex out "1 2 4" "mpiexec --allow-run-as-root"
 # Three job commands, per rank:
@@ -32,6 +33,8 @@ rref_n=${RREF_N:-8192}
 rref_prime=${RREF_PRIME:-2147483647}
 matrix_dir=${MATRIX_DIR:-$out}  # the .npy inputs: kept there, made only where missing
 largest=${rank_counts##* }
+jobs=${JOBS:-me reconstruct rref}
+schedule=${SCHEDULE:-static}  # --schedule of every command
 
 functions() {  # functions N: N distinct rational functions of equal cost, one per line
   # (the coefficients cycle with i mod 96; the copy number only scales x*y*z*w)
@@ -75,34 +78,42 @@ run() {  # run NAME RANKS COMMAND...: time one launch, keep stdout and JSON
 }
 
 me() {  # me NAME RANKS BATCHES
-  run "$1" "$2" "$hepex" me --process gg_ttgg --events "$events" --batches "$3" --json "$out/$1.json"
+  run "$1" "$2" "$hepex" me --process gg_ttgg --events "$events" --batches "$3" \
+    --schedule "$schedule" --json "$out/$1.json"
 }
 reconstruct() {  # reconstruct NAME RANKS FUNCTIONS
   [ -s "$out/functions_$3.txt" ] || functions "$3" >"$out/functions_$3.txt"
   run "$1" "$2" "$hepex" reconstruct --vars x,y,z,w --file "$out/functions_$3.txt" --chunk 4 \
-    --json "$out/$1.json"
+    --schedule "$schedule" --json "$out/$1.json"
 }
 rref() {  # rref NAME RANKS MATRICES
   local files
   mapfile -t files < <(matrix_list "$3")
-  run "$1" "$2" "$hepex" rref --prime "$rref_prime" --format coordinate --json "$out/$1.json" "${files[@]}"
+  run "$1" "$2" "$hepex" rref --prime "$rref_prime" --format coordinate --schedule "$schedule" \
+    --json "$out/$1.json" "${files[@]}"
 }
 
-matrices $((matrices_per_rank * largest))
-echo "== weak scaling (work per rank fixed)" | tee -a "$out/summary.txt"
+work() {  # work KIND RANKS COUNT_FACTOR: one command with COUNT_FACTOR ranks' work
+  case $1 in
+    me) me "${mode}_me_r$2" "$2" $((batches_per_rank * $3)) ;;
+    reconstruct) reconstruct "${mode}_reconstruct_r$2" "$2" $((functions_per_rank * $3)) ;;
+    rref) rref "${mode}_rref_r$2" "$2" $((matrices_per_rank * $3)) ;;
+  esac
+}
+
+[[ " $jobs " == *" rref "* ]] && matrices $((matrices_per_rank * largest))
+echo "== weak scaling (work per rank fixed; --schedule $schedule)" | tee -a "$out/summary.txt"
+mode=weak
 for r in $rank_counts; do
-  me "weak_me_r$r" "$r" $((batches_per_rank * r))
-  reconstruct "weak_reconstruct_r$r" "$r" $((functions_per_rank * r))
-  rref "weak_rref_r$r" "$r" $((matrices_per_rank * r))
+  for kind in $jobs; do work "$kind" "$r" "$r"; done
 done
 echo "== strong scaling (the work of $largest ranks on each count)" | tee -a "$out/summary.txt"
+mode=strong
 for r in $rank_counts; do
-  me "strong_me_r$r" "$r" $((batches_per_rank * largest))
-  reconstruct "strong_reconstruct_r$r" "$r" $((functions_per_rank * largest))
-  rref "strong_rref_r$r" "$r" $((matrices_per_rank * largest))
+  for kind in $jobs; do work "$kind" "$r" "$largest"; done
 done
 # Identical output: every strong-scaling run against its 1-rank run.
-for kind in me reconstruct rref; do
+for kind in $jobs; do
   for r in $rank_counts; do
     [ "$r" = 1 ] && continue
     if [ -s "$out/strong_${kind}_r$r.out" ] &&
