@@ -260,7 +260,7 @@ def _backend(backend):
     return _text(backend, "backend", ("auto", "host", "device"))
 
 
-def rref(a, p=None, *, tol=1e-10, backend="auto", progress=None):
+def rref(a, p=None, *, tol=1e-10, backend="auto", progress=None, in_place=False):
     """Reduced row echelon form of a matrix.
 
     With ``p`` (a prime, 2 <= p < 2^63): over Z/p; ``a`` holds integers of any
@@ -280,11 +280,22 @@ def rref(a, p=None, *, tol=1e-10, backend="auto", progress=None):
     seconds of a long call (what it raises ends the call). Ctrl-C ends any
     call within a second (KeyboardInterrupt).
 
+    ``in_place=True``: ``a`` itself becomes its RREF and is returned as the
+    matrix, so the host holds one copy (a numpy array, C-contiguous and
+    writable, already of the result's dtype: uint32 for p < 2^31, uint64
+    above, float64 or complex128, with entries reduced below p / finite;
+    anything else is refused before any work). The default returns a new
+    array and leaves ``a`` as it was.
+
     Returns ``Rref(matrix, rank, pivots)``.
     """
     p = _prime(p)
-    m, rank_, pivots = _hepex.rref(_matrix(a, p or None), p, _tol(tol), _backend(backend),
-                                   _progress(progress))
+    if in_place not in (True, False):
+        raise InvalidInputError(f"in_place = {in_place!r} must be True or False")
+    if in_place and not isinstance(a, np.ndarray) and not _is_gpu(a):
+        raise InvalidInputError("a: in_place takes a numpy array (the RREF is written into it)")
+    m, rank_, pivots = _hepex.rref(a if in_place else _matrix(a, p or None), p, _tol(tol),
+                                   _backend(backend), _progress(progress), bool(in_place))
     return Rref(m, rank_, pivots)
 
 

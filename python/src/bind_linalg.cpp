@@ -58,6 +58,30 @@ py::tuple rref_numpy(const F& f, const py::array& a, Place backend) {
   return py::make_tuple(result, r.rank, r.pivots);
 }
 
+// In place: `a` itself becomes its RREF (Linac's users with matrices of tens
+// of GB keep one copy on the host). It must already hold f's values as
+// they are (usable_in_place) and be writable; else an error says what to
+// pass, before any work.
+template <class F>
+py::tuple rref_numpy_in_place(const F& f, py::array& a, Place backend) {
+  using T = typename F::value_type;
+  const Shape s = matrix_shape(a, "a");
+  if (a.ndim() != 2) throw Error("a: in_place takes a 2-D array");
+  if (!a.writeable()) throw Error("a: in_place needs a writable array (this one is read-only)");
+  if (!usable_in_place(a, f)) {
+    throw Error(std::string("a: in_place needs a C-contiguous ") + typestr<T>() + " array of " +
+                (F::is_exact ? "entries already reduced below p" : "finite entries") +
+                " (this field's type); convert it once, or call rref without in_place");
+  }
+  T* data = static_cast<T*>(a.mutable_data());
+  linalg::RrefResult r;
+  {
+    py::gil_scoped_release release;
+    r = rref_host_memory(f, data, data, s, backend);
+  }
+  return py::make_tuple(a, r.rank, r.pivots);
+}
+
 // The same for a GPU matrix: R stays on the device (a DeviceArray).
 template <class F>
 py::tuple rref_gpu(const F& f, const DeviceInput& in) {
@@ -71,10 +95,16 @@ py::tuple rref_gpu(const F& f, const DeviceInput& in) {
 }
 
 py::tuple rref(const py::object& a, std::uint64_t p, double tol, const std::string& backend,
-               const py::object& progress) {
+               const py::object& progress, bool in_place) {
   const Place where = parse_backend_argument(backend);
   const PythonCall call(progress);
   const Argument arg = argument(a, "a");
+  if (in_place) {
+    if (arg.device) throw Error("a: in_place takes numpy arrays (GPU arrays: not yet)");
+    py::array host = *arg.host;
+    return with_field(p, tol, arg.is_complex(),
+                      [&](const auto& f) { return rref_numpy_in_place(f, host, where); });
+  }
   if (arg.device) {
     if (backend == "host")
       throw Error("a: a GPU array runs on the device; backend='host' needs a numpy array");
@@ -159,7 +189,7 @@ py::array build_matrix(const py::array& samples, const std::vector<std::vector<i
 
 void bind_linalg(py::module_& m) {
   m.def("rref", &rref, py::arg("a"), py::arg("p"), py::arg("tol"), py::arg("backend"),
-        py::arg("progress"));
+        py::arg("progress"), py::arg("in_place"));
   m.def("nullspace", &nullspace, py::arg("a"), py::arg("p"), py::arg("tol"), py::arg("backend"),
         py::arg("progress"));
   m.def("solve", &solve, py::arg("a"), py::arg("b"), py::arg("p"), py::arg("tol"),

@@ -107,9 +107,31 @@ class Expander {
     check_size(a);
   }
 
+  // The bits of a poly's largest coefficient (numerator and denominator).
+  static std::size_t coefficient_bits(const Poly& p) {
+    std::size_t bits = 0;
+    for (const auto& term : p) {
+      bits = std::max(bits, mpz_sizeinbase(term.second.get_num_mpz_t(), 2) +
+                                mpz_sizeinbase(term.second.get_den_mpz_t(), 2));
+    }
+    return bits;
+  }
+
   Poly multiply(const Poly& a, const Poly& b) {
     if (a.empty() || b.empty()) return {};
     if (a.size() > (limits_.products - products_) / b.size()) throw Exceeded{};
+    // A product's coefficients have about the bits of both factors': beyond
+    // the limit the expansion would hold (and remember, expand_powers) ever
+    // larger numbers. (34567^2468 + x^2 - y)^-122 + y asked the fuzzer for
+    // 8 GB here: every power up to the 80th, megabits per coefficient.
+    const std::size_t bits = coefficient_bits(a) + coefficient_bits(b);
+    if (bits > limits_.coefficient_bits) throw Exceeded{};
+    // And all products together hold at most max_bits_made bits of
+    // coefficients (128 MiB: the expanded powers are remembered).
+    if (a.size() * b.size() > (max_bits_made - bits_made_) / std::max<std::size_t>(bits, 1)) {
+      throw Exceeded{};
+    }
+    bits_made_ += a.size() * b.size() * std::max<std::size_t>(bits, 1);
     products_ += a.size() * b.size();
     Poly out;
     Monomial m(variables_);
@@ -298,6 +320,8 @@ class Expander {
 
   std::size_t variables_;
   ExpansionLimits limits_;
+  static constexpr std::size_t max_bits_made = std::size_t{1} << 30;
+  std::size_t bits_made_ = 0;  // bound on the coefficient bits multiply made so far
   std::size_t products_ = 0;
   std::vector<Poly> factors_;
   std::map<Poly, std::size_t> factor_index_;

@@ -164,3 +164,52 @@ def test_bad_arrays_are_refused():
         hepex.rref(np.eye(2), tol=-1)
     with pytest.raises(hepex.InvalidInputError, match="backend = .gpu. is not one of auto, host, device"):
         hepex.rref(np.eye(2), backend="gpu")
+
+
+@pytest.mark.parametrize("p,dtype", [(65521, np.uint32), (2**31 - 1, np.uint32),
+                                     (2**61 - 1, np.uint64), (None, np.float64)])
+@pytest.mark.parametrize("backend", ["host", "device"])
+@pytest.mark.parametrize("case", range(3))
+def test_rref_in_place_writes_the_copying_result_into_a(p, dtype, backend, case):
+    rng = rng_for("in_place", p, dtype, backend, case)
+    rows, cols = (int(x) for x in rng.integers(1, 30, 2))
+    if p is None:
+        a = rng.standard_normal((rows, cols))
+        if rows > 2:
+            a[2] = a[0] + 3 * a[1]
+    else:
+        rank = int(rng.integers(0, min(rows, cols) + 1))
+        a = np.array(random_low_rank(rng, rows, cols, rank, p).tolist(), dtype=dtype)
+    copying = hepex.rref(a.copy(), p, backend=backend)
+    address = a.__array_interface__["data"][0]
+    r = hepex.rref(a, p, backend=backend, in_place=True)
+    assert r.matrix is a and a.__array_interface__["data"][0] == address
+    assert (r.rank, r.pivots) == (copying.rank, copying.pivots)
+    if p is None:
+        assert np.array_equal(a, copying.matrix)  # the same algorithm and order
+    else:
+        assert np.array_equal(a, copying.matrix) and a.dtype == copying.matrix.dtype
+
+
+@pytest.mark.parametrize("make,message", [
+    (lambda: np.ones((3, 3), dtype=np.int64), "C-contiguous <u4"),       # not the result's dtype
+    (lambda: np.ones((3, 3), dtype=np.uint32)[:, ::2], "C-contiguous <u4"),
+    (lambda: np.full((2, 2), 2**31 - 1, dtype=np.uint32), "reduced below p"),
+    (lambda: np.ones(3, dtype=np.uint32), "2-D"),
+    (lambda: [[1, 2], [3, 4]], "numpy array"),
+])
+def test_rref_in_place_refuses_what_it_cannot_overwrite(make, message):
+    a = make()
+    before = np.array(a, copy=True)
+    with pytest.raises(hepex.InvalidInputError, match=message):
+        hepex.rref(a, 2**31 - 1, in_place=True)
+    assert np.array_equal(np.asarray(a), before)
+
+
+def test_rref_in_place_refuses_read_only_arrays_and_bad_flags():
+    a = np.eye(3, dtype=np.uint32)
+    a.setflags(write=False)
+    with pytest.raises(hepex.InvalidInputError, match="read-only"):
+        hepex.rref(a, 101, in_place=True)
+    with pytest.raises(hepex.InvalidInputError, match="in_place"):
+        hepex.rref(np.eye(2, dtype=np.uint32), 101, in_place="yes")

@@ -49,7 +49,8 @@ struct ExpansionLimits {
   std::size_t terms;             // of any polynomial met on the way
   std::size_t products;          // term-by-term products in all
   std::uint32_t degree;          // total degree of any polynomial
-  std::size_t coefficient_bits;  // growth of a coefficient under one power a^k
+  std::size_t coefficient_bits;  // growth of a coefficient under one power a^k, and the
+                                 // bits of two coefficients multiplied
 };
 
 // N/D of the expression over its variables, or nothing when a limit is reached.
