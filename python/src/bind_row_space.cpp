@@ -28,6 +28,18 @@ struct PyRowSpace {
   linalg::RowSpace<F>& space;
 };
 
+// A matrix the space computes (rref, nullspace), without the GIL, as an array.
+template <class F>
+py::array host_array(const PyRowSpace<F>& s,
+                     Matrix<typename F::value_type> (linalg::RowSpace<F>::*compute)() const) {
+  Matrix<typename F::value_type> m;
+  {
+    py::gil_scoped_release release;
+    m = (s.space.*compute)();
+  }
+  return to_array(m);
+}
+
 template <class F>
 void bind_space(py::module_& m, const char* name) {
   using Space = PyRowSpace<F>;
@@ -51,24 +63,9 @@ void bind_space(py::module_& m, const char* name) {
              py::gil_scoped_release release;
              return s.space.contains_each(m);
            })
-      .def("rref",
-           [](const Space& s) {
-             Matrix<Word> r;
-             {
-               py::gil_scoped_release release;
-               r = s.space.rref();
-             }
-             return to_array(r);
-           })
+      .def("rref", [](const Space& s) { return host_array(s, &linalg::RowSpace<F>::rref); })
       .def("nullspace",
-           [](const Space& s) {
-             Matrix<Word> n;
-             {
-               py::gil_scoped_release release;
-               n = s.space.nullspace();
-             }
-             return to_array(n);
-           })
+           [](const Space& s) { return host_array(s, &linalg::RowSpace<F>::nullspace); })
       .def("intersection",
            [](const Space& s, const Space& other) {
              py::gil_scoped_release release;

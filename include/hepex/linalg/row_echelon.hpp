@@ -29,6 +29,7 @@
 #include "hepex/core/error.hpp"
 #include "hepex/core/kokkos_lock.hpp"
 #include "hepex/core/matrix.hpp"
+#include "hepex/core/vector_view.hpp"
 #include "hepex/linalg/detail/block_product.hpp"
 #include "hepex/linalg/detail/for_each_entry.hpp"
 #include "hepex/linalg/rref.hpp"
@@ -119,9 +120,9 @@ class RowEchelon {
           for (int j = 0; j < f && any == 0; ++j) any = residual(i, j) != field.zero() ? 1 : 0;
           nonzero(i) = any;
         });
-    auto host = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), nonzero);
-    std::vector<bool> in(static_cast<std::size_t>(k));
-    for (int i = 0; i < k; ++i) in[static_cast<std::size_t>(i)] = host(i) == 0;
+    const std::vector<int> host = to_vector(nonzero);
+    std::vector<bool> in(host.size());
+    for (std::size_t i = 0; i < host.size(); ++i) in[i] = host[i] == 0;
     return in;
   }
 
@@ -233,12 +234,10 @@ class RowEchelon {
     free_ = std::move(left);
   }
 
-  // A small index list on the device (a blocking copy: `values` may be a
-  // temporary).
+  // A small index list on the device (core/vector_view.hpp: a blocking copy,
+  // so `values` may be a temporary).
   static Ints to_device(const std::vector<int>& values, const char* label) {
-    Ints d(Kokkos::view_alloc(Kokkos::WithoutInitializing, std::string(label)), values.size());
-    Kokkos::deep_copy(d, Kokkos::View<const int*, Kokkos::HostSpace>(values.data(), values.size()));
-    return d;
+    return to_view<Memory>(values, label);
   }
 
  private:
