@@ -10,7 +10,9 @@ if [[ -z $format ]]; then
   echo "tools/format.sh: clang-format not found (Debian: apt-get install clang-format)" >&2
   exit 2
 fi
-mapfile -t files < <(git ls-files '*.cpp' '*.hpp' '*.h')
+# Generated tables are left as their generator writes them (it checks them:
+# python3 tools/madgraph/make_process_tables.py --check).
+mapfile -t files < <(git ls-files '*.cpp' '*.hpp' '*.h' ':!:*/generated/*')
 if [[ ${1:-} == --check ]]; then
   if ! "$format" --dry-run --Werror "${files[@]}" 2>/tmp/hepex-format.$$; then
     grep -o '^[^:]*:[0-9]*:[0-9]*: error' /tmp/hepex-format.$$ | cut -d: -f1 | sort -u | sed 's/^/not formatted: /'

@@ -34,11 +34,19 @@ typedef struct hepex_me hepex_me;
 /* Return codes, the same as the hepex CLI's exit codes. */
 enum { HEPEX_ME_OK = 0, HEPEX_ME_INVALID_INPUT = 1, HEPEX_ME_RUNTIME_ERROR = 2 };
 
-/* process: "gg_tt" | "gg_ttg" | "gg_ttgg" | "gg_ttggg";
+/* The processes this library has (its process registry): their number, and
+ * the name and particles of process i (0 <= i < hepex_me_processes(); NULL and
+ * -1 otherwise). Names as MadGraph's subprocesses without P1_: "gg_ttgg". */
+int hepex_me_processes(void);
+const char* hepex_me_process_name(int i);
+int hepex_me_process_particles(int i);
+
+/* process: a name of hepex_me_process_name (an unknown one: NULL, and
+ * hepex_me_last_error lists the known ones);
  * precision: "double" | "float" | "mixed". NULL on failure. */
 hepex_me* hepex_me_create(const char* process, const char* precision);
 
-/* Particles per event (4..7) of the handle's process; -1 for NULL. */
+/* Particles per event of the handle's process; -1 for NULL. */
 int hepex_me_particles(const hepex_me* handle);
 
 /* Writes n_events MEs to out_me; a HEPEX_ME_* code. */

@@ -40,7 +40,7 @@ __all__ = [
     "rref", "rank", "nullspace", "solve", "build_matrix", "RowSpace", "span_of_functions",
     "FunctionSpan",
     "modgemm", "krylov_sequences", "berlekamp_massey",
-    "reconstruct", "reduce", "Reduction", "MatrixElement", "EventResults",
+    "reconstruct", "reduce", "Reduction", "MatrixElement", "EventResults", "processes",
     "Rref", "Solution", "Reconstruction", "Progress", "DeviceArray",
     "InvalidInputError", "RuntimeFailure", "NegativeAnswer",
     "info", "version_line", "__version__",
@@ -649,9 +649,18 @@ def _count_functions(f, variables):
         f"f(points, p) for 1 point returned shape {values.shape}: (1,) or (1, k) expected")
 
 
+def processes():
+    """The processes of ``MatrixElement``, one dict each: ``name`` ("gg_ttgg"),
+    ``madgraph`` ("g g > t t~ g g"), ``particles``, ``pdg`` (the legs' PDG
+    codes, incoming first), ``colour_flows``, ``helicity_combinations``,
+    ``averaging`` (MadGraph's helcolDenominator), ``me_units``, ``diagrams``
+    and ``configurations`` (MadEvent's channels)."""
+    return _hepex.processes()
+
+
 class MatrixElement:
-    """LO |M|^2 of g g -> t tbar + n gluons (``process``: "gg_tt", "gg_ttg",
-    "gg_ttgg", "gg_ttggg"), summed over helicities and colours and averaged
+    """LO |M|^2 of a process of ``hepex.processes()`` (``process``: "gg_tt",
+    "gg_ttgg", ...), summed over helicities and colours and averaged
     as MadGraph does.
 
     ``precision``: "double", "float" or "mixed"; ``colour_sum``: "kernel" or

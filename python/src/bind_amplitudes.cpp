@@ -99,6 +99,25 @@ class PyMatrixElement {
 }  // namespace
 
 void bind_amplitudes(py::module_& m) {
+  m.def("processes", [] {
+    py::list all;
+    for (const Process p : all_processes()) {
+      const ProcessInfo& info = process_info(p);
+      py::dict d;
+      d["name"] = info.name;
+      d["madgraph"] = info.madgraph;
+      d["particles"] = info.particles;
+      d["pdg"] = std::vector<int>(info.pdg, info.pdg + info.particles);
+      d["colour_flows"] = info.colour_flows;
+      d["helicity_combinations"] = info.helicity_combinations;
+      d["averaging"] = info.averaging;
+      d["me_units"] = info.me_units;
+      d["diagrams"] = diagrams(p);
+      d["configurations"] = configurations(p);
+      all.append(d);
+    }
+    return all;
+  });
   py::class_<PyMatrixElement>(m, "MatrixElement")
       .def(py::init<const std::string&, const std::string&, const std::string&, const std::string&,
                     const std::string&, const std::string&>(),

@@ -53,6 +53,18 @@ void ensure_kokkos() {
 
 extern "C" {
 
+int hepex_me_processes(void) { return hepex::amplitudes::process_count; }
+
+const char* hepex_me_process_name(int i) {
+  if (i < 0 || i >= hepex::amplitudes::process_count) return nullptr;
+  return hepex::amplitudes::process_info(hepex::amplitudes::all_processes()[i]).name;
+}
+
+int hepex_me_process_particles(int i) {
+  if (i < 0 || i >= hepex::amplitudes::process_count) return -1;
+  return hepex::amplitudes::process_info(hepex::amplitudes::all_processes()[i]).particles;
+}
+
 hepex_me* hepex_me_create_madevent(const char* process, const char* precision,
                                    const char* param_card, const char* run_card, int max_events) {
   hepex_me* handle = nullptr;

@@ -8,7 +8,7 @@
 #include <tuple>
 #include <vector>
 
-#include "hepex/amplitudes/detail/channel_tables.hpp"
+#include "hepex/amplitudes/detail/process_registry.hpp"
 #include "hepex/core/error.hpp"
 
 namespace hepex::amplitudes::detail {
@@ -55,32 +55,23 @@ MergedForest merge_forest(const ChannelTable& table) {
 }
 
 ChannelTable forest_table(Process process) {
-  using namespace channel_data;
-  switch (process) {
-    case Process::gg_tt:
-      return {gg_tt_config_diagram, gg_tt_forest, gg_tt_channel_configurations, 1, gg_tt_diagrams};
-    case Process::gg_ttg:
-      return {gg_ttg_config_diagram, gg_ttg_forest, gg_ttg_channel_configurations, 2,
-              gg_ttg_diagrams};
-    case Process::gg_ttgg:
-      return {gg_ttgg_config_diagram, gg_ttgg_forest, gg_ttgg_channel_configurations, 3,
-              gg_ttgg_diagrams};
-    case Process::gg_ttggg:
-      return {gg_ttggg_config_diagram, gg_ttggg_forest, gg_ttggg_channel_configurations, 4,
-              gg_ttggg_diagrams};
-  }
-  throw Error("unknown process", ErrorKind::runtime);
+  const ChannelForest& f = process_entry(process).channels;
+  ChannelTable table;
+  table.config_diagram = f.config_diagram;
+  table.forest = f.forest;
+  table.configurations = f.configurations;
+  table.propagators = f.propagators;
+  table.diagrams = f.diagrams;
+  return table;
 }
 
 }  // namespace
 
 ChannelTable channel_table(Process process) {
   // Merged once per process, on first use (thread-safe static).
-  static const std::array<MergedForest, 4> merged = [] {
-    std::array<MergedForest, 4> all;
-    for (const Process p : {Process::gg_tt, Process::gg_ttg, Process::gg_ttgg, Process::gg_ttggg}) {
-      all[static_cast<int>(p)] = merge_forest(forest_table(p));
-    }
+  static const std::array<MergedForest, process_count> merged = [] {
+    std::array<MergedForest, process_count> all;
+    for (const Process p : all_processes()) all[static_cast<int>(p)] = merge_forest(forest_table(p));
     return all;
   }();
   ChannelTable table = forest_table(process);

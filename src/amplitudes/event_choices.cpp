@@ -7,29 +7,12 @@
 #include <vector>
 
 #include "hepex/amplitudes/detail/channel_weights.hpp"
-#include "hepex/amplitudes/detail/colour_flow_choices.hpp"
 #include "hepex/amplitudes/detail/event_choices.hpp"
+#include "hepex/amplitudes/detail/process_registry.hpp"
 #include "hepex/amplitudes/matrix_element.hpp"
 #include "hepex/core/error.hpp"
 
 namespace hepex::amplitudes {
-
-namespace detail {
-
-FlowChoiceTable flow_choice_table(Process process) {
-  using namespace colour_data;
-  switch (process) {
-    case Process::gg_tt: return {gg_tt_flow_choices, gg_tt_flow_words, gg_tt_configurations};
-    case Process::gg_ttg: return {gg_ttg_flow_choices, gg_ttg_flow_words, gg_ttg_configurations};
-    case Process::gg_ttgg:
-      return {gg_ttgg_flow_choices, gg_ttgg_flow_words, gg_ttgg_configurations};
-    case Process::gg_ttggg:
-      return {gg_ttggg_flow_choices, gg_ttggg_flow_words, gg_ttggg_configurations};
-  }
-  throw Error("unknown process", ErrorKind::runtime);
-}
-
-}  // namespace detail
 
 int configurations(Process process) { return detail::flow_choice_table(process).configurations; }
 

@@ -66,17 +66,50 @@ std::string cards_directory() {
        "HEPEX_RUN_CARD name the cards instead)");
 }
 
+// The process of a MadEvent subprocess with npar particles: HEPEX_PROCESS
+// where set (it must have npar particles), else the one process of the
+// registry with npar particles; several or none: an error naming them.
+std::string process_for(int npar) {
+  std::string all, matching;
+  int matches = 0;
+  for (int i = 0; i < hepex_me_processes(); ++i) {
+    const std::string name = hepex_me_process_name(i);
+    const int particles = hepex_me_process_particles(i);
+    all += (all.empty() ? "" : ", ") + name + " (" + std::to_string(particles) + ")";
+    if (particles == npar) {
+      matching += (matching.empty() ? "" : ", ") + name;
+      ++matches;
+    }
+  }
+  if (const char* chosen = std::getenv("HEPEX_PROCESS")) {
+    for (int i = 0; i < hepex_me_processes(); ++i) {
+      if (chosen == std::string(hepex_me_process_name(i))) {
+        if (hepex_me_process_particles(i) == npar) return chosen;
+        fail("fbridgecreate: HEPEX_PROCESS=" + std::string(chosen) + " has " +
+             std::to_string(hepex_me_process_particles(i)) + " particles, MadEvent's npar = " +
+             std::to_string(npar));
+      }
+    }
+    fail("fbridgecreate: HEPEX_PROCESS=" + std::string(chosen) + ": not a process of hepex (" +
+         all + ")");
+  }
+  if (matches == 1) return matching;
+  if (matches == 0) {
+    fail("fbridgecreate: npar = " + std::to_string(npar) +
+         ": no process of hepex has that many particles (" + all + ")");
+  }
+  fail("fbridgecreate: npar = " + std::to_string(npar) + ": " + matching +
+       " all have that many particles; set HEPEX_PROCESS to the subprocess's");
+}
+
 }  // namespace
 
 extern "C" {
 
 void fbridgecreate_(hepex_me** bridge, const int* nevt, const int* npar, const int* np4) {
   const KeepFloatingPointEnvironment keep;
-  static const char* const processes[] = {"gg_tt", "gg_ttg", "gg_ttgg", "gg_ttggg"};
-  if (*npar < 4 || *npar > 7 || *np4 != 4) {
-    fail("fbridgecreate: npar = " + std::to_string(*npar) + ", np4 = " + std::to_string(*np4) +
-         ": hepex has g g -> t tbar + 0..3 gluons (npar 4..7, np4 4)");
-  }
+  if (*np4 != 4) fail("fbridgecreate: np4 = " + std::to_string(*np4) + ": momenta have 4 components");
+  const std::string process = process_for(*npar);
   if (*nevt <= 0) fail("fbridgecreate: nevt = " + std::to_string(*nevt) + " must be positive");
   const char* precision = std::getenv("HEPEX_PRECISION");
   // The cards: HEPEX_PARAM_CARD and HEPEX_RUN_CARD where set, else the
@@ -94,7 +127,7 @@ void fbridgecreate_(hepex_me** bridge, const int* nevt, const int* npar, const i
     run_card = cards + "/run_card.dat";
   }
   if (run != nullptr) run_card = run;
-  hepex_me* me = hepex_me_create_madevent(processes[*npar - 4], precision ? precision : "double",
+  hepex_me* me = hepex_me_create_madevent(process.c_str(), precision ? precision : "double",
                                           param_card.c_str(), run_card.c_str(), *nevt);
   if (me == nullptr) fail(hepex_me_last_error());
   *bridge = me;

@@ -6,7 +6,8 @@
 #include <cmath>
 
 #include "hepex/amplitudes/detail/channel_weights.hpp"
-#include "hepex/amplitudes/detail/lane_evaluator.hpp"
+#include "hepex/amplitudes/detail/helicity_units.hpp"
+#include "hepex/amplitudes/detail/process_registry.hpp"
 #include "hepex/amplitudes/rambo.hpp"
 #include "hepex/config.hpp"
 #include "hepex/core/error.hpp"
@@ -21,19 +22,22 @@ using Memory = MatrixElement::Memory;
 
 // Threads and events per team of the team kernel. On the host (the BLAS
 // colour sum; Serial: one thread per team) one event per team. On a GPU the
-// choice measured on the H100 with
-// perf/amplitudes/run_me_shapes.sh (perf/results/amplitudes/README.md): one warp per unit and event
-// for gg_ttgg (a larger team idles in the short steps and holds registers that other teams could
-// use), four warps for gg_ttggg (its widest steps have 120 and 240 items), and several events per
-// warp-sized team for the small processes, whose steps have only a few items per event.
-detail::TeamShape team_shape(int gluons, const MatrixElementOptions& o) {
+// choice measured on the H100 with perf/amplitudes/run_me_shapes.sh
+// (perf/results/amplitudes/README.md), by the process's size: one warp per
+// unit and event at 6 particles (gg_ttgg: a larger team idles in the short
+// steps and holds registers that other teams could use), four warps at 7
+// (gg_ttggg: its widest steps have 120 and 240 items), and several events per
+// warp-sized team for the small processes, whose steps have only a few items
+// per event.
+detail::TeamShape team_shape(int particles, const MatrixElementOptions& o) {
   detail::TeamShape shape{1, 1};
   if (has_accelerator) {
-    switch (gluons) {
-      case 2:
-      case 3: shape = {32, 4}; break;
-      case 4: shape = {32, 1}; break;
-      default: shape = {128, 1};
+    if (particles <= 5) {
+      shape = {32, 4};
+    } else if (particles == 6) {
+      shape = {32, 1};
+    } else {
+      shape = {128, 1};
     }
   }
   if (o.team_size != 0) shape.team_size = o.team_size;
@@ -44,50 +48,11 @@ detail::TeamShape team_shape(int gluons, const MatrixElementOptions& o) {
   return shape;
 }
 
-TopQuark top_of(const MatrixElementOptions& o) {
-  return {o.parameters.top_mass, o.parameters.top_width};
-}
-
-template <int NG>
-std::unique_ptr<detail::Evaluator<DeviceSpace>> make_evaluator(Process process,
-                                                               const MatrixElementOptions& o) {
-  using detail::EvaluatorOf;
-  const detail::TeamShape shape{o.team_size, o.events_per_team};
-  switch (o.precision) {
-    case Precision::double_precision:
-      return std::make_unique<EvaluatorOf<DeviceSpace, NG, double, double>>(process, top_of(o),
-                                                                            o.colour_sum, shape);
-    case Precision::single_precision:
-      return std::make_unique<EvaluatorOf<DeviceSpace, NG, float, float>>(process, top_of(o),
-                                                                          o.colour_sum, shape);
-    case Precision::mixed:
-      return std::make_unique<EvaluatorOf<DeviceSpace, NG, double, float>>(process, top_of(o),
-                                                                           o.colour_sum, shape);
-  }
-  throw Error("unknown precision", ErrorKind::runtime);
-}
-
 // The host lane kernel where it exists, for the kernel colour sum (the BLAS
-// colour sum needs the team kernel's jamps in device memory).
+// colour sum needs the team kernel's jamps in device memory); the process's
+// evaluator family decides the same way (top_line_gluons_evaluators.hpp).
 bool uses_lanes(const MatrixElementOptions& o) {
   return HEPEX_HAS_ME_LANES && o.colour_sum == ColourSumMethod::kernel;
-}
-
-std::unique_ptr<detail::Evaluator<DeviceSpace>> make_evaluator(Process process,
-                                                               const MatrixElementOptions& o) {
-#if HEPEX_HAS_ME_LANES
-  if (uses_lanes(o)) {
-    return std::make_unique<detail::LaneEvaluator<DeviceSpace>>(
-        process, top_of(o), detail::lane_kernel(o.simd, process_info(process).gluons, o.precision));
-  }
-#endif
-  switch (process) {
-    case Process::gg_tt: return make_evaluator<2>(process, o);
-    case Process::gg_ttg: return make_evaluator<3>(process, o);
-    case Process::gg_ttgg: return make_evaluator<4>(process, o);
-    case Process::gg_ttggg: return make_evaluator<5>(process, o);
-  }
-  throw Error("unknown process", ErrorKind::runtime);
 }
 
 // Events of the probe batch that decides which helicities contribute.
@@ -155,11 +120,11 @@ MatrixElement::MatrixElement(Process process, MatrixElementOptions options,
                                       : "this build evaluates matrix elements on the device"));
     }
     options_.simd = Simd::none;
-    const auto shape = team_shape(info_.gluons, options_);
+    const auto shape = team_shape(info_.particles, options_);
     options_.team_size = shape.team_size;
     options_.events_per_team = shape.events_per_team;
   }
-  evaluator_ = make_evaluator(process, options_);
+  evaluator_ = detail::process_entry(process).make_evaluator(process, options_);
   // One instance: the caller's, so that the caller's work on it (RAMBO, say)
   // is ordered before ours; more: new instances, at most one per unit.
   const int instances = std::min(options_.streams, 1 << info_.gluons);

@@ -1,29 +1,43 @@
-// Process table and the parsers of process / precision / colour-sum names.
+// Process names and helicities from the registry, and the parsers of
+// process / precision / colour-sum names.
 #include "hepex/amplitudes/process.hpp"
 
+#include "hepex/amplitudes/detail/process_registry.hpp"
 #include "hepex/core/error.hpp"
 
 namespace hepex::amplitudes {
 
-namespace {
+const ProcessInfo& process_info(Process process) { return detail::process_entry(process).info; }
 
-// helcolDenominator = 4 (two gluon spins) x 64 (two gluon colours) x (n_g!)
-// for n_g identical outgoing gluons; ME units GeV^(4 - 2 * particles + 4).
-const ProcessInfo table[] = {
-    {Process::gg_tt, "gg_tt", 2, 4, 2, 16, 256, "GeV^0"},
-    {Process::gg_ttg, "gg_ttg", 3, 5, 6, 32, 256, "GeV^-2"},
-    {Process::gg_ttgg, "gg_ttgg", 4, 6, 24, 64, 512, "GeV^-4"},
-    {Process::gg_ttggg, "gg_ttggg", 5, 7, 120, 128, 1536, "GeV^-6"},
-};
+const std::vector<Process>& all_processes() {
+  static const std::vector<Process> all = [] {
+    std::vector<Process> processes;
+    for (int i = 0; i < process_count; ++i) processes.push_back(static_cast<Process>(i));
+    return processes;
+  }();
+  return all;
+}
 
-}  // namespace
-
-const ProcessInfo& process_info(Process process) { return table[static_cast<int>(process)]; }
+std::string process_names() {
+  std::string names;
+  for (const Process p : all_processes()) names += (names.empty() ? "" : ", ") + std::string(process_info(p).name);
+  return names;
+}
 
 Process parse_process(const std::string& name) {
-  for (const auto& info : table)
-    if (name == info.name) return info.process;
-  throw Error("process '" + name + "': expected gg_tt, gg_ttg, gg_ttgg or gg_ttggg");
+  for (const Process p : all_processes())
+    if (name == process_info(p).name) return p;
+  throw Error("process '" + name + "': expected one of " + process_names());
+}
+
+int helicity(const ProcessInfo& info, int combination, int particle) {
+  if (combination < 0 || combination >= info.helicity_combinations || particle < 0 ||
+      particle >= info.particles) {
+    throw Error(std::string(info.name) + ": no helicity combination " + std::to_string(combination) +
+                " / particle " + std::to_string(particle));
+  }
+  const int value = (combination >> (info.particles - 1 - particle)) & 1 ? 1 : -1;
+  return (info.reversed_helicities >> particle) & 1 ? -value : value;
 }
 
 Precision parse_precision(const std::string& name) {

@@ -282,8 +282,8 @@ void run_me(const MeOptions& o) {
 
 void add_me_command(CLI::App& app) {
   auto o = std::make_shared<MeOptions>();
-  auto* me = app.add_subcommand("me", "LO matrix elements of g g -> t tbar + 0..3 gluons");
-  me->add_option("--process", o->process, "gg_tt, gg_ttg, gg_ttgg or gg_ttggg (required)")
+  auto* me = app.add_subcommand("me", "LO matrix elements (the processes of --process)");
+  me->add_option("--process", o->process, "one of " + amplitudes::process_names() + " (required)")
       ->required();
   me->add_option("--events", o->events, "number of RAMBO events (without --momenta)")
       ->check(whole_number(1));

@@ -24,10 +24,10 @@ ExternalWaves<NG> external_waves(const amplitudes::ProcessInfo& info, const doub
   for (int g = 0; g < NG; ++g) {
     const int particle = g < 2 ? g : g + 2;
     w.gluons[g] =
-        vxxxxx<double>(p + 4 * particle, helicity(h, particle, info.particles), g < 2 ? -1 : 1);
+        vxxxxx<double>(p + 4 * particle, helicity(info, h, particle), g < 2 ? -1 : 1);
   }
-  w.top = oxxxxx(p + 8, top_mass, helicity(h, 2, info.particles), 1);
-  w.antitop = ixxxxx(p + 12, top_mass, helicity(h, 3, info.particles), -1);
+  w.top = oxxxxx(p + 8, top_mass, helicity(info, h, 2), 1);
+  w.antitop = ixxxxx(p + 12, top_mass, helicity(info, h, 3), -1);
   return w;
 }
 

@@ -25,11 +25,9 @@
 namespace hepex::amplitudes {
 namespace {
 
-const Process all_processes[] = {Process::gg_tt, Process::gg_ttg, Process::gg_ttgg,
-                                 Process::gg_ttggg};
 
 TEST(ChannelWeights, EmbeddedTablesMatchTheData) {
-  for (const Process process : all_processes) {
+  for (const Process process : all_processes()) {
     const auto& info = process_info(process);
     const auto table = detail::channel_table(process);
     std::ifstream in(test::madgraph_file(std::string(info.name) + "_channels.txt"));
@@ -127,7 +125,7 @@ TEST_P(ChannelWeightsReference, MadGraphsWeightsOnEveryEvent) {
   EXPECT_EQ(cut, 1);
 }
 
-INSTANTIATE_TEST_SUITE_P(Processes, ChannelWeightsReference, ::testing::ValuesIn(all_processes),
+INSTANTIATE_TEST_SUITE_P(Processes, ChannelWeightsReference, ::testing::ValuesIn(all_processes()),
                          [](const auto& info) {
                            return std::string(process_info(info.param).name);
                          });
@@ -136,7 +134,7 @@ INSTANTIATE_TEST_SUITE_P(Processes, ChannelWeightsReference, ::testing::ValuesIn
 // of MadEvent's channel integrals the cross section), with and without the
 // t cut.
 TEST(ChannelWeights, AddUpToOneOverTheChannels) {
-  for (const Process process : all_processes) {
+  for (const Process process : all_processes()) {
     const auto& info = process_info(process);
     const std::size_t events = process == Process::gg_ttggg ? 8 : 64;
     const auto ref = test::read_reference(info, true, events);
@@ -169,7 +167,7 @@ TEST(ChannelWeights, AddUpToOneOverTheChannels) {
 // (gg_ttggg: 3780 propagators, 691 nodes).
 TEST(ChannelWeights, MergedPropagatorsGiveTheSameBits) {
   const int expected_nodes[] = {3, 20, 104, 691};
-  for (const Process process : all_processes) {
+  for (const Process process : all_processes()) {
     const auto& info = process_info(process);
     const auto table = detail::channel_table(process);
     EXPECT_EQ(table.node_count, expected_nodes[static_cast<int>(process)]) << info.name;

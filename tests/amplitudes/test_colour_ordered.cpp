@@ -18,6 +18,7 @@
 #include "test_seed.hpp"
 #if HEPEX_HAS_ME_LANES
 #include "hepex/amplitudes/detail/lanes.hpp"
+#include "hepex/amplitudes/detail/generated/top_line_gluons.hpp"
 #include "hepex/amplitudes/detail/triangle_colour_sum.hpp"
 #endif
 
@@ -29,8 +30,6 @@ using namespace detail;  // the recursion's internals
 // The standard library's complex numbers as the independent arithmetic.
 std::complex<double> to_std(const cplx<double>& z) { return {z.real(), z.imag()}; }
 
-const Process all_processes[] = {Process::gg_tt, Process::gg_ttg, Process::gg_ttgg,
-                                 Process::gg_ttggg};
 
 // sum over colours of (T^{a_s1} ... T^{a_sn})_{ij} conj((T^{a_t1} ... T^{a_tn})_{ij})
 // = sum_a Tr(T^{s1}..T^{sn} T^{tn}..T^{t1}), computed independently of
@@ -68,7 +67,7 @@ double trace_basis_product(const std::vector<int>& s, const std::vector<int>& t)
 
 TEST(AmplitudeColour, EmbeddedMatricesMatchTheDataAndTheTraceBasis) {
   SCOPED_TRACE(test::seed_trace());
-  for (const Process process : all_processes) {
+  for (const Process process : all_processes()) {
     const auto& info = process_info(process);
     const ColourMatrix m = colour_matrix(process);
     ASSERT_EQ(m.colours, info.colour_flows) << info.name;
@@ -165,9 +164,9 @@ TEST(AmplitudeColour, FoldedColourSumIsTheQuadraticForm) {
 // over 50 trials per case: 2.3e-16 in double, 1.4e-7 in float.
 struct TriangleTestTag {};
 
-template <class Real, int n, int C>
+template <class Real, class Matrix, int C>
 void check_triangle_colour_sum(const ColourMatrix& m, std::mt19937_64& rng, double bound) {
-  constexpr int lanes = Real::lanes;
+  constexpr int lanes = Real::lanes, n = Matrix::colours;
   using T = typename Real::value_type;
   hepex::test::UniformReal uniform(-1, 1);
   for (int trial = 0; trial < hepex::test::cases(5); ++trial) {
@@ -183,7 +182,7 @@ void check_triangle_colour_sum(const ColourMatrix& m, std::mt19937_64& rng, doub
       packed[at] = cplx<Real>(Real::load(re, lanes), Real::load(im, lanes));
     }
     Doubles<Real> triangle[C];
-    detail::triangle_colour_sums<n, C>(packed.data(), triangle);
+    detail::triangle_colour_sums<Matrix, C>(packed.data(), triangle);
     for (int lane = 0; lane < lanes; ++lane)
       for (int c = 0; c < C; ++c) {
         long double plain = 0, size = 0;
@@ -203,22 +202,27 @@ void check_triangle_colour_sum(const ColourMatrix& m, std::mt19937_64& rng, doub
   }
 }
 
-template <class Real, int n>
-void check_triangle_colour_sums(Process process, std::mt19937_64& rng, double bound) {
-  const ColourMatrix m = colour_matrix(process);
-  ASSERT_EQ(m.colours, n);
-  check_triangle_colour_sum<Real, n, 1>(m, rng, bound);
-  check_triangle_colour_sum<Real, n, 2>(m, rng, bound);
-  check_triangle_colour_sum<Real, n, 3>(m, rng, bound);
-  check_triangle_colour_sum<Real, n, 4>(m, rng, bound);
+// The compile-time matrix of each process of the top-line family against
+// the registry's (the oracle's) matrix of the same process.
+template <class Real, class Matrix>
+void check_triangle_colour_sums(std::mt19937_64& rng, double bound) {
+  const ColourMatrix m = colour_matrix(Matrix::process);
+  ASSERT_EQ(m.colours, Matrix::colours);
+  check_triangle_colour_sum<Real, Matrix, 1>(m, rng, bound);
+  check_triangle_colour_sum<Real, Matrix, 2>(m, rng, bound);
+  check_triangle_colour_sum<Real, Matrix, 3>(m, rng, bound);
+  check_triangle_colour_sum<Real, Matrix, 4>(m, rng, bound);
+}
+
+template <class Real, int... NG>
+void check_triangle_colour_sums(std::mt19937_64& rng, double bound,
+                                std::integer_sequence<int, NG...>) {
+  (check_triangle_colour_sums<Real, detail::generated::TopLineGluons<NG>>(rng, bound), ...);
 }
 
 template <class Real>
 void check_triangle_colour_sums(std::mt19937_64& rng, double bound) {
-  check_triangle_colour_sums<Real, 2>(Process::gg_tt, rng, bound);
-  check_triangle_colour_sums<Real, 6>(Process::gg_ttg, rng, bound);
-  check_triangle_colour_sums<Real, 24>(Process::gg_ttgg, rng, bound);
-  check_triangle_colour_sums<Real, 120>(Process::gg_ttggg, rng, bound);
+  check_triangle_colour_sums<Real>(rng, bound, detail::generated::top_line_gluons_parameters{});
 }
 
 TEST(AmplitudeColour, TriangleColourSumIsTheQuadraticForm) {
@@ -231,7 +235,7 @@ TEST(AmplitudeColour, TriangleColourSumIsTheQuadraticForm) {
 
 TEST(AmplitudeColour, HelicityOrderIsMadGraphs) {
   SCOPED_TRACE(test::seed_trace());
-  for (const Process process : all_processes) {
+  for (const Process process : all_processes()) {
     const auto& info = process_info(process);
     const auto rows =
         test::read_rows(test::madgraph_file(std::string(info.name) + "_helicities.txt"));
@@ -239,7 +243,7 @@ TEST(AmplitudeColour, HelicityOrderIsMadGraphs) {
     for (int h = 0; h < info.helicity_combinations; ++h) {
       EXPECT_EQ(rows[h][0], h);
       for (int i = 0; i < info.particles; ++i)
-        EXPECT_EQ(rows[h][i + 1], helicity(h, i, info.particles)) << info.name << " " << h;
+        EXPECT_EQ(rows[h][i + 1], helicity(info, h, i)) << info.name << " " << h;
     }
   }
 }
@@ -293,7 +297,7 @@ TEST(AmplitudeGauge, GluonPolarisationReplacedByItsMomentumGivesZero) {
 
 TEST(AmplitudeRambo, EventsAreOnShellConservingAndReproducible) {
   SCOPED_TRACE(test::seed_trace());
-  for (const Process process : all_processes) {
+  for (const Process process : all_processes()) {
     const auto& info = process_info(process);
     MomentaView<Kokkos::HostSpace> a("a", 100, info.particles, 4), b("b", 100, info.particles, 4);
     rambo(Kokkos::DefaultHostExecutionSpace(), a, 1500.0, test::seed());

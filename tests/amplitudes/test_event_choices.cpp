@@ -31,8 +31,6 @@ namespace {
 
 using namespace detail;  // the recursion's internals
 
-const Process all_processes[] = {Process::gg_tt, Process::gg_ttg, Process::gg_ttgg,
-                                 Process::gg_ttggg};
 
 // MadGraph's selection reference: per event the momenta (of the on-shell
 // reference's event ievt), the inputs and MadGraph's answers.
@@ -67,7 +65,7 @@ SelectionReference read_selection_reference(const ProcessInfo& info, std::size_t
 }
 
 TEST(AmplitudeSelection, EmbeddedFlowChoicesMatchTheData) {
-  for (const Process process : all_processes) {
+  for (const Process process : all_processes()) {
     const auto& info = process_info(process);
     const auto table = detail::flow_choice_table(process);
     const auto rows = test::read_rows(test::madgraph_file(std::string(info.name) + "_icolamp.txt"));
@@ -183,7 +181,7 @@ TEST_P(AmplitudeSelectionReference, MadGraphsChoicesOnEveryEvent) {
   }
 }
 
-INSTANTIATE_TEST_SUITE_P(Processes, AmplitudeSelectionReference, ::testing::ValuesIn(all_processes),
+INSTANTIATE_TEST_SUITE_P(Processes, AmplitudeSelectionReference, ::testing::ValuesIn(all_processes()),
                          [](const auto& info) {
                            return std::string(process_info(info.param).name);
                          });
@@ -199,7 +197,7 @@ TEST(AmplitudeSelection, CouplingScalesExactly) {
   SCOPED_TRACE(test::seed_trace());
   std::mt19937_64 rng(test::seed());
   hepex::test::UniformReal coupling(0.8, 1.6), alpha(0.08, 0.16), unit(0, 1);
-  for (const Process process : all_processes) {
+  for (const Process process : all_processes()) {
     const auto& info = process_info(process);
     const auto ref = test::read_reference(info, true, 16);
     const std::size_t events = ref.size();

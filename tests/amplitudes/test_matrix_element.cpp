@@ -22,8 +22,6 @@ using namespace detail;  // the recursion's internals
 
 using test::events_for;
 
-const Process all_processes[] = {Process::gg_tt, Process::gg_ttg, Process::gg_ttgg,
-                                 Process::gg_ttggg};
 
 double max_relative_error(const std::vector<double>& got, const std::vector<double>& want) {
   EXPECT_EQ(got.size(), want.size());
@@ -253,7 +251,7 @@ TEST_P(AmplitudeReference, MasslessTopDumpsAsRegression) {
   std::cout << "[ " << info.name << " ] massless-top dump: max relative error " << error << '\n';
 }
 
-INSTANTIATE_TEST_SUITE_P(Amplitude, AmplitudeReference, ::testing::ValuesIn(all_processes),
+INSTANTIATE_TEST_SUITE_P(Amplitude, AmplitudeReference, ::testing::ValuesIn(all_processes()),
                          [](const auto& p) { return std::string(process_info(p.param).name); });
 
 // Boosts along an arbitrary axis and rotates every event: with width 0 the ME
@@ -281,7 +279,7 @@ TEST(AmplitudeLorentz, ZeroWidthMeIsInvariantUnderBoostsAndRotations) {
   SCOPED_TRACE(test::seed_trace());
   MatrixElementOptions options;
   options.parameters.top_width = 0;
-  for (const Process process : all_processes) {
+  for (const Process process : all_processes()) {
     const auto& info = process_info(process);
     const auto ref = test::read_reference(info, true, process == Process::gg_ttggg ? 16 : 64);
     MatrixElement me(process, options);

@@ -37,8 +37,6 @@ namespace {
 
 using namespace detail;
 
-const Process all_processes[] = {Process::gg_tt, Process::gg_ttg, Process::gg_ttgg,
-                                 Process::gg_ttggg};
 
 // The 1 - 1e-9 quantile of chi-square with k degrees of freedom
 // (Wilson-Hilferty, z = 6.0).
@@ -84,7 +82,7 @@ TYPED_TEST(RamboOnSpace, ConservesMomentumOnShellAndIsotropic) {
   SCOPED_TRACE(test::seed_trace());
   const std::size_t events = HEPEX_SANITIZED_TESTS ? 4000 : 20000;
   constexpr int bins = 20;
-  for (const Process process : all_processes) {
+  for (const Process process : all_processes()) {
     const auto& info = process_info(process);
     const double sqrt_s = 1000;
     const auto p = rambo_events<Space>(info, events, sqrt_s, test::seed(), top_mass);
@@ -214,7 +212,7 @@ class MatrixElementOnSpace : public test::OnSpace {};
 // operations only.
 TEST_P(MatrixElementOnSpace, RandomEventsAtSeveralEnergiesMatchTheSlowEvaluation) {
   SCOPED_TRACE(test::seed_trace());
-  for (const Process process : all_processes) {
+  for (const Process process : all_processes()) {
     const auto& info = process_info(process);
     const std::size_t per_energy = process == Process::gg_ttggg  ? 2
                                    : process == Process::gg_ttgg ? 6

@@ -295,6 +295,22 @@ int main(int argc, char** argv) {
   }
   check(hepex_me_create("gg_tttt", "double") == NULL, "bad process");
   check(strstr(hepex_me_last_error(), "gg_tttt") != NULL, "bad process message");
+  /* The registry's list: every name known to the message of an unknown one,
+   * the test's processes among them with their particles, nothing beyond. */
+  check(hepex_me_processes() >= 4, "registry size");
+  for (p = 0; p < hepex_me_processes(); ++p) {
+    const char* name = hepex_me_process_name(p);
+    int q;
+    check(name != NULL && strstr(hepex_me_last_error(), name) != NULL, "registry name listed");
+    for (q = 0; q < 3; ++q)
+      if (name != NULL && strcmp(name, processes[q]) == 0)
+        check(hepex_me_process_particles(p) == 4 + q, "registry particles");
+  }
+  check(hepex_me_process_name(-1) == NULL && hepex_me_process_name(hepex_me_processes()) == NULL,
+        "registry name out of range");
+  check(hepex_me_process_particles(-1) == -1 &&
+            hepex_me_process_particles(hepex_me_processes()) == -1,
+        "registry particles out of range");
   check(hepex_me_create("gg_tt", "half") == NULL, "bad precision");
   check_bridge(argv[1]);
   check_threads(argv[1]);

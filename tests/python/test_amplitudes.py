@@ -81,3 +81,29 @@ def test_bad_momenta_and_inputs():
         me.evaluate(rows[:4, 2:18].reshape(-1, 4, 4), rndhel=np.array([0.5, 1.0, 0.2, 0.1]))
     with pytest.raises(hepex.InvalidInputError, match="gg_tx"):
         hepex.MatrixElement("gg_tx")
+
+
+def test_processes_are_the_registrys():
+    """hepex.processes() against MadGraph's own files: the legs of the helicity
+    table's header, its rows, the colour matrix's size, and a MatrixElement of
+    each small one with those particles; an unknown name lists them all."""
+    names = {"g": 21, "t": 6, "t~": -6, "u": 2, "u~": -2, "d": 1, "d~": -1}
+    listed = hepex.processes()
+    assert [p["name"] for p in listed][:4] == ["gg_tt", "gg_ttg", "gg_ttgg", "gg_ttggg"]
+    for p in listed:
+        header = open(DATA / "madgraph" / f"{p['name']}_helicities.txt").readline()
+        madgraph = header.split(" for ", 1)[1].split(",", 1)[0]
+        assert p["madgraph"] == madgraph
+        assert p["pdg"] == [names[w] for w in madgraph.split() if w != ">"]
+        assert p["particles"] == len(p["pdg"])
+        assert p["helicity_combinations"] == len(read(f"{p['name']}_helicities.txt"))
+        assert p["colour_flows"] == len(read(f"{p['name']}_colormatrix.txt")) - 1
+        assert p["configurations"] == len(read(f"{p['name']}_icolamp.txt"))
+        if p["name"] in PROCESSES:
+            me = hepex.MatrixElement(p["name"])
+            assert (me.particles, me.diagrams, me.me_units) == (
+                p["particles"], p["diagrams"], p["me_units"])
+    with pytest.raises(hepex.InvalidInputError) as error:
+        hepex.MatrixElement("uux_ttx")
+    for p in listed:
+        assert p["name"] in str(error.value)

@@ -8,7 +8,7 @@ subprocess's numbering, the channel id MadEvent passes to the bridge, as
 CUDACPP numbers its diagrams) and props.inc (each propagator's mass and
 width). Usage:
     python3 tests/data/madgraph/extract_channels.py MG4GPU/epochX/cudacpp
-Then make_channel_tables.py writes the header the library uses."""
+Then tools/madgraph/make_process_tables.py writes the headers the library uses."""
 import pathlib
 import re
 import sys

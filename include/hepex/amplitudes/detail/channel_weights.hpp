@@ -62,8 +62,8 @@ struct ChannelTable {
   const short* config_nodes = nullptr;
   int node_count = 0;
 };
-// The most nodes of any process (gg_ttggg's; channel_table checks it).
-inline constexpr int most_channel_nodes = 691;
+// most_channel_nodes (generated/process_list.hpp): the most nodes of any
+// process (channel_table checks it).
 inline constexpr int t_channel_flag = 1, top_mass_flag = 2, top_width_flag = 4;
 
 // The process's tables in host memory (channel_tables.hpp).

@@ -8,32 +8,12 @@
 #include <cstdint>
 #include <string>
 
-#include "hepex/amplitudes/detail/colour_matrices.hpp"
 #include "hepex/amplitudes/detail/folded_colour_share.hpp"
-#include "hepex/amplitudes/process.hpp"
+#include "hepex/amplitudes/detail/process_registry.hpp"
 #include "hepex/core/error.hpp"
 #include "hepex/core/kokkos_compat.hpp"
 
 namespace hepex::amplitudes::detail {
-
-// The process's colour matrix CF (ncolour x ncolour, row-major) and common
-// row denominator, as embedded from the reference data.
-struct ColourMatrix {
-  int colours;
-  int denominator;
-  const int* cf;
-};
-
-inline ColourMatrix colour_matrix(Process process) {
-  using namespace colour_data;
-  switch (process) {
-    case Process::gg_tt: return {gg_tt_colours, gg_tt_denominator, gg_tt_cf};
-    case Process::gg_ttg: return {gg_ttg_colours, gg_ttg_denominator, gg_ttg_cf};
-    case Process::gg_ttgg: return {gg_ttgg_colours, gg_ttgg_denominator, gg_ttgg_cf};
-    case Process::gg_ttggg: return {gg_ttggg_colours, gg_ttggg_denominator, gg_ttggg_cf};
-  }
-  throw Error("colour_matrix: unknown process", ErrorKind::runtime);
-}
 
 template <class MemSpace>
 Kokkos::View<std::int16_t*, MemSpace> folded_colour_weights(const ColourMatrix& m) {

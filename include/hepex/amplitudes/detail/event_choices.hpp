@@ -8,7 +8,7 @@
 //   helicity: over the good helicities in MadGraph's order, the first whose
 //     cumulative colour-summed |M_h|^2 exceeds rndhel times their sum;
 //   colour: over the colour flows that the diagram configuration igraph
-//     allows (MadGraph's icolamp, colour_flow_choices.hpp), the first whose
+//     allows (MadGraph's icolamp, the registry's FlowChoiceTable), the first whose
 //     cumulative jamp2_i = sum over helicities of |jamp_i|^2 exceeds rndcol
 //     times their sum. For igraph 0, or without igraph, every flow may be
 //     chosen (CUDACPP chooses none there, its issue #931, and MadEvent's
@@ -38,21 +38,12 @@ struct EventChoices {
   const double* rndcol = nullptr;  // uniform in [0, 1): choose a colour flow into selcol
   const int* igraph = nullptr;     // the configuration allowing flows: 1.., 0 or null: all
   int* selcol = nullptr;           // 1-based colour flow
-  const std::uint64_t* flow_choices = nullptr;  // the process's icolamp bits (colour_flow_choices)
+  const std::uint64_t* flow_choices = nullptr;  // the process's icolamp bits (process_registry.hpp, FlowChoiceTable)
   int flow_words = 0;                           // words per configuration
 
   bool any() const { return gs != nullptr || rndhel != nullptr || rndcol != nullptr; }
   bool chooses() const { return rndhel != nullptr || rndcol != nullptr; }
 };
-
-// The process's icolamp table: its words, words per configuration and
-// configurations (gg_tt 3, gg_ttg 15, gg_ttgg 105, gg_ttggg 945).
-struct FlowChoiceTable {
-  const std::uint64_t* words;
-  int words_per_configuration;
-  int configurations;
-};
-FlowChoiceTable flow_choice_table(Process process);
 
 // (gs / G)^(2 gluons): |M|^2 at coupling gs over |M|^2 at G, for a process
 // with `gluons` gluons in all (parameters.hpp).

@@ -1,15 +1,26 @@
 #pragma once
-// Helicity combinations grouped into units of work for the ME kernels (the
-// GPU team kernel, detail/evaluator.hpp, and the host lane kernel,
-// detail/lane_kernel.hpp).
+// Helicity combinations grouped into units of work for the top-line family's
+// kernels (the GPU team kernel, team_evaluator.hpp, and the host lane kernel,
+// lane_kernel.hpp), whose legs are g g t tbar g ... (top_line_gluons_evaluators.hpp
+// checks a process's legs before it builds them).
 
 #include <algorithm>
 #include <cstddef>
 #include <vector>
 
-#include "hepex/amplitudes/process.hpp"
+#include <Kokkos_Macros.hpp>
 
 namespace hepex::amplitudes::detail {
+
+// MadGraph's helicity order for the legs g g t tbar g ...: the last particle
+// varies fastest, every particle runs -1, +1 except the tbar (particle 3),
+// which runs +1, -1 (ProcessInfo::reversed_helicities = 1 << 3).
+inline constexpr unsigned top_line_reversed_helicities = 1u << 3;
+
+KOKKOS_INLINE_FUNCTION int top_line_helicity(int combination, int particle, int particles) {
+  const int value = (combination >> (particles - 1 - particle)) & 1 ? 1 : -1;
+  return (top_line_reversed_helicities >> particle) & 1 ? -value : value;
+}
 
 // The helicity combinations that differ only in the top and antitop
 // helicities share their gluon currents (and, for equal antitop helicities,
@@ -41,7 +52,7 @@ inline std::vector<HelicityUnit> helicity_units(const std::vector<int>& heliciti
     HelicityUnit& unit = units[index];
     unit.helicity[unit.count++] = h;
   }
-  const auto antitop = [&](int h) { return amplitudes::helicity(h, 3, particles); };
+  const auto antitop = [&](int h) { return top_line_helicity(h, 3, particles); };
   for (auto& unit : units) {
     std::stable_sort(unit.helicity, unit.helicity + unit.count,
                      [&](int a, int b) { return antitop(a) < antitop(b); });

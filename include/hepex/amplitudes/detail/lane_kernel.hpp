@@ -19,8 +19,11 @@
 // the stored |M|^2.
 
 #include <cstddef>
+#include <utility>
 
 #include "hepex/amplitudes/detail/colour_ordered.hpp"
+#include "hepex/amplitudes/detail/generated/top_line_gluons.hpp"
+#include "hepex/amplitudes/detail/helicity_units.hpp"
 #include "hepex/amplitudes/detail/lane_task.hpp"
 #include "hepex/amplitudes/detail/lanes.hpp"
 #include "hepex/amplitudes/detail/subset_kinematics.hpp"
@@ -35,6 +38,8 @@ struct LaneKernelOf {
   static constexpr int lanes = AmpReal::lanes;
   static constexpr int particles = NG + 2;
   static constexpr int colours = Sizes::colours;
+  using Colour = generated::TopLineGluons<NG>;  // the process's colour matrix
+  static_assert(Colour::colours == colours, "the registry's colour basis is the recursion's");
   static constexpr int most = max_combinations_per_unit;
   static_assert(ColourReal::lanes == lanes, "amplitudes and colour sum in the same lanes");
 
@@ -117,7 +122,7 @@ struct LaneKernelOf {
       for (int g = 0; g < NG; ++g) {
         const int particle = g < 2 ? g : g + 2;
         const auto w = vxxxxx<AmpReal>(p[particle],
-                                       amplitudes::helicity(unit.helicity[0], particle, particles),
+                                       top_line_helicity(unit.helicity[0], particle, particles),
                                        g < 2 ? -1 : 1);
         for (int mu = 0; mu < 4; ++mu) s.currents[4 * (1 + g) + mu] = w.c[mu];
       }
@@ -127,13 +132,13 @@ struct LaneKernelOf {
       Wave<AmpReal> antitop[2];
       for (int a = 0; a < antitops; ++a) {
         const int h = unit.helicity[a == 0 ? 0 : unit.first_of_second_antitop];
-        antitop[a] = ixxxxx<AmpReal>(p[3], mass, amplitudes::helicity(h, 3, particles), -1);
+        antitop[a] = ixxxxx<AmpReal>(p[3], mass, top_line_helicity(h, 3, particles), -1);
         for_each_length<1, NG - 1>(FermionCurrentsOfLength<NG, AmpReal, Plan, Kinematics>{
             plan, kinematics, s.currents, antitop[a].c, top, s.psi_of[a]});
       }
       for (int k = 0; k < unit.count; ++k) {
         const auto w =
-            oxxxxx<AmpReal>(p[2], mass, amplitudes::helicity(unit.helicity[k], 2, particles), 1);
+            oxxxxx<AmpReal>(p[2], mass, top_line_helicity(unit.helicity[k], 2, particles), 1);
         for (int mu = 0; mu < 4; ++mu) s.top[4 * k + mu] = w.c[mu];
       }
       for (int a = 0; a < antitops; ++a) {
@@ -169,10 +174,10 @@ struct LaneKernelOf {
   static void colour_sums(const cplx<ColourReal>* jamps, int count, D* sums) {
     static_assert(most == 4, "one case per number of combinations");
     switch (count) {
-      case 1: return triangle_colour_sums<colours, 1>(jamps, sums);
-      case 2: return triangle_colour_sums<colours, 2>(jamps, sums);
-      case 3: return triangle_colour_sums<colours, 3>(jamps, sums);
-      default: return triangle_colour_sums<colours, 4>(jamps, sums);
+      case 1: return triangle_colour_sums<Colour, 1>(jamps, sums);
+      case 2: return triangle_colour_sums<Colour, 2>(jamps, sums);
+      case 3: return triangle_colour_sums<Colour, 3>(jamps, sums);
+      default: return triangle_colour_sums<Colour, 4>(jamps, sums);
     }
   }
 
@@ -210,6 +215,15 @@ struct LaneKernelOf {
   static LaneKernel kernel() { return {&run, lanes, Scratch::bytes}; }
 };
 
+// of(std::integral_constant<int, NG>) for the NG among NGs equal to `gluons`
+// (none: a kernel without a run function, which LaneEvaluator refuses).
+template <class Of, int... NGs>
+LaneKernel kernel_for_gluons(int gluons, const Of& of, std::integer_sequence<int, NGs...>) {
+  LaneKernel kernel{};
+  ((gluons == NGs ? (void)(kernel = of(std::integral_constant<int, NGs>())) : (void)0), ...);
+  return kernel;
+}
+
 // The kernel for `gluons` gluons and `precision` with double lanes of
 // width DoubleLanes and float lanes of width FloatLanes; mixed precision
 // keeps the double width (its amplitudes are doubles).
@@ -227,13 +241,8 @@ LaneKernel lane_kernel_for(int gluons, Precision precision) {
     }
     return LaneKernel{};
   };
-  switch (gluons) {
-    case 2: return of(std::integral_constant<int, 2>());
-    case 3: return of(std::integral_constant<int, 3>());
-    case 4: return of(std::integral_constant<int, 4>());
-    case 5: return of(std::integral_constant<int, 5>());
-  }
-  return LaneKernel{};
+  // One kernel per process of the family (generated/top_line_gluons.hpp).
+  return kernel_for_gluons(gluons, of, generated::top_line_gluons_parameters{});
 }
 
 }  // namespace hepex::amplitudes::detail

@@ -13,7 +13,6 @@
 // core, and the colour sum took 7% of its profile: perf/results/amplitudes/README.md).
 
 #include "hepex/amplitudes/detail/arithmetic.hpp"
-#include "hepex/amplitudes/detail/colour_matrices.hpp"
 
 namespace hepex::amplitudes::detail {
 
@@ -31,31 +30,21 @@ struct ColourTriangle {
   }
 };
 
-// The colour matrix with n colour flows (colour_matrices.hpp: 2, 6, 24 and
-// 120 for gg -> t tbar + 2 .. 5 gluons).
-template <int n>
-constexpr const auto& colour_matrix_with() {
-  using namespace colour_data;
-  static_assert(
-      n == gg_tt_colours || n == gg_ttg_colours || n == gg_ttgg_colours || n == gg_ttggg_colours,
-      "no process with this many colour flows");
-  if constexpr (n == gg_tt_colours) return gg_tt_cf;
-  if constexpr (n == gg_ttg_colours) return gg_ttg_cf;
-  if constexpr (n == gg_ttgg_colours) return gg_ttgg_cf;
-  if constexpr (n == gg_ttggg_colours) return gg_ttggg_cf;
-}
-
-template <class T, int n>
-inline constexpr ColourTriangle<T, n> colour_triangle{colour_matrix_with<n>()};
+// The triangle of a process's colour matrix at compile time: Matrix has
+// `colours` and `cf` (colours x colours), as the generated family traits do
+// (generated/top_line_gluons.hpp).
+template <class T, class Matrix>
+inline constexpr ColourTriangle<T, Matrix::colours> colour_triangle{Matrix::cf};
 
 // sums[c] = d |M_c|^2 of each combination c < C, whose jamps J_c are at
 // j + c n, in double lanes (the selection of a helicity needs them apart;
 // their sum is the unit's). A row's z adds up in Real (at most n terms), the
 // rows in double.
-template <int n, int C, class Real>
+template <class Matrix, int C, class Real>
 HEPEX_FORCEINLINE_FUNCTION void triangle_colour_sums(const Complex<Real>* j, Doubles<Real>* sums) {
   using T = typename Real::value_type;
-  const T* row = colour_triangle<T, n>.w;
+  constexpr int n = Matrix::colours;
+  const T* row = colour_triangle<T, Matrix>.w;
 #pragma GCC unroll 4
   for (int c = 0; c < C; ++c) sums[c] = Doubles<Real>(0);
   for (int i = 0; i < n; ++i) {
