@@ -5,7 +5,8 @@
 // of code templated on the execution space.
 //
 //   Serial-only build (CI):     {host: "Serial"}
-//   OpenMP + Cuda build:        {device: "Cuda", host: "OpenMP"}
+//   Cuda + OpenMP + Serial:     {device: "Cuda", host: "OpenMP"}, and for the
+//                               typed tests Serial too (EnabledSpaces)
 //
 // hepex::DeviceSpace is the host space in a build without an accelerator;
 // it is then listed once, so no space runs twice. Each test case's name ends
@@ -70,9 +71,31 @@ class OnSpace : public ::testing::TestWithParam<SpaceParam> {
   std::string where() const { return "on " + GetParam().name; }
 };
 
-// The Kokkos execution space types, distinct, device first.
-using EnabledSpaces = std::conditional_t<has_accelerator, ::testing::Types<DeviceSpace, HostSpace>,
+// The Kokkos execution space types, distinct, device first: the default
+// device space, the default host space, and Serial where the build enables it
+// beside another host space (an OpenMP + Serial build): code templated on the
+// execution space runs on each, although the Place-based API reaches only
+// the first two.
+namespace detail {
+template <class List, class Space, bool add>
+struct Append {
+  using type = List;
+};
+template <class... Spaces, class Space>
+struct Append<::testing::Types<Spaces...>, Space, true> {
+  using type = ::testing::Types<Spaces..., Space>;
+};
+using DeviceAndHost = std::conditional_t<has_accelerator, ::testing::Types<DeviceSpace, HostSpace>,
                                          ::testing::Types<HostSpace>>;
+#ifdef KOKKOS_ENABLE_SERIAL
+using WithSerial = typename Append<DeviceAndHost, Kokkos::Serial,
+                                   !std::is_same<Kokkos::Serial, HostSpace>::value &&
+                                       !std::is_same<Kokkos::Serial, DeviceSpace>::value>::type;
+#else
+using WithSerial = DeviceAndHost;
+#endif
+}  // namespace detail
+using EnabledSpaces = detail::WithSerial;
 
 // Typed tests named by their space.
 struct SpaceNames {

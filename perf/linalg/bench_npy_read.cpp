@@ -16,6 +16,7 @@
 #include <string>
 #include <vector>
 
+#include "bench_args.hpp"
 #include "best_seconds.hpp"
 #include "hepex/io/matrix_market.hpp"
 #include "hepex/io/npy.hpp"
@@ -45,10 +46,17 @@ Matrix<std::uint32_t> time_read(const char* what, const std::string& path, int r
 
 }  // namespace
 
+int run(int argc, char** argv);
+
 int main(int argc, char** argv) {
-  const std::size_t n = argc > 1 ? std::strtoull(argv[1], nullptr, 10) : 16384;
-  const std::size_t m = argc > 2 ? std::strtoull(argv[2], nullptr, 10) : 3000;
-  const int repeats = argc > 3 ? std::atoi(argv[3]) : 3;
+  return hepex::perf::guarded_main("hepex_bench_npy_read", [&] { return run(argc, argv); });
+}
+
+int run(int argc, char** argv) {
+  using hepex::perf::whole_argument;
+  const std::size_t n = argc > 1 ? whole_argument(argv[1], "N", 1, 1u << 17) : 16384;
+  const std::size_t m = argc > 2 ? whole_argument(argv[2], "M", 1, 1u << 17) : 3000;
+  const int repeats = argc > 3 ? static_cast<int>(whole_argument(argv[3], "REPEATS", 1, 1000)) : 3;
   const char* tmp = std::getenv("TMPDIR");
   std::string pattern = std::string(tmp != nullptr ? tmp : "/tmp") + "/hepex-npy-bench-XXXXXX";
   if (::mkdtemp(pattern.data()) == nullptr) {

@@ -11,6 +11,7 @@
 #include <iomanip>
 #include <iostream>
 
+#include "bench_args.hpp"
 #include "best_seconds.hpp"
 #include "hepex/linalg/random_matrix.hpp"
 #include "hepex/linalg/row_echelon.hpp"
@@ -84,13 +85,16 @@ int main(int argc, char* argv[]) {
     std::cerr << "usage: hepex_bench_row_space ROWS ADD COLS P host|device REPEATS\n";
     return 1;
   }
-  const std::size_t rows = std::strtoull(argv[1], nullptr, 10),
-                    add = std::strtoull(argv[2], nullptr, 10),
-                    cols = std::strtoull(argv[3], nullptr, 10);
-  const std::uint64_t p = std::strtoull(argv[4], nullptr, 10);
-  const int repeats = std::atoi(argv[6]);
-  if (hepex::parse_place(argv[5]) == hepex::Place::device) {
-    return bench_row_space::run<hepex::DeviceSpace>(rows, add, cols, p, repeats);
-  }
-  return bench_row_space::run<hepex::HostSpace>(rows, add, cols, p, repeats);
+  return hepex::perf::guarded_main("hepex_bench_row_space", [&] {
+    using hepex::perf::whole_argument;
+    const std::size_t rows = whole_argument(argv[1], "ROWS", 1, 1u << 20),
+                      add = whole_argument(argv[2], "ADD", 1, 1u << 20),
+                      cols = whole_argument(argv[3], "COLS", 1, 1u << 20);
+    const std::uint64_t p = hepex::perf::prime_argument(argv[4], 31);
+    const int repeats = static_cast<int>(whole_argument(argv[6], "REPEATS", 1, 1000));
+    if (hepex::parse_place(argv[5]) == hepex::Place::device) {
+      return bench_row_space::run<hepex::DeviceSpace>(rows, add, cols, p, repeats);
+    }
+    return bench_row_space::run<hepex::HostSpace>(rows, add, cols, p, repeats);
+  });
 }

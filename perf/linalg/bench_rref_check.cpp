@@ -14,6 +14,7 @@
 #include <iomanip>
 #include <iostream>
 
+#include "bench_args.hpp"
 #include "best_seconds.hpp"
 #include "hepex/core/random.hpp"
 #include "hepex/field/zp.hpp"
@@ -109,18 +110,19 @@ int main(int argc, char* argv[]) {
     std::cerr << "usage: hepex_bench_rref_check N D SEED P [P ...]\n";
     return 1;
   }
-  const std::int64_t n = std::atoll(argv[1]), d = std::atoll(argv[2]);
-  const std::uint64_t seed = std::strtoull(argv[3], nullptr, 10);
-  if (n < 2 || d < 0 || d >= n) {
-    std::cerr << "hepex_bench_rref_check: need 0 <= D < N\n";
-    return 1;
-  }
-  int status = 0;
-  for (int k = 4; k < argc; ++k) {
-    const std::uint64_t p = std::strtoull(argv[k], nullptr, 10);
-    status |= p < (std::uint64_t{1} << 31)
-                  ? bench_rref_check::check_prime<std::uint32_t>(n, d, seed, p)
-                  : bench_rref_check::check_prime<std::uint64_t>(n, d, seed, p);
-  }
-  return status;
+  return hepex::perf::guarded_main("hepex_bench_rref_check", [&] {
+    using hepex::perf::whole_argument;
+    const auto n = static_cast<std::int64_t>(whole_argument(argv[1], "N", 2, 1u << 20));
+    const auto d = static_cast<std::int64_t>(whole_argument(argv[2], "D", 0, n - 1));
+    const std::uint64_t seed = whole_argument(argv[3], "SEED", 0, UINT64_MAX);
+    std::vector<std::uint64_t> primes;
+    for (int k = 4; k < argc; ++k) primes.push_back(hepex::perf::prime_argument(argv[k], 63));
+    int status = 0;
+    for (const std::uint64_t p : primes) {
+      status |= p < (std::uint64_t{1} << 31)
+                    ? bench_rref_check::check_prime<std::uint32_t>(n, d, seed, p)
+                    : bench_rref_check::check_prime<std::uint64_t>(n, d, seed, p);
+    }
+    return status;
+  });
 }

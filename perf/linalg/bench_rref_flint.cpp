@@ -13,17 +13,24 @@
 #include <string>
 #include <vector>
 
+#include "bench_args.hpp"
 #include "hepex/core/random.hpp"
 
+int run(int argc, char** argv);
+
 int main(int argc, char** argv) {
+  return hepex::perf::guarded_main("hepex_bench_rref_flint", [&] { return run(argc, argv); });
+}
+
+int run(int argc, char** argv) {
   if (argc < 3) {
     std::cerr << "usage: hepex_bench_rref_flint PRIME N1,N2,... [JSON_FILE]\n";
     return 1;
   }
-  const std::uint64_t p = std::strtoull(argv[1], nullptr, 10);
+  const std::uint64_t p = hepex::perf::prime_argument(argv[1], 63);
   std::vector<long> sizes;
-  std::stringstream list(argv[2]);
-  for (std::string item; std::getline(list, item, ',');) sizes.push_back(std::stol(item));
+  for (const auto n : hepex::perf::whole_list_argument(argv[2], "N", 1, 1u << 17))
+    sizes.push_back(static_cast<long>(n));
 
   std::ostringstream json;
   json << "{\"benchmark\": \"rref\", \"implementation\": \"FLINT nmod_mat_rref, 1 core\", "
@@ -48,6 +55,10 @@ int main(int argc, char** argv) {
          << ", \"rank\": " << rank << "}";
   }
   json << "]}\n";
-  if (argc > 3) std::ofstream(argv[3]) << json.str();
+  if (argc > 3) {
+    std::ofstream out(argv[3]);
+    out << json.str();
+    if (!out.flush()) throw std::runtime_error(std::string("cannot write ") + argv[3]);
+  }
   return 0;
 }

@@ -5,6 +5,7 @@
 #include <cstdlib>
 #include <iostream>
 
+#include "bench_args.hpp"
 #include "best_seconds.hpp"
 #include "hepex/core/random.hpp"
 #include "hepex/linalg/rref.hpp"
@@ -15,21 +16,25 @@ int main(int argc, char* argv[]) {
     std::cerr << "usage: hepex_bench_rref_api N P host|device REPEATS\n";
     return 1;
   }
-  const std::size_t n = std::strtoull(argv[1], nullptr, 10);
-  const std::uint64_t p = std::strtoull(argv[2], nullptr, 10);
-  const hepex::Place backend = hepex::parse_place(argv[3]);
-  const int repeats = std::atoi(argv[4]);
-  const hepex::field::Zp32 f(p);
-  hepex::Matrix<std::uint32_t> a(n, n);
-  for (std::size_t k = 0; k < a.data.size(); ++k) {
-    a.data[k] = static_cast<std::uint32_t>(hepex::random::counter_u64(7, k) % p);
-  }
-  std::cout << "cpp_api " << n << ' ' << p << ' ' << argv[3];
-  for (int r = 0; r < repeats; ++r) {
-    hepex::Matrix<std::uint32_t> work = a;  // rref works in place: not timed
-    const double seconds =
-        hepex::perf::best_seconds(1, [&] { hepex::linalg::rref(f, work, backend); });
-    std::cout << ' ' << seconds;
-  }
-  std::cout << '\n';
+  return hepex::perf::guarded_main("hepex_bench_rref_api", [&] {
+    using hepex::perf::whole_argument;
+    const std::size_t n = whole_argument(argv[1], "N", 1, 1u << 17);
+    const std::uint64_t p = hepex::perf::prime_argument(argv[2], 31);
+    const hepex::Place backend = hepex::parse_place(argv[3]);
+    const int repeats = static_cast<int>(whole_argument(argv[4], "REPEATS", 1, 1000));
+    const hepex::field::Zp32 f(p);
+    hepex::Matrix<std::uint32_t> a(n, n);
+    for (std::size_t k = 0; k < a.data.size(); ++k) {
+      a.data[k] = static_cast<std::uint32_t>(hepex::random::counter_u64(7, k) % p);
+    }
+    std::cout << "cpp_api " << n << ' ' << p << ' ' << argv[3];
+    for (int r = 0; r < repeats; ++r) {
+      hepex::Matrix<std::uint32_t> work = a;  // rref works in place: not timed
+      const double seconds =
+          hepex::perf::best_seconds(1, [&] { hepex::linalg::rref(f, work, backend); });
+      std::cout << ' ' << seconds;
+    }
+    std::cout << '\n';
+    return 0;
+  });
 }

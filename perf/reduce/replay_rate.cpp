@@ -3,6 +3,7 @@
 // GPU build, on the GPU, in batches of given sizes: the probe rate the
 // issue compares with Ratracer's replay (perf/results/reduce/README.md).
 //   hepex_replay_rate SYSTEM ORDER TARGETS VARS [BATCH ...]
+// (ORDER "-": the default, Laporta's order, as `hepex reduce` without --order)
 // (defaults 1024 16384 131072). Each batch size: one untimed batch, then
 // the best of 3; the host runs the lanes of replay_kernel.hpp over the host
 // space's threads (OMP_NUM_THREADS=1 for one core). Prints JSON lines.
@@ -34,7 +35,20 @@ std::string slurp(const std::string& path) {
 
 }  // namespace
 
+int run(int argc, char** argv);
+
+// Bad input (a file that does not parse, a batch that is not a number): the
+// message and exit 1, before any timing.
 int main(int argc, char** argv) {
+  try {
+    return run(argc, argv);
+  } catch (const std::exception& e) {
+    std::cerr << "hepex_replay_rate: " << e.what() << "\n";
+    return 1;
+  }
+}
+
+int run(int argc, char** argv) {
   if (argc < 5) {
     std::cerr << "usage: hepex_replay_rate SYSTEM ORDER TARGETS VARS [BATCH ...]\n";
     return 1;
@@ -43,10 +57,19 @@ int main(int argc, char** argv) {
   const auto names = hepex::io::parse_variable_list(argv[4]);
   const auto system = hepex::reduce::read_system(slurp(argv[1]), argv[1], names);
   hepex::reduce::ReduceOptions options;
-  options.order = hepex::reduce::read_integral_list(slurp(argv[2]), argv[2]).integrals;
+  if (std::string(argv[2]) != "-") {
+    options.order = hepex::reduce::read_integral_list(slurp(argv[2]), argv[2]).integrals;
+  }
   options.targets = hepex::reduce::read_integral_list(slurp(argv[3]), argv[3]).integrals;
   std::vector<std::size_t> batches;
-  for (int a = 5; a < argc; ++a) batches.push_back(std::stoull(argv[a]));
+  for (int a = 5; a < argc; ++a) {
+    const std::string batch = argv[a];
+    if (batch.empty() || batch.size() > 12 ||
+        batch.find_first_not_of("0123456789") != std::string::npos || std::stoull(batch) == 0) {
+      throw std::invalid_argument("batch '" + batch + "': a whole number from 1 to 10^12");
+    }
+    batches.push_back(std::stoull(batch));
+  }
   if (batches.empty()) batches = {1024, 16384, 131072};
   const hepex::field::Zp64 f(hepex::field::random_large_primes(1, 7)[0]);
   for (const bool device : {false, true}) {

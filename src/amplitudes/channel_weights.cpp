@@ -71,7 +71,8 @@ ChannelTable channel_table(Process process) {
   // Merged once per process, on first use (thread-safe static).
   static const std::array<MergedForest, process_count> merged = [] {
     std::array<MergedForest, process_count> all;
-    for (const Process p : all_processes()) all[static_cast<int>(p)] = merge_forest(forest_table(p));
+    for (const Process p : all_processes())
+      all[static_cast<int>(p)] = merge_forest(forest_table(p));
     return all;
   }();
   ChannelTable table = forest_table(process);

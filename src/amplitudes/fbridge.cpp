@@ -86,8 +86,8 @@ std::string process_for(int npar) {
       if (chosen == std::string(hepex_me_process_name(i))) {
         if (hepex_me_process_particles(i) == npar) return chosen;
         fail("fbridgecreate: HEPEX_PROCESS=" + std::string(chosen) + " has " +
-             std::to_string(hepex_me_process_particles(i)) + " particles, MadEvent's npar = " +
-             std::to_string(npar));
+             std::to_string(hepex_me_process_particles(i)) +
+             " particles, MadEvent's npar = " + std::to_string(npar));
       }
     }
     fail("fbridgecreate: HEPEX_PROCESS=" + std::string(chosen) + ": not a process of hepex (" +
@@ -108,7 +108,8 @@ extern "C" {
 
 void fbridgecreate_(hepex_me** bridge, const int* nevt, const int* npar, const int* np4) {
   const KeepFloatingPointEnvironment keep;
-  if (*np4 != 4) fail("fbridgecreate: np4 = " + std::to_string(*np4) + ": momenta have 4 components");
+  if (*np4 != 4)
+    fail("fbridgecreate: np4 = " + std::to_string(*np4) + ": momenta have 4 components");
   const std::string process = process_for(*npar);
   if (*nevt <= 0) fail("fbridgecreate: nevt = " + std::to_string(*nevt) + " must be positive");
   const char* precision = std::getenv("HEPEX_PRECISION");

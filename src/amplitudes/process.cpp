@@ -20,7 +20,8 @@ const std::vector<Process>& all_processes() {
 
 std::string process_names() {
   std::string names;
-  for (const Process p : all_processes()) names += (names.empty() ? "" : ", ") + std::string(process_info(p).name);
+  for (const Process p : all_processes())
+    names += (names.empty() ? "" : ", ") + std::string(process_info(p).name);
   return names;
 }
 
@@ -33,8 +34,8 @@ Process parse_process(const std::string& name) {
 int helicity(const ProcessInfo& info, int combination, int particle) {
   if (combination < 0 || combination >= info.helicity_combinations || particle < 0 ||
       particle >= info.particles) {
-    throw Error(std::string(info.name) + ": no helicity combination " + std::to_string(combination) +
-                " / particle " + std::to_string(particle));
+    throw Error(std::string(info.name) + ": no helicity combination " +
+                std::to_string(combination) + " / particle " + std::to_string(particle));
   }
   const int value = (combination >> (info.particles - 1 - particle)) & 1 ? 1 : -1;
   return (info.reversed_helicities >> particle) & 1 ? -value : value;

@@ -397,7 +397,8 @@ void run_bench_me(MeBenchOptions o) {
 void add_bench_me_command(CLI::App& bench) {
   auto o = std::make_shared<MeBenchOptions>();
   auto* me = bench.add_subcommand("me", "matrix-element throughput against the batch size");
-  me->add_option("--processes", o->processes, "some of " + amplitudes::process_names())->delimiter(',');
+  me->add_option("--processes", o->processes, "some of " + amplitudes::process_names())
+      ->delimiter(',');
   me->add_option("--precisions", o->precisions, "double, mixed, float")->delimiter(',');
   me->add_option("--colour-sums", o->colour_sums, "kernel, blas (double only)")->delimiter(',');
   me->add_option("--simd", o->simds,

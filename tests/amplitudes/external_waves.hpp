@@ -23,8 +23,7 @@ ExternalWaves<NG> external_waves(const amplitudes::ProcessInfo& info, const doub
   ExternalWaves<NG> w;
   for (int g = 0; g < NG; ++g) {
     const int particle = g < 2 ? g : g + 2;
-    w.gluons[g] =
-        vxxxxx<double>(p + 4 * particle, helicity(info, h, particle), g < 2 ? -1 : 1);
+    w.gluons[g] = vxxxxx<double>(p + 4 * particle, helicity(info, h, particle), g < 2 ? -1 : 1);
   }
   w.top = oxxxxx(p + 8, top_mass, helicity(info, h, 2), 1);
   w.antitop = ixxxxx(p + 12, top_mass, helicity(info, h, 3), -1);

@@ -25,7 +25,6 @@
 namespace hepex::amplitudes {
 namespace {
 
-
 TEST(ChannelWeights, EmbeddedTablesMatchTheData) {
   for (const Process process : all_processes()) {
     const auto& info = process_info(process);

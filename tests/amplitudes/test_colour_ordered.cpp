@@ -17,8 +17,8 @@
 #include "test_random.hpp"
 #include "test_seed.hpp"
 #if HEPEX_HAS_ME_LANES
-#include "hepex/amplitudes/detail/lanes.hpp"
 #include "hepex/amplitudes/detail/generated/top_line_gluons.hpp"
+#include "hepex/amplitudes/detail/lanes.hpp"
 #include "hepex/amplitudes/detail/triangle_colour_sum.hpp"
 #endif
 
@@ -29,7 +29,6 @@ using namespace detail;  // the recursion's internals
 
 // The standard library's complex numbers as the independent arithmetic.
 std::complex<double> to_std(const cplx<double>& z) { return {z.real(), z.imag()}; }
-
 
 // sum over colours of (T^{a_s1} ... T^{a_sn})_{ij} conj((T^{a_t1} ... T^{a_tn})_{ij})
 // = sum_a Tr(T^{s1}..T^{sn} T^{tn}..T^{t1}), computed independently of

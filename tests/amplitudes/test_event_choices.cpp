@@ -31,7 +31,6 @@ namespace {
 
 using namespace detail;  // the recursion's internals
 
-
 // MadGraph's selection reference: per event the momenta (of the on-shell
 // reference's event ievt), the inputs and MadGraph's answers.
 struct SelectionReference {
@@ -181,8 +180,8 @@ TEST_P(AmplitudeSelectionReference, MadGraphsChoicesOnEveryEvent) {
   }
 }
 
-INSTANTIATE_TEST_SUITE_P(Processes, AmplitudeSelectionReference, ::testing::ValuesIn(all_processes()),
-                         [](const auto& info) {
+INSTANTIATE_TEST_SUITE_P(Processes, AmplitudeSelectionReference,
+                         ::testing::ValuesIn(all_processes()), [](const auto& info) {
                            return std::string(process_info(info.param).name);
                          });
 

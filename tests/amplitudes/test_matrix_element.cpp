@@ -22,7 +22,6 @@ using namespace detail;  // the recursion's internals
 
 using test::events_for;
 
-
 double max_relative_error(const std::vector<double>& got, const std::vector<double>& want) {
   EXPECT_EQ(got.size(), want.size());
   double worst = 0;

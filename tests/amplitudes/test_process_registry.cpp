@@ -23,7 +23,7 @@ namespace {
 // the generator's).
 int pdg_of(const std::string& name) {
   static const std::map<std::string, int> codes{
-      {"g", 21}, {"d", 1},   {"u", 2},   {"s", 3},   {"c", 4},   {"b", 5},   {"t", 6},
+      {"g", 21},  {"d", 1},   {"u", 2},   {"s", 3},   {"c", 4},   {"b", 5},  {"t", 6},
       {"d~", -1}, {"u~", -2}, {"s~", -3}, {"c~", -4}, {"b~", -5}, {"t~", -6}};
   const auto at = codes.find(name);
   if (at == codes.end()) throw std::runtime_error("no parton " + name);

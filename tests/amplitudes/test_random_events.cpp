@@ -37,7 +37,6 @@ namespace {
 
 using namespace detail;
 
-
 // The 1 - 1e-9 quantile of chi-square with k degrees of freedom
 // (Wilson-Hilferty, z = 6.0).
 double chi_square_bound(int k) {

@@ -21,16 +21,16 @@ enum class ColourSumMethod { kernel, blas };
 
 struct ProcessInfo {
   Process process;
-  const char* name;           // "gg_tt", ... (MadGraph's subprocess name without P1_)
-  const char* madgraph;       // "g g > t t~", as MadGraph writes the process
-  int gluons;                 // all gluons, incoming included
-  int particles;              // legs, incoming first, in MadGraph's order
-  int colour_flows;           // MadGraph's colour basis (ncolor)
-  int helicity_combinations;  // 2^particles
-  double averaging;           // helcolDenominator: spins x colours of the initial states x
-                              // permutations of identical final-state particles
-  const char* me_units;       // "GeV^0", "GeV^-2", ...
-  const int* pdg;             // [particles]: the legs' PDG codes (21 g, 6 t, -6 tbar, ...)
+  const char* name;              // "gg_tt", ... (MadGraph's subprocess name without P1_)
+  const char* madgraph;          // "g g > t t~", as MadGraph writes the process
+  int gluons;                    // all gluons, incoming included
+  int particles;                 // legs, incoming first, in MadGraph's order
+  int colour_flows;              // MadGraph's colour basis (ncolor)
+  int helicity_combinations;     // 2^particles
+  double averaging;              // helcolDenominator: spins x colours of the initial states x
+                                 // permutations of identical final-state particles
+  const char* me_units;          // "GeV^0", "GeV^-2", ...
+  const int* pdg;                // [particles]: the legs' PDG codes (21 g, 6 t, -6 tbar, ...)
   unsigned reversed_helicities;  // bit i: particle i's helicity runs +1, -1 (else -1, +1)
 };
 

@@ -8,6 +8,7 @@
 #include <type_traits>
 
 #include "hepex/core/error.hpp"
+#include "hepex/core/instantiation.hpp"
 #include "hepex/core/kokkos_lock.hpp"
 #include "hepex/core/matrix.hpp"
 #include "hepex/core/progress.hpp"
@@ -191,5 +192,34 @@ Matrix<Word> modgemm(const field::Zp<Word>& f, const Matrix<Word>& a, const Matr
   }
   return backend == Place::device ? run(DeviceSpace()) : run(HostSpace());
 }
+
+// Explicit instantiation (core/instantiation.hpp; src/linalg/modgemm_instances.cpp):
+// both word sizes on every execution space the build enables, C whole or
+// some rows, and the host-matrix form, compiled once in the library.
+#define HEPEX_MODGEMM_ON_SPACE(Space, Word, Target)                        \
+  template GemmMethod modgemm<Space, Word>(                                \
+      const Space&, const field::Zp<Word>&,                                \
+      const ConstDeviceMatrix<Word, typename Space::memory_space>&,        \
+      const ConstDeviceMatrix<Word, typename Space::memory_space>&,        \
+      const Target<Word, typename Space::memory_space>&, GemmMethod, bool, \
+      GemmWorkspace<typename Space::memory_space>*);
+#define HEPEX_MODGEMM_ON_HOST_MATRIX(Word)                                         \
+  template Matrix<Word> modgemm<Word>(const field::Zp<Word>&, const Matrix<Word>&, \
+                                      const Matrix<Word>&, GemmMethod, Place,      \
+                                      const Matrix<Word>*);
+#define HEPEX_MODGEMM_WORDS(X, Space)                                      \
+  X(Space, std::uint32_t, DeviceMatrix)                                    \
+  X(Space, std::uint64_t, DeviceMatrix) X(Space, std::uint32_t, RowSubset) \
+      X(Space, std::uint64_t, RowSubset)
+#define HEPEX_MODGEMM_INSTANCES(Space) HEPEX_MODGEMM_WORDS(HEPEX_MODGEMM_ON_SPACE, Space)
+
+#ifndef HEPEX_MODGEMM_INSTANTIATING
+#define HEPEX_MODGEMM_EXTERN_ON_SPACE(Space, Word, Target) \
+  extern HEPEX_MODGEMM_ON_SPACE(Space, Word, Target)
+#define HEPEX_MODGEMM_EXTERN(Space) HEPEX_MODGEMM_WORDS(HEPEX_MODGEMM_EXTERN_ON_SPACE, Space)
+HEPEX_FOR_EACH_SPACE(HEPEX_MODGEMM_EXTERN)
+extern HEPEX_MODGEMM_ON_HOST_MATRIX(std::uint32_t) extern HEPEX_MODGEMM_ON_HOST_MATRIX(
+    std::uint64_t)
+#endif
 
 }  // namespace hepex::linalg

@@ -15,10 +15,13 @@
 #include <optional>
 
 #include "hepex/core/error.hpp"
+#include "hepex/core/instantiation.hpp"
 #include "hepex/core/kokkos_lock.hpp"
 #include "hepex/core/matrix.hpp"
 #include "hepex/core/progress.hpp"
 #include "hepex/core/spaces.hpp"
+#include "hepex/field/real.hpp"
+#include "hepex/field/zp.hpp"
 #include "hepex/linalg/detail/rref_blocked.hpp"
 #include "hepex/linalg/rref_types.hpp"
 
@@ -118,5 +121,34 @@ RrefResult rref(const F& field, Matrix<typename F::value_type>& a, Place backend
   };
   return backend == Place::device ? run(DeviceSpace()) : run(HostSpace());
 }
+
+// Explicit instantiation (core/instantiation.hpp; src/linalg/rref_instances.cpp):
+// every field on every execution space the build enables, and the host-matrix
+// form of every field, compiled once in the library.
+#define HEPEX_RREF_ON_SPACE(Space, Field)                                            \
+  template RrefResult rref<Space, Field>(                                            \
+      const Space&, const Field&,                                                    \
+      const DeviceMatrix<typename Field::value_type, typename Space::memory_space>&, \
+      const RrefOptions&);
+#define HEPEX_RREF_ON_HOST_MATRIX(Field)                                                    \
+  template RrefResult rref<Field>(const Field&, Matrix<typename Field::value_type>&, Place, \
+                                  const RrefOptions&);
+#define HEPEX_RREF_FIELDS(X, Space)                                     \
+  X(Space, field::Zp32)                                                 \
+  X(Space, field::Zp64) X(Space, field::Real64) X(Space, field::Real32) \
+      X(Space, field::Complex128) X(Space, field::Complex64)
+#define HEPEX_RREF_INSTANCES(Space) HEPEX_RREF_FIELDS(HEPEX_RREF_ON_SPACE, Space)
+
+#ifndef HEPEX_RREF_INSTANTIATING
+#define HEPEX_RREF_EXTERN_ON_SPACE(Space, Field) extern HEPEX_RREF_ON_SPACE(Space, Field)
+#define HEPEX_RREF_EXTERN(Space) HEPEX_RREF_FIELDS(HEPEX_RREF_EXTERN_ON_SPACE, Space)
+HEPEX_FOR_EACH_SPACE(HEPEX_RREF_EXTERN)
+extern HEPEX_RREF_ON_HOST_MATRIX(field::Zp32) extern HEPEX_RREF_ON_HOST_MATRIX(field::Zp64) extern HEPEX_RREF_ON_HOST_MATRIX(
+    field::
+        Real64) extern HEPEX_RREF_ON_HOST_MATRIX(field::
+                                                     Real32) extern HEPEX_RREF_ON_HOST_MATRIX(field::
+                                                                                                  Complex128) extern HEPEX_RREF_ON_HOST_MATRIX(field::
+                                                                                                                                                   Complex64)
+#endif
 
 }  // namespace hepex::linalg

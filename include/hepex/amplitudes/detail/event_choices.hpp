@@ -38,8 +38,9 @@ struct EventChoices {
   const double* rndcol = nullptr;  // uniform in [0, 1): choose a colour flow into selcol
   const int* igraph = nullptr;     // the configuration allowing flows: 1.., 0 or null: all
   int* selcol = nullptr;           // 1-based colour flow
-  const std::uint64_t* flow_choices = nullptr;  // the process's icolamp bits (process_registry.hpp, FlowChoiceTable)
-  int flow_words = 0;                           // words per configuration
+  const std::uint64_t* flow_choices =
+      nullptr;         // the process's icolamp bits (process_registry.hpp, FlowChoiceTable)
+  int flow_words = 0;  // words per configuration
 
   bool any() const { return gs != nullptr || rndhel != nullptr || rndcol != nullptr; }
   bool chooses() const { return rndhel != nullptr || rndcol != nullptr; }

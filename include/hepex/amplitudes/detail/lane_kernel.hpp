@@ -121,9 +121,8 @@ struct LaneKernelOf {
       const HelicityUnit& unit = task.units[u];
       for (int g = 0; g < NG; ++g) {
         const int particle = g < 2 ? g : g + 2;
-        const auto w = vxxxxx<AmpReal>(p[particle],
-                                       top_line_helicity(unit.helicity[0], particle, particles),
-                                       g < 2 ? -1 : 1);
+        const auto w = vxxxxx<AmpReal>(
+            p[particle], top_line_helicity(unit.helicity[0], particle, particles), g < 2 ? -1 : 1);
         for (int mu = 0; mu < 4; ++mu) s.currents[4 * (1 + g) + mu] = w.c[mu];
       }
       for_each_length<2, NG + 1>(

@@ -49,7 +49,7 @@ struct ChannelForest {
 // Builds the process's evaluator for the options (precision, colour sum,
 // host SIMD or device team kernel); checks that the process fits the family.
 using EvaluatorFactory = std::unique_ptr<Evaluator<DeviceSpace>> (*)(Process,
-                                                                    const MatrixElementOptions&);
+                                                                     const MatrixElementOptions&);
 
 struct ProcessEntry {
   ProcessInfo info;
