@@ -196,6 +196,8 @@ Matrix<Word> modgemm(const field::Zp<Word>& f, const Matrix<Word>& a, const Matr
 // Explicit instantiation (core/instantiation.hpp; src/linalg/modgemm_instances.cpp):
 // both word sizes on every execution space the build enables, C whole or
 // some rows, and the host-matrix form, compiled once in the library.
+// (clang-format 14 does not leave these macros stable)
+// clang-format off
 #define HEPEX_MODGEMM_ON_SPACE(Space, Word, Target)                        \
   template GemmMethod modgemm<Space, Word>(                                \
       const Space&, const field::Zp<Word>&,                                \
@@ -207,10 +209,9 @@ Matrix<Word> modgemm(const field::Zp<Word>& f, const Matrix<Word>& a, const Matr
   template Matrix<Word> modgemm<Word>(const field::Zp<Word>&, const Matrix<Word>&, \
                                       const Matrix<Word>&, GemmMethod, Place,      \
                                       const Matrix<Word>*);
-#define HEPEX_MODGEMM_WORDS(X, Space)                                      \
-  X(Space, std::uint32_t, DeviceMatrix)                                    \
-  X(Space, std::uint64_t, DeviceMatrix) X(Space, std::uint32_t, RowSubset) \
-      X(Space, std::uint64_t, RowSubset)
+#define HEPEX_MODGEMM_WORDS(X, Space)                                           \
+  X(Space, std::uint32_t, DeviceMatrix) X(Space, std::uint64_t, DeviceMatrix) \
+  X(Space, std::uint32_t, RowSubset) X(Space, std::uint64_t, RowSubset)
 #define HEPEX_MODGEMM_INSTANCES(Space) HEPEX_MODGEMM_WORDS(HEPEX_MODGEMM_ON_SPACE, Space)
 
 #ifndef HEPEX_MODGEMM_INSTANTIATING
@@ -218,8 +219,9 @@ Matrix<Word> modgemm(const field::Zp<Word>& f, const Matrix<Word>& a, const Matr
   extern HEPEX_MODGEMM_ON_SPACE(Space, Word, Target)
 #define HEPEX_MODGEMM_EXTERN(Space) HEPEX_MODGEMM_WORDS(HEPEX_MODGEMM_EXTERN_ON_SPACE, Space)
 HEPEX_FOR_EACH_SPACE(HEPEX_MODGEMM_EXTERN)
-extern HEPEX_MODGEMM_ON_HOST_MATRIX(std::uint32_t) extern HEPEX_MODGEMM_ON_HOST_MATRIX(
-    std::uint64_t)
+extern HEPEX_MODGEMM_ON_HOST_MATRIX(std::uint32_t)
+extern HEPEX_MODGEMM_ON_HOST_MATRIX(std::uint64_t)
 #endif
+// clang-format on
 
 }  // namespace hepex::linalg
