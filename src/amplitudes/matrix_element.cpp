@@ -48,13 +48,6 @@ detail::TeamShape team_shape(int particles, const MatrixElementOptions& o) {
   return shape;
 }
 
-// The host lane kernel where it exists, for the kernel colour sum (the BLAS
-// colour sum needs the team kernel's jamps in device memory); the process's
-// evaluator family decides the same way (top_line_gluons_evaluators.hpp).
-bool uses_lanes(const MatrixElementOptions& o) {
-  return HEPEX_HAS_ME_LANES && o.colour_sum == ColourSumMethod::kernel;
-}
-
 // Events of the probe batch that decides which helicities contribute.
 constexpr int probe_events = 4;
 constexpr std::uint64_t probe_seed = 20261122;
@@ -96,6 +89,10 @@ Kokkos::View<T*, Memory> copy_table(const T* host, std::size_t n, const char* la
 
 }  // namespace
 
+bool detail::uses_lane_kernel(const MatrixElementOptions& options) {
+  return HEPEX_HAS_ME_LANES && options.colour_sum == ColourSumMethod::kernel;
+}
+
 MatrixElement::MatrixElement(Process process, MatrixElementOptions options,
                              const DeviceSpace& instance)
     : info_(process_info(process)), options_(options) {
@@ -103,7 +100,7 @@ MatrixElement::MatrixElement(Process process, MatrixElementOptions options,
   check_parameters(options_.parameters);
   check_run(options_.run);
   if (options_.streams < 1) throw Error("streams must be at least 1");
-  lanes_ = uses_lanes(options_);
+  lanes_ = detail::uses_lane_kernel(options_);
   if (lanes_) {
     if (options_.team_size != 0 || options_.events_per_team != 0) {
       throw Error(

@@ -72,6 +72,14 @@ struct MatrixElementOptions {
   Simd simd = Simd::automatic;
 };
 
+namespace detail {
+// Whether an evaluation with these options runs the host SIMD lane kernel
+// (the build has one and the colour sum is the kernel's; the BLAS colour sum
+// needs the team kernel's jamps in device memory), else the team kernel. The
+// engine shapes its options by it and the evaluator families build by it.
+bool uses_lane_kernel(const MatrixElementOptions& options);
+}  // namespace detail
+
 // An evaluation's per-event inputs on the host (see check_event_inputs);
 // an empty vector is an input not given.
 struct EventInputs {

@@ -41,7 +41,7 @@ std::unique_ptr<Evaluator<DeviceSpace>> make_top_line_gluons_evaluator(
   check_top_line_gluons(process_info(process), NG);
   const TopQuark top{o.parameters.top_mass, o.parameters.top_width};
 #if HEPEX_HAS_ME_LANES
-  if (o.colour_sum == ColourSumMethod::kernel) {
+  if (uses_lane_kernel(o)) {
     return std::make_unique<LaneEvaluator<DeviceSpace>>(process, top,
                                                         lane_kernel(o.simd, NG, o.precision));
   }
