@@ -9,7 +9,7 @@ peak; and what the goal of reaching 90% at a batch 10x smaller than CUDACPP's
 allows (below).
 
 usage: plot_me.py OUT.png DEVICE_JSON [HOST_JSON] [CUDACPP_TSV]
-  DEVICE_JSON, HOST_JSON: written by `hepex bench me --json` (GPU build, host
+  DEVICE_JSON, HOST_JSON: written by `hepex_bench me --json` (GPU build, host
   build); CUDACPP_TSV: perf/amplitudes/run_me_bench.sh's cudacpp.tsv (process, FPTYPE,
   events, blocks, threads, iterations, MEs/s (3), MEs/s (3a)). Pass '' to
   skip one. Needs python3-matplotlib.

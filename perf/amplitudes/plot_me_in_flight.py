@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Plot matrix-element throughput with several evaluations in flight
-(`hepex bench me --in-flight K`, one JSON per K): per process and precision,
+(`hepex_bench me --in-flight K`, one JSON per K): per process and precision,
 MEs/s against the events of one evaluation (left) and against the events in
 flight, K times that (right). Prints the Markdown table of perf/results/amplitudes/README.md:
 MEs/s per K and batch, and the smallest batch reaching 90% of the K = 1

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Issue 6 on a GPU node over a finished CUDA build: the amplitude tests (then
 # the whole suite), compute-sanitizer memcheck over the amplitude tests,
-# `hepex bench me` sweeps on the device, the same on one host core (a host
+# `hepex_bench me` sweeps on the device, the same on one host core (a host
 # build's hepex pinned to core 0, if given), and CUDACPP's check executables
 # at the same batch sizes (if given). Logs and JSON go to OUT_DIR and
 # OUT_DIR.tar.gz; a summary is printed last.
@@ -21,6 +21,7 @@ cudacpp=${4:-}
 memcheck=${5:-1}
 filter='Amplitude*'
 source "$(dirname "$0")/../common/bench_steps.sh"
+bench=$(binary "$bin" hepex_bench)
 begin_run
 step tests_me "$bin/hepex_tests" --gtest_filter="$filter"
 step tests_all "$bin/hepex_tests"
@@ -29,12 +30,12 @@ if [ "$memcheck" = 1 ]; then
     "$bin/hepex_tests" --gtest_filter="$filter"
 fi
 # Device: every process, precision and colour sum, 32 ... 2^20 events.
-step bench taskset -c 0 "$bin/hepex" bench me --processes gg_tt,gg_ttg,gg_ttgg,gg_ttggg \
+step bench taskset -c 0 "$bench" me --processes gg_tt,gg_ttg,gg_ttgg,gg_ttggg \
   --precisions double,mixed,float --colour-sums kernel,blas --budget 3 ${BENCH_ARGS:-} \
   --json "$out/me_device.json"
 # One host core: the host build's same command, fewer repeats.
 if [ -n "$host_bin" ]; then
-  step bench_host taskset -c 0 "$host_bin/hepex" bench me \
+  step bench_host taskset -c 0 "$(binary "$host_bin" hepex_bench)" me \
     --processes gg_tt,gg_ttg,gg_ttgg,gg_ttggg --precisions double,mixed --warmup 1 --repeats 3 \
     --budget 2 --json "$out/me_host.json"
 fi

@@ -1,15 +1,15 @@
 #!/usr/bin/env bash
 # Issue 23's throughput criterion: the ME with the generator's per-event
 # inputs (gs, rndhel, rndcol, igraph -> ME, selhel, selcol) against the plain
-# ME, same process, precision and batch, in interleaved rounds (`hepex bench
+# ME, same process, precision and batch, in interleaved rounds (`hepex_bench
 # me --choices off,on`, one process at a time, so that each round times off
 # and on back to back). Prints the median rate of each and their ratio.
 # CHOICES=off,on,channels adds MadEvent's channel ids (the ME times the
 # channel weight, issue 39), each compared with off.
-#   ROUNDS=3 BATCHES=1024,65536 bash perf/amplitudes/run_me_choices_bench.sh HEPEX OUT_DIR
+#   ROUNDS=3 BATCHES=1024,65536 bash perf/amplitudes/run_me_choices_bench.sh HEPEX_BENCH OUT_DIR
 set -euo pipefail
-hepex=${1:?usage: run_me_choices_bench.sh HEPEX OUT_DIR}
-out=${2:?usage: run_me_choices_bench.sh HEPEX OUT_DIR}
+hepex=${1:?usage: run_me_choices_bench.sh HEPEX_BENCH OUT_DIR}
+out=${2:?usage: run_me_choices_bench.sh HEPEX_BENCH OUT_DIR}
 rounds=${ROUNDS:-3}
 batches=${BATCHES:-65536}
 precisions=${PRECISIONS:-double,mixed,float}
@@ -17,7 +17,7 @@ choices=${CHOICES:-off,on}
 mkdir -p "$out"
 for r in $(seq 1 "$rounds"); do
   for p in gg_tt gg_ttg gg_ttgg gg_ttggg; do
-    "$hepex" bench me --processes "$p" --precisions "$precisions" --choices "$choices" \
+    "$hepex" me --processes "$p" --precisions "$precisions" --choices "$choices" \
       --batches "$batches" --json "$out/choices_${p}_round$r.json" >> "$out/choices_bench.log"
   done
 done

@@ -2,14 +2,14 @@
 # Matrix elements on one CPU core, side by side with CUDACPP's C++ builds
 # (issue 22): builds madgraph4gpu's standalone check_cpp.exe for every
 # process, SIMD build and precision from a checkout OUTSIDE this repository
-# (copied to WORK first; nothing of it enters hepex), runs it and `hepex
-# bench me --simd none,auto` on the same core with the same batch, one after
+# (copied to WORK first; nothing of it enters hepex), runs it and `hepex_bench
+# me --simd none,auto` on the same core with the same batch, one after
 # the other, and prints a markdown table (MEs/s; CUDACPP: its
 # EvtsPerSec[MECalcOnly] (3a), the ME kernel alone; hepex: events / median
 # wall time of MatrixElement::evaluate, and its thread CPU time).
-#   bash perf/amplitudes/run_me_cpu_bench.sh MG4GPU_DIR HEPEX WORK [CORE]
-# MG4GPU_DIR: a madgraph4gpu checkout (epochX/cudacpp/PROCESS.sa); HEPEX: a
-# host build's hepex; WORK: a scratch directory (CUDACPP builds, cudacpp.txt,
+#   bash perf/amplitudes/run_me_cpu_bench.sh MG4GPU_DIR HEPEX_BENCH WORK [CORE]
+# MG4GPU_DIR: a madgraph4gpu checkout (epochX/cudacpp/PROCESS.sa); HEPEX_BENCH: a
+# host build's hepex_bench; WORK: a scratch directory (CUDACPP builds, cudacpp.txt,
 # hepex_ROUND_PROCESS.json, hepex.log); CORE: the core both run on (default 2).
 # Environment: EVENTS (default 2048), PROCESSES (default gg_tt gg_ttg
 # gg_ttgg gg_ttggg), BUILDS (CUDACPP backend:fptype pairs, default all
@@ -20,7 +20,7 @@
 set -euo pipefail
 # OpenBLAS (linked for the BLAS colour sum) must not park spinning threads on the core.
 export OPENBLAS_NUM_THREADS=1
-src=${1:?usage: run_me_cpu_bench.sh MG4GPU_DIR HEPEX WORK [CORE]}
+src=${1:?usage: run_me_cpu_bench.sh MG4GPU_DIR HEPEX_BENCH WORK [CORE]}
 hepex=${2:?}
 work=${3:?}
 core=${4:-2}
@@ -76,7 +76,7 @@ for round in $(seq "$rounds"); do
              sed -n 's/.*EvtsPerSec\[MECalcOnly\] (3a) = ( *\([0-9.e+-]*\) .*/\1/p' | head -1)
       echo "$round $p $fp $backend ${rate:-failed}"
     done | tee -a "$work/cudacpp.txt"
-    taskset -c "$core" "$hepex" bench me --processes "$p" --precisions double,float --simd "$simd" \
+    taskset -c "$core" "$hepex" me --processes "$p" --precisions double,float --simd "$simd" \
       --batches "$events" --warmup 1 --repeats "${repeats[$p]}" --json "$work/hepex_${round}_$p.json" \
       | tee -a "$work/hepex.log"
   done

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The team shapes of the ME kernel on a GPU (issue 6): `hepex bench me` per
+# The team shapes of the ME kernel on a GPU (issue 6): `hepex_bench me` per
 # process and precision for several threads-per-team x events-per-team and
 # instance counts, at a small, a medium and a large batch. The defaults in
 # src/amplitudes/matrix_element.cpp (team_shape) come from this sweep
@@ -8,6 +8,7 @@
 # STREAMS (default "1 4") lists the instance counts.
 set -uo pipefail
 bin=${1:?usage: run_me_shapes.sh BIN_DIR OUT_DIR [PROCESSES] [PRECISIONS]}
+source "$(dirname "$0")/../common/bench_steps.sh"  # binary
 out=${2:?}
 processes=${3:-gg_tt gg_ttg gg_ttgg gg_ttggg}
 precisions=${4:-double}
@@ -27,7 +28,7 @@ for process in $processes; do
     for shape in $(shapes "$process"); do
       for streams in ${STREAMS:-1 4}; do
         tag=${process}_${precision}_${shape}_s$streams
-        "$bin/hepex" bench me --processes "$process" --precisions "$precision" \
+        "$(binary "$bin" hepex_bench)" me --processes "$process" --precisions "$precision" \
           --team-size "${shape%x*}" --events-per-team "${shape#*x}" --streams "$streams" \
           --batches "$batches" --warmup 2 --repeats 5 --budget 2 --json "$out/$tag.json" |
           awk -v s="$streams" '$5 ~ /^[0-9]+$/ && NF == 10 {print $0, "streams", s}'

@@ -4,6 +4,15 @@
 # OUT_DIR/NAME.log, adds "NAME ok|FAILED SECONDS" to the summary, and sets
 # status=1 on a failure.
 status=0
+# binary DIR NAME: DIR/NAME, or where a build tree puts it (DIR/src,
+# DIR/tests, DIR/perf), so DIR may be a folder of binaries or a build folder.
+binary() {
+  local d
+  for d in "$1" "$1/src" "$1/tests" "$1/perf"; do
+    [[ -x $d/$2 && -f $d/$2 ]] && { echo "$d/$2"; return 0; }
+  done
+  echo "$1/$2"  # not found: the caller's run of it fails and says so
+}
 begin_run() {
   mkdir -p "$out"
   : >"$out/summary.txt"

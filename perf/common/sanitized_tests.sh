@@ -1,16 +1,6 @@
-# Sourced by run_gpu_checks.sh (after bench_steps.sh): hepex's tests under
+# Sourced by run_gpu_checks.sh (after bench_steps.sh, which defines binary): hepex's tests under
 # compute-sanitizer, counted so that a filter selecting nothing cannot pass.
 #
-# binary DIR NAME: DIR/NAME, or where a build tree puts it (DIR/src,
-# DIR/tests, DIR/perf), so DIR may be a folder of binaries or a build folder.
-binary() {
-  local d
-  for d in "$1" "$1/src" "$1/tests" "$1/perf"; do
-    [[ -x $d/$2 && -f $d/$2 ]] && { echo "$d/$2"; return 0; }
-  done
-  echo "$1/$2"  # not found: the caller's run of it fails and says so
-}
-
 # device_space_name HEPEX: the default execution space's name when it is a
 # device (Cuda, HIP, SYCL), else nothing ("execution spaces: Cuda, OpenMP,
 # Serial (default: Cuda)" in `hepex info`).

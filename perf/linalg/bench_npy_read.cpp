@@ -5,7 +5,7 @@
 // read_matrix_market. Each file is written to a new directory under TMPDIR
 // (or /tmp), read once to be in the page cache, then timed (best of R); the
 // rate is the file's bytes per second (GB = 1e9 bytes).
-//   hepex_bench_npy_read [N=16384] [M=3000] [R=3]
+//   hepex_bench npy-read [N=16384] [M=3000] [R=3]
 #include <stdlib.h>
 
 #include <cstdio>
@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "bench_args.hpp"
+#include "benches.hpp"
 #include "best_seconds.hpp"
 #include "hepex/io/matrix_market.hpp"
 #include "hepex/io/npy.hpp"
@@ -46,12 +47,15 @@ Matrix<std::uint32_t> time_read(const char* what, const std::string& path, int r
 
 }  // namespace
 
+namespace {
 int run(int argc, char** argv);
-
-int main(int argc, char** argv) {
-  return hepex::perf::guarded_main("hepex_bench_npy_read", [&] { return run(argc, argv); });
 }
 
+int hepex::bench::npy_read_main(int argc, char** argv) {
+  return hepex::perf::guarded_main("hepex_bench npy-read", [&] { return run(argc, argv); });
+}
+
+namespace {
 int run(int argc, char** argv) {
   using hepex::perf::whole_argument;
   const std::size_t n = argc > 1 ? whole_argument(argv[1], "N", 1, 1u << 17) : 16384;
@@ -88,9 +92,10 @@ int run(int argc, char** argv) {
       return hepex::io::read_matrix_market(in, mtx, p31);
     });
   } catch (const std::exception& e) {
-    std::fprintf(stderr, "hepex_bench_npy_read: %s\n", e.what());
+    std::fprintf(stderr, "hepex_bench npy-read: %s\n", e.what());
     status = 2;
   }
   std::filesystem::remove_all(dir);
   return status;
 }
+}  // namespace

@@ -6,12 +6,13 @@
 // ("fresh", rref in place on a copy). The grown form must equal the fresh
 // RREF's non-zero rows (checked on the space, every repeat). Prints one JSON
 // object per repeat and the best times:
-//   hepex_bench_row_space ROWS ADD COLS P host|device REPEATS
+//   hepex_bench row-space ROWS ADD COLS P host|device REPEATS
 #include <cstdlib>
 #include <iomanip>
 #include <iostream>
 
 #include "bench_args.hpp"
+#include "benches.hpp"
 #include "best_seconds.hpp"
 #include "hepex/linalg/random_matrix.hpp"
 #include "hepex/linalg/row_echelon.hpp"
@@ -79,13 +80,12 @@ int run(std::size_t rows, std::size_t add, std::size_t cols, std::uint64_t p, in
 
 }  // namespace bench_row_space
 
-int main(int argc, char* argv[]) {
-  Kokkos::ScopeGuard kokkos(argc, argv);
+int hepex::bench::row_space_main(int argc, char* argv[]) {
   if (argc != 7) {
-    std::cerr << "usage: hepex_bench_row_space ROWS ADD COLS P host|device REPEATS\n";
+    std::cerr << "usage: hepex_bench row-space ROWS ADD COLS P host|device REPEATS\n";
     return 1;
   }
-  return hepex::perf::guarded_main("hepex_bench_row_space", [&] {
+  return hepex::perf::guarded_main("hepex_bench row-space", [&] {
     using hepex::perf::whole_argument;
     const std::size_t rows = whole_argument(argv[1], "ROWS", 1, 1u << 20),
                       add = whole_argument(argv[2], "ADD", 1, 1u << 20),

@@ -8,13 +8,14 @@
 // (the RREF is unique), and the rank and pivots; a second prime is the same
 // integer matrix mod another p. Only the matrix and rref's own workspace are
 // on the device. Prints one JSON object per prime:
-//   hepex_bench_rref_check N D SEED P [P ...]
+//   hepex_bench rref-check N D SEED P [P ...]
 // Exit 0 when every check held, 2 otherwise.
 #include <cstdlib>
 #include <iomanip>
 #include <iostream>
 
 #include "bench_args.hpp"
+#include "benches.hpp"
 #include "best_seconds.hpp"
 #include "hepex/core/random.hpp"
 #include "hepex/field/zp.hpp"
@@ -104,13 +105,12 @@ int check_prime(std::int64_t n, std::int64_t d, std::uint64_t seed, std::uint64_
 
 }  // namespace bench_rref_check
 
-int main(int argc, char* argv[]) {
-  Kokkos::ScopeGuard kokkos(argc, argv);
+int hepex::bench::rref_check_main(int argc, char* argv[]) {
   if (argc < 5) {
-    std::cerr << "usage: hepex_bench_rref_check N D SEED P [P ...]\n";
+    std::cerr << "usage: hepex_bench rref-check N D SEED P [P ...]\n";
     return 1;
   }
-  return hepex::perf::guarded_main("hepex_bench_rref_check", [&] {
+  return hepex::perf::guarded_main("hepex_bench rref-check", [&] {
     using hepex::perf::whole_argument;
     const auto n = static_cast<std::int64_t>(whole_argument(argv[1], "N", 2, 1u << 20));
     const auto d = static_cast<std::int64_t>(whole_argument(argv[2], "D", 0, n - 1));

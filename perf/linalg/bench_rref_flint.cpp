@@ -1,7 +1,7 @@
-// The CPU anchor for `hepex bench rref`: FLINT's nmod_mat_rref on one core,
+// The CPU anchor for `hepex_bench rref`: FLINT's nmod_mat_rref on one core,
 // for the same sizes and prime. Prints one line per size and, with --json,
 // the same fields as hepex's benchmark.
-//   hepex_bench_rref_flint PRIME N1,N2,... [JSON_FILE]
+//   hepex_bench rref-flint PRIME N1,N2,... [JSON_FILE]
 #include <flint/nmod_mat.h>
 
 #include <chrono>
@@ -14,17 +14,21 @@
 #include <vector>
 
 #include "bench_args.hpp"
+#include "benches.hpp"
 #include "hepex/core/random.hpp"
 
+namespace {
 int run(int argc, char** argv);
-
-int main(int argc, char** argv) {
-  return hepex::perf::guarded_main("hepex_bench_rref_flint", [&] { return run(argc, argv); });
 }
 
+int hepex::bench::rref_flint_main(int argc, char** argv) {
+  return hepex::perf::guarded_main("hepex_bench rref-flint", [&] { return run(argc, argv); });
+}
+
+namespace {
 int run(int argc, char** argv) {
   if (argc < 3) {
-    std::cerr << "usage: hepex_bench_rref_flint PRIME N1,N2,... [JSON_FILE]\n";
+    std::cerr << "usage: hepex_bench rref-flint PRIME N1,N2,... [JSON_FILE]\n";
     return 1;
   }
   const std::uint64_t p = hepex::perf::prime_argument(argv[1], 63);
@@ -62,3 +66,4 @@ int run(int argc, char** argv) {
   }
   return 0;
 }
+}  // namespace

@@ -2,8 +2,8 @@
 # On a GPU node (one H200, .ext/gpu carried), issue 42's single-GPU items in
 # one call: the CUDA build (tests and the two benchmarks), the growing-form
 # tests on the device and under compute-sanitizer memcheck, the growing form
-# beside a fresh RREF (hepex_bench_row_space), and the n = N RREF with every
-# entry checked (hepex_bench_rref_check) for two primes while another
+# beside a fresh RREF (hepex_bench row-space), and the n = N RREF with every
+# entry checked (hepex_bench rref-check) for two primes while another
 # process holds all but LIMIT_MIB of the GPU's memory (an 80 GB H100's
 # 81559 MiB by default), with the memory each process used sampled by
 # nvidia-smi every 200 ms. Logs in OUT_DIR; a table last.
@@ -18,7 +18,7 @@ mkdir -p "$out"
 nvidia-smi --query-gpu=name,memory.total,driver_version --format=csv | tee "$out/node.txt"
 start=$EPOCHREALTIME
 HEPEX_CMAKE_ARGS="-DHEPEX_BUILD_PERF=ON -DHEPEX_BUILD_PYTHON=OFF" \
-  HEPEX_TARGETS="hepex_tests hepex_bench_row_space hepex_bench_rref_check" \
+  HEPEX_TARGETS="hepex_tests hepex_bench" \
   bash perf/common/build_gpu.sh build-cuda >"$out/build.log" 2>&1 || { tail -30 "$out/build.log"; exit 1; }
 awk -v a="$start" -v b="$EPOCHREALTIME" 'BEGIN { printf "build: %.0f s\n", b - a }' | tee -a "$out/node.txt"
 source perf/common/gpu_env.sh
@@ -35,8 +35,8 @@ echo "memcheck: rc $? $(grep -c '^\[       OK' "$out/memcheck.log") tests, $(gre
 
 # 2. Adding 250 rows to a 5000 x 6000 form beside the fresh RREF, and the
 # antares loop's largest step (5250 -> 5500 rows) at 6000 columns.
-"$bin/perf/hepex_bench_row_space" 5000 250 6000 2147483647 device 5 | tee "$out/row_space.jsonl" | tail -1
-"$bin/perf/hepex_bench_row_space" 5250 250 6000 2147483647 device 3 | tee -a "$out/row_space.jsonl" | tail -1
+"$bin/perf/hepex_bench" row-space 5000 250 6000 2147483647 device 5 | tee "$out/row_space.jsonl" | tail -1
+"$bin/perf/hepex_bench" row-space 5250 250 6000 2147483647 device 3 | tee -a "$out/row_space.jsonl" | tail -1
 
 # 3. The large RREF with the GPU's memory limited by a ballast process.
 total=$(nvidia-smi --query-gpu=memory.total --format=csv,noheader,nounits -i 0)
@@ -54,7 +54,7 @@ for _ in $(seq 60); do grep -q "ballast MiB" "$out/ballast.log" && break; sleep 
 nvidia-smi --query-gpu=memory.used,memory.total --format=csv | tee -a "$out/node.txt"
 nvidia-smi --query-compute-apps=pid,used_memory --format=csv,noheader,nounits -lms 200 >"$out/memory_samples.csv" &
 sampler=$!
-"$bin/perf/hepex_bench_rref_check" "$n" "$d" 7 2147483647 2147483629 | tee "$out/rref_check.jsonl" &
+"$bin/perf/hepex_bench" rref-check "$n" "$d" 7 2147483647 2147483629 | tee "$out/rref_check.jsonl" &
 check=$!
 wait $check
 echo "rref_check: rc $?" | tee -a "$out/node.txt"

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Markdown table of `hepex bench gemm --json` results.
+"""Markdown table of `hepex_bench gemm --json` results.
 
 usage: gemm_table.py FILE...
 One row per (prime, shape, method): the rate 2mkn/t and its ratio to the

@@ -3,7 +3,7 @@
 vendor DGEMM and int8 GEMM ceilings measured in the same runs.
 
 usage: plot_gemm.py OUT.png FILE...
-  FILE: JSON written by `hepex bench gemm --json` (square shapes are plotted;
+  FILE: JSON written by `hepex_bench gemm --json` (square shapes are plotted;
   others are ignored). One panel per file. Needs python3-matplotlib (Debian).
 """
 import json

@@ -3,8 +3,8 @@
 
 usage: plot_rref.py OUT.png SERIES...
   SERIES is LABEL=FILE[@BLOCK] (split at the last "="), FILE being a JSON file written by
-  `hepex bench rref --json` (@BLOCK: only its rows of that --blocks value, e.g. @-1 the
-  unblocked algorithm, @0 the automatic choice) or hepex_bench_rref_flint, or a text file of
+  `hepex_bench rref --json` (@BLOCK: only its rows of that --blocks value, e.g. @-1 the
+  unblocked algorithm, @0 the automatic choice) or `hepex_bench rref-flint`, or a text file of
   `... n=N ... seconds=T` lines (Linac's driver output). Needs python3-matplotlib (Debian).
 Prints the fit t(n) = c0 + c3 n^3 (least squares) for every series.
 """

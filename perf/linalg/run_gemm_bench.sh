@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Modular matrix product benchmark on a GPU node: `hepex bench gemm` for
+# Modular matrix product benchmark on a GPU node: `hepex_bench gemm` for
 # primes of 16, 20, 24, 31 and 62/63 bits, every method where it is exact, on
 # square shapes and Sparse-FGLM's fat vectors (D x D times D x 32 / 64), each
 # next to the vendor DGEMM and int8 GEMM measured in the same run. JSON + log
@@ -7,12 +7,13 @@
 #   bash perf/linalg/run_gemm_bench.sh BIN_DIR OUT_DIR [SQUARE_SIZES]
 set -euo pipefail
 bin=${1:?usage: run_gemm_bench.sh BIN_DIR OUT_DIR [SQUARE_SIZES]}
+source "$(dirname "$0")/../common/bench_steps.sh"  # binary
 out=${2:?}
 square=${3:-2048,4096,8192,16384}
 fat=10000x10000x32,10000x10000x64
 mkdir -p "$out"
 bench() {  # bench NAME PRIME METHODS SIZES [FLAGS...]
-  "$bin/hepex" bench gemm --prime "$2" --methods "$3" --sizes "$4" --repeats 3 "${@:5}" \
+  "$(binary "$bin" hepex_bench)" gemm --prime "$2" --methods "$3" --sizes "$4" --repeats 3 "${@:5}" \
     --json "$out/gemm_$1.json" | tee -a "$out/gemm.log"
 }
 : >"$out/gemm.log"

@@ -6,17 +6,17 @@
 #include <iostream>
 
 #include "bench_args.hpp"
+#include "benches.hpp"
 #include "best_seconds.hpp"
 #include "hepex/core/random.hpp"
 #include "hepex/linalg/rref.hpp"
 
-int main(int argc, char* argv[]) {
-  Kokkos::ScopeGuard kokkos(argc, argv);
+int hepex::bench::rref_api_main(int argc, char* argv[]) {
   if (argc != 5) {
-    std::cerr << "usage: hepex_bench_rref_api N P host|device REPEATS\n";
+    std::cerr << "usage: hepex_bench rref-api N P host|device REPEATS\n";
     return 1;
   }
-  return hepex::perf::guarded_main("hepex_bench_rref_api", [&] {
+  return hepex::perf::guarded_main("hepex_bench rref-api", [&] {
     using hepex::perf::whole_argument;
     const std::size_t n = whole_argument(argv[1], "N", 1, 1u << 17);
     const std::uint64_t p = hepex::perf::prime_argument(argv[2], 31);

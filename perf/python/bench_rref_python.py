@@ -2,7 +2,7 @@
 Python side of run_rref_python_bench.sh (issue: within 5% of the C++ API).
 
 usage: PYTHONPATH=build/python python3 perf/python/bench_rref_python.py N P host|device REPEATS
-Prints "python N P BACKEND SECONDS..." (each repeat), as hepex_bench_rref_api
+Prints "python N P BACKEND SECONDS..." (each repeat), as `hepex_bench rref-api`
 prints "cpp_api ...".
 """
 import sys

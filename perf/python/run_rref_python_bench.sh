@@ -10,7 +10,7 @@ here=$(dirname "${BASH_SOURCE[0]}")
 python=${PYTHON:-python3}
 cpp=() py=()
 for ((r = 0; r < rounds; ++r)); do
-  cpp+=("$("$build/perf/hepex_bench_rref_api" "$n" "$p" "$backend" 1 | awk '{print $NF}')")
+  cpp+=("$("$build/perf/hepex_bench" rref-api "$n" "$p" "$backend" 1 | awk '{print $NF}')")
   py+=("$(PYTHONPATH="$build/python" "$python" "$here/bench_rref_python.py" "$n" "$p" "$backend" 1 | awk '{print $NF}')")
 done
 PYTHONPATH="$build/python" "$python" - "$n" "$p" "$backend" "${cpp[*]}" "${py[*]}" <<'PY'

@@ -4,7 +4,7 @@
 #     perf/reconstruct/firefly_driver.cpp outside the repository, under $ANCHORS;
 # (b) generates the family (perf/reconstruct/reconstruct_family.py) into a temp dir;
 # (c) runs FireFly on each function with a per-function timeout;
-# (d) runs $HEPEX_BENCH FILE on the same files if that binary exists (it prints the same JSON line:
+# (d) runs $HEPEX_BENCH reconstruct FILE on the same files if that binary exists (it prints the same JSON line:
 #     function, seconds, probes, primes, exact);
 # (e) prints a markdown table (device, date, commit) to stdout; progress and logs: stderr.
 # Environment: FIREFLY_SRC ANCHORS HEPEX_BENCH TIMEOUT (s, per function and tool) JOBS (build)
@@ -17,7 +17,7 @@ PERF=$(cd "$(dirname "$0")" && pwd)
 REPO=$(cd "$PERF/../.." && pwd)
 FIREFLY_SRC=${FIREFLY_SRC:-/work/anchors/firefly-src}
 ANCHORS=${ANCHORS:-/work/anchors}
-HEPEX_BENCH=${HEPEX_BENCH:-$REPO/build/perf/hepex_reconstruct_bench}
+HEPEX_BENCH=${HEPEX_BENCH:-$REPO/build/perf/hepex_bench}
 TIMEOUT=${TIMEOUT:-600}
 JOBS=${JOBS:-2}
 FUNCS=${FUNCS:-"p100 p1000 p5000 r100_25 r1000_250 r5000_1250 p100_n3 p1000_n3 p5000_n3 r100_25_n3
@@ -71,7 +71,7 @@ for f in $FUNCS; do
   else
     run firefly "$f" "$DRIVER" "$WORK/family/$f.txt"
   fi
-  [ -x "$HEPEX_BENCH" ] && run hepex "$f" "$HEPEX_BENCH" "$WORK/family/$f.txt" --name "$f"
+  [ -x "$HEPEX_BENCH" ] && run hepex "$f" "$HEPEX_BENCH" reconstruct "$WORK/family/$f.txt" --name "$f"
 done
 touch "$WORK/firefly.jsonl" "$WORK/hepex.jsonl"
 

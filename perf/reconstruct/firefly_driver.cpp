@@ -7,9 +7,9 @@
 // (counted in operator(), one per lane of a bunch); primes: distinct prime fields the black box was
 // evaluated in; exact: FireFly's N/D equals the input N/D term by term up to one common rational
 // factor (FireFly normalises differently).  Black box: per point, x_i^e for e = 0..16 is tabulated
-// once, then N and D are sum_k c_k prod_i x_i^{e_ki} -- the same scheme as the hepex bench.
-// Links against FireFly (GPL, built outside this repository); no FireFly code lives here.
-// usage: firefly_driver FILE [--name NAME] [--seed S] [--no-shift-scan]
+// once, then N and D are sum_k c_k prod_i x_i^{e_ki} -- the same scheme as `hepex_bench
+// reconstruct`. Links against FireFly (GPL, built outside this repository); no FireFly code lives
+// here. usage: firefly_driver FILE [--name NAME] [--seed S] [--no-shift-scan]
 #include "firefly/Reconstructor.hpp"
 
 #include <atomic>

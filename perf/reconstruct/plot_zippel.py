@@ -1,10 +1,10 @@
 #!/usr/bin/env python3
-"""Plot the Zippel-step times of `hepex bench zippel` against the skeleton
+"""Plot the Zippel-step times of `hepex_bench zippel` against the skeleton
 size T, next to the seed paper's Table 3 (FIRE on an A100 and on a 12-core
 Xeon Gold 6126: the A100 time is the Xeon time over the A100 speedup).
 
 usage: plot_zippel.py OUT.png FILE...
-  FILE: JSON written by `hepex bench zippel --json` (rows of all files are
+  FILE: JSON written by `hepex_bench zippel --json` (rows of all files are
   plotted together; for a size in several files, the last one's). Needs
   python3-matplotlib.
 """

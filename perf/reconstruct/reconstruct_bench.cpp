@@ -16,15 +16,18 @@
 // monomial tables) and by the stack program alone, in the default execution
 // space.
 // exact: the answer equals the input, both made primitive, term by term.
-// usage: hepex_reconstruct_bench FILE [--name NAME] [--seed S]
+// usage: hepex_bench reconstruct FILE [--name NAME] [--seed S]
 //          [--box host|device|expression|interpreter]
 #include <cstdio>
 #include <fstream>
 #include <iostream>
 #include <nlohmann/json.hpp>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
+#include "bench_args.hpp"
+#include "benches.hpp"
 #include "hepex/core/runtime.hpp"
 #include "hepex/io/expression.hpp"
 #include "hepex/reconstruct/black_box.hpp"
@@ -48,8 +51,7 @@ Input read_input(const std::string& path) {
   Input f;
   std::string word;
   if (!(in >> word >> f.n) || word != "vars" || f.n == 0) {
-    std::cerr << path << ": expected 'vars N' on the first line\n";
-    std::exit(1);
+    throw std::invalid_argument(path + ": expected 'vars N' on the first line");
   }
   f.truth.num.variables = f.truth.den.variables = f.n;
   std::vector<long long> den_c;
@@ -61,13 +63,12 @@ Input read_input(const std::string& path) {
     std::vector<std::uint32_t> e(f.n);
     for (auto& v : e) {
       if (!(in >> v) || v >= powers) {
-        std::cerr << path << ":" << line << ": exponents 0..16 expected\n";
-        std::exit(1);
+        throw std::invalid_argument(path + ":" + std::to_string(line) +
+                                    ": exponents 0..16 expected");
       }
     }
     if (word != "num" && word != "den") {
-      std::cerr << path << ":" << line << ": 'num' or 'den' expected\n";
-      std::exit(1);
+      throw std::invalid_argument(path + ":" + std::to_string(line) + ": 'num' or 'den' expected");
     }
     const bool num = word == "num";
     (num ? f.truth.num : f.truth.den).add_term(e.data(), mpq_class(static_cast<long>(c)));
@@ -243,16 +244,15 @@ std::unique_ptr<BlackBox> interpreter_box(hepex::io::Expression e) {
 }  // namespace
 
 // The probes of every prime tried, in order (its checks included).
-std::vector<std::size_t> probes_per_prime(const hepex::reconstruct::Reconstruction& r) {
+static std::vector<std::size_t> probes_per_prime(const hepex::reconstruct::Reconstruction& r) {
   std::vector<std::size_t> probes;
   for (const auto& use : r.prime_uses) probes.push_back(use.probes);
   return probes;
 }
 
-int main(int argc, char** argv) {
-  hepex::Runtime runtime(argc, argv);
+int hepex::bench::reconstruct_main(int argc, char** argv) {
   const char* usage =
-      "usage: hepex_reconstruct_bench FILE [--name NAME] [--seed S] "
+      "usage: hepex_bench reconstruct FILE [--name NAME] [--seed S] "
       "[--box host|device|expression|interpreter]\n";
   std::string path, name, box_kind = "host";
   std::uint64_t seed = 1;
@@ -261,7 +261,7 @@ int main(int argc, char** argv) {
     if (a == "--name" && i + 1 < argc) {
       name = argv[++i];
     } else if (a == "--seed" && i + 1 < argc) {
-      seed = std::stoull(argv[++i]);
+      seed = hepex::perf::whole_argument(argv[++i], "--seed", 0, UINT64_MAX);
     } else if (a == "--box" && i + 1 < argc) {
       box_kind = argv[++i];
     } else if (path.empty() && a.rfind("--", 0) != 0) {
@@ -296,7 +296,7 @@ int main(int argc, char** argv) {
   }
   ReconstructOptions options;
   options.seed = seed;
-  const auto r = reconstruct(*box, options);
+  const auto r = hepex::reconstruct::reconstruct(*box, options);
   RationalFunction truth = in.truth;
   truth.num.sort();
   truth.den.sort();

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Issue 5 on a GPU node over a finished CUDA build: the reconstruction,
 # expression, NTT, product-tree, Vandermonde and Zippel tests (then the whole
-# suite unless ALL=0), `hepex bench zippel` on the device and on one host core
+# suite unless ALL=0), `hepex_bench zippel` on the device and on one host core
 # (the process pinned to core 0) with the automatic method, both methods at
 # the crossover sizes CROSSOVER (device) and HOST_CROSSOVER (host), and
 # compute-sanitizer memcheck over the same tests (or MEMCHECK_FILTER). Logs and JSON go to OUT_DIR
@@ -19,16 +19,17 @@ host_crossover=${HOST_CROSSOVER:-}
 memcheck_filter=${MEMCHECK_FILTER:-}
 filter='Expression*:Newton*:Thiele*:Ntt*:ProductTree*:Vandermonde*:FastVandermonde*:Zippel*:Reconstruct*:RationalReconstruction*'
 source "$(dirname "$0")/../common/bench_steps.sh"
+bench=$(binary "$bin" hepex_bench)
 begin_run
 step tests_issue5 "$bin/hepex_tests" --gtest_filter="$filter"
 [ "${ALL:-1}" = 1 ] && step tests_all "$bin/hepex_tests"
 if [ -n "$crossover$host_crossover" ]; then
   for method in quadratic fast; do
-    step "crossover_$method" taskset -c 0 "$bin/hepex" bench zippel --method "$method" \
+    step "crossover_$method" taskset -c 0 "$bench" zippel --method "$method" \
       --sizes "${crossover:-1000}" --host-sizes "$host_crossover" --json "$out/crossover_$method.json"
   done
 fi
-step bench taskset -c 0 "$bin/hepex" bench zippel --sizes "$sizes" --host-sizes "$host_sizes" \
+step bench taskset -c 0 "$bench" zippel --sizes "$sizes" --host-sizes "$host_sizes" \
   --json "$out/zippel.json"
 if [ "$memcheck" = 1 ]; then
   step memcheck timeout 300 compute-sanitizer --tool memcheck --error-exitcode 9 \

@@ -2,7 +2,7 @@
 # On the GPU machine (one device call): hepex reduce with the GPU, and
 # Ratracer (+ its FireFly) and FiniteFlow on the same machine's host with
 # the thread counts of ANCHOR_THREADS, on the benchmark systems; the
-# replay's probe rate at large batches (hepex_replay_rate) on the GPU and on
+# replay's probe rate at large batches (hepex_bench replay-rate) on the GPU and on
 # one host core. The anchors are the binaries build_ratracer.sh and
 # build_finiteflow.sh (+ finiteflow_reduce_driver.cpp) made on the build
 # machine, carried with the shared libraries they need as
@@ -31,7 +31,7 @@ REPS=${REPS:-2}
 ANCHOR_THREADS=${ANCHOR_THREADS:-1 $THREADS}
 ANCHORS=${ANCHORS:-finiteflow ratracer}
 mkdir -p "$OUT"
-HEPEX_CMAKE_ARGS=-DHEPEX_BUILD_PERF=ON HEPEX_TARGETS="hepex_cli hepex_replay_rate" \
+HEPEX_CMAKE_ARGS=-DHEPEX_BUILD_PERF=ON HEPEX_TARGETS="hepex_cli hepex_bench" \
   bash perf/common/build_gpu.sh build-cuda > "$OUT/build.log" 2>&1
 source perf/common/gpu_env.sh
 [[ -d .ext/anchors ]] || tar -C .ext -xJf .ext/anchors.tar.xz
@@ -111,7 +111,7 @@ done
 for entry in "${systems[@]:1}"; do
   [[ ${REPLAY:-1} == 1 ]] || break
   read -r name system order targets vars <<<"$entry"
-  OMP_NUM_THREADS=1 build-cuda/perf/hepex_replay_rate "$system" "$order" "$targets" "$vars" 4096 65536 \
+  OMP_NUM_THREADS=1 build-cuda/perf/hepex_bench replay-rate "$system" "$order" "$targets" "$vars" 4096 65536 \
     > "$OUT/replay_rate_$name.jsonl" 2>/dev/null || echo "[device] replay_rate $name failed" >&2
 done
 echo "[device] done" >&2

@@ -2,7 +2,7 @@
 // its coefficients, reduce/detail/replay_program.hpp) on the host and, in a
 // GPU build, on the GPU, in batches of given sizes: the probe rate the
 // issue compares with Ratracer's replay (perf/results/reduce/README.md).
-//   hepex_replay_rate SYSTEM ORDER TARGETS VARS [BATCH ...]
+//   hepex_bench replay-rate SYSTEM ORDER TARGETS VARS [BATCH ...]
 // (ORDER "-": the default, Laporta's order, as `hepex reduce` without --order)
 // (defaults 1024 16384 131072). Each batch size: one untimed batch, then
 // the best of 3; the host runs the lanes of replay_kernel.hpp over the host
@@ -17,6 +17,7 @@
 #include <string>
 #include <vector>
 
+#include "benches.hpp"
 #include "hepex/core/runtime.hpp"
 #include "hepex/core/spaces.hpp"
 #include "hepex/field/primes.hpp"
@@ -35,25 +36,27 @@ std::string slurp(const std::string& path) {
 
 }  // namespace
 
+namespace {
 int run(int argc, char** argv);
+}
 
 // Bad input (a file that does not parse, a batch that is not a number): the
 // message and exit 1, before any timing.
-int main(int argc, char** argv) {
+int hepex::bench::replay_rate_main(int argc, char** argv) {
   try {
     return run(argc, argv);
   } catch (const std::exception& e) {
-    std::cerr << "hepex_replay_rate: " << e.what() << "\n";
+    std::cerr << "hepex_bench replay-rate: " << e.what() << "\n";
     return 1;
   }
 }
 
+namespace {
 int run(int argc, char** argv) {
   if (argc < 5) {
-    std::cerr << "usage: hepex_replay_rate SYSTEM ORDER TARGETS VARS [BATCH ...]\n";
+    std::cerr << "usage: hepex_bench replay-rate SYSTEM ORDER TARGETS VARS [BATCH ...]\n";
     return 1;
   }
-  hepex::Runtime runtime(argc, argv);
   const auto names = hepex::io::parse_variable_list(argv[4]);
   const auto system = hepex::reduce::read_system(slurp(argv[1]), argv[1], names);
   hepex::reduce::ReduceOptions options;
@@ -101,3 +104,4 @@ int run(int argc, char** argv) {
   }
   return 0;
 }
+}  // namespace

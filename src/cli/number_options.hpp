@@ -11,6 +11,10 @@
 
 namespace hepex::cli {
 
+// A --prime value: decimal digits only, below 2^63 (primality is checked by
+// the field); hepex::Error otherwise.
+std::uint64_t parse_prime_option(const std::string& text);
+
 // Decimal digits only, a value in [low, high].
 CLI::Validator whole_number(std::uint64_t low = 0,
                             std::uint64_t high = std::numeric_limits<std::uint64_t>::max());

@@ -1,8 +1,8 @@
 // The --prime option shared by the linear-algebra commands and benchmarks.
 #include <gmpxx.h>
 
-#include "commands.hpp"
 #include "hepex/core/error.hpp"
+#include "number_options.hpp"
 
 namespace hepex::cli {
 

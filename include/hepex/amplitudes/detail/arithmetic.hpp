@@ -63,7 +63,7 @@ KOKKOS_INLINE_FUNCTION T lane_max(T a, T b) {
 // may be converted (2 * z, R * z).
 // Every operator is forced inline: GCC 12 left complex * complex out of
 // line in the AVX-512 lane kernel, a call with its packs passed through
-// memory (6.7% of a one-core MadEvent gg_ttgg run); inlined, hepex bench me
+// memory (6.7% of a one-core MadEvent gg_ttgg run); inlined, hepex_bench me
 // went from 17.3e3 to 19.9e3-20.8e3 MEs/s (gg_ttgg, double, one AMD EPYC
 // core, perf/results/amplitudes).
 template <class R>

@@ -80,7 +80,7 @@ enum class VandermondeMethod { automatic, quadratic, fast };
 
 // With VandermondeMethod::automatic, groups of at least this many unknowns
 // take the fast solve: the crossovers of setup + 17 solves measured with
-// `hepex bench zippel --method quadratic|fast` (perf/results/reconstruct/README.md,
+// `hepex_bench zippel --method quadratic|fast` (perf/results/reconstruct/README.md,
 // overall seconds quadratic / fast). One core of the H100's host (Serial):
 // T = 1024 0.032 / 0.048, 2048 0.126 / 0.140, 4096 0.563 / 0.412; one core of
 // the (shared) build machine: 2048 0.17-0.19 / 0.08-0.15. H100: T = 8192

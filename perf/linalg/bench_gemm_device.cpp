@@ -1,4 +1,4 @@
-// `hepex bench gemm`: modular products C = A B mod p for a list of shapes and
+// `hepex_bench gemm`: modular products C = A B mod p for a list of shapes and
 // methods, each next to the ceilings measured in the same run: the vendor's
 // DGEMM (fp64, multiword) and int8 GEMM (int8) on the same shape.
 #include <iostream>
@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "bench_output.hpp"
-#include "commands.hpp"
+#include "benches.hpp"
 #include "hepex/core/error.hpp"
 #include "hepex/core/runtime.hpp"
 #include "hepex/field/primes.hpp"
@@ -19,7 +19,7 @@
 #include "progress_lines.hpp"
 #include "table.hpp"
 
-namespace hepex::cli {
+namespace hepex::bench {
 
 namespace {
 
@@ -176,7 +176,7 @@ void run_bench_gemm(const GemmBenchOptions& o) {
   for (const auto& name : o.methods) {
     linalg::resolve_gemm_method(linalg::parse_gemm_method(name), p, vendor);
   }
-  std::cout << "hepex bench gemm on " << DeviceSpace::name() << " (" << devices().front().name
+  std::cout << "hepex_bench gemm on " << DeviceSpace::name() << " (" << devices().front().name
             << "), p = " << p << ", C = A B mod p for M x K x N, best of " << o.repeats
             << "\nrates are 2MKN / time; the ceilings are the vendor's DGEMM and int8 GEMM on the"
                " same shape, measured in this run\n\n";
@@ -198,9 +198,9 @@ void run_bench_gemm(const GemmBenchOptions& o) {
 
 }  // namespace
 
-void add_bench_gemm_command(CLI::App& bench) {
+void add_gemm_bench(CLI::App& app) {
   auto g = std::make_shared<GemmBenchOptions>();
-  auto* gemm = bench.add_subcommand("gemm", "C = A B mod P for random matrices on the device");
+  auto* gemm = app.add_subcommand("gemm", "C = A B mod P for random matrices on the device");
   gemm->add_option("--sizes", g->shapes, "N (square) or MxKxN, comma-separated")->delimiter(',');
   gemm->add_option("--prime", g->prime, "the prime P");
   gemm->add_option("--methods", g->methods, "auto, fp64, multiword, int64, int8")->delimiter(',');
@@ -219,4 +219,4 @@ void add_bench_gemm_command(CLI::App& bench) {
   });
 }
 
-}  // namespace hepex::cli
+}  // namespace hepex::bench

@@ -6,7 +6,7 @@
 #include "hepex/core/spaces.hpp"
 #include "hepex/field/wide_multiply.hpp"
 
-namespace hepex::cli {
+namespace hepex::bench {
 
 namespace {
 
@@ -59,4 +59,4 @@ double device_wide_multiply_rate() {
 }
 double host_wide_multiply_rate() { return rate<HostSpace>(1 << 10); }
 
-}  // namespace hepex::cli
+}  // namespace hepex::bench

@@ -1,11 +1,11 @@
 #pragma once
-// What every `hepex bench` subcommand shares: number formatting.
+// What every `hepex_bench` benchmark shares: number formatting.
 
 #include <string>
 
-namespace hepex::cli {
+namespace hepex::bench {
 
 // x with `digits` digits after the point.
 std::string fixed(double x, int digits);
 
-}  // namespace hepex::cli
+}  // namespace hepex::bench

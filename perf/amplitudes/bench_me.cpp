@@ -1,4 +1,4 @@
-// `hepex bench me`: matrix-element throughput against the batch size, per
+// `hepex_bench me`: matrix-element throughput against the batch size, per
 // process, precision and colour-sum method, as in the CUDACPP kernel-splitting
 // paper's Fig. 4 (MEs/s against the number of events per launch).
 //
@@ -26,7 +26,7 @@
 #include <vector>
 
 #include "bench_output.hpp"
-#include "commands.hpp"
+#include "benches.hpp"
 #include "hepex/amplitudes/matrix_element.hpp"
 #include "hepex/amplitudes/rambo.hpp"
 #include "hepex/core/error.hpp"
@@ -38,7 +38,7 @@
 #include "progress_lines.hpp"
 #include "table.hpp"
 
-namespace hepex::cli {
+namespace hepex::bench {
 
 namespace {
 
@@ -113,7 +113,7 @@ void check_in_flight(MatrixElement& me, const MomentaView<MatrixElement::Memory>
     const auto got = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), values[k]);
     for (std::size_t e = 0; e < got.extent(0); ++e) {
       if (got(e) != want(e)) {
-        throw Error("bench me: evaluation " + std::to_string(k) + " of those in flight gave " +
+        throw Error("me: evaluation " + std::to_string(k) + " of those in flight gave " +
                         std::to_string(got(e)) + " for event " + std::to_string(e) + ", alone " +
                         std::to_string(want(e)),
                     ErrorKind::runtime);
@@ -296,7 +296,7 @@ void run_bench_me(MeBenchOptions o) {
   OutputFile json("--json", o.json_path);
   if (o.batches.empty()) o.batches = default_batches();
   for (const std::size_t n : o.batches) {
-    if (n == 0) throw Error("bench me: --batches must be positive");
+    if (n == 0) throw Error("me: --batches must be positive");
   }
   std::vector<Process> processes;
   std::vector<Precision> precisions;
@@ -307,7 +307,7 @@ void run_bench_me(MeBenchOptions o) {
   for (const auto& name : o.colour_sums) methods.push_back(parse_colour_sum(name));
   for (const auto& name : o.choices) {
     if (name != "off" && name != "on" && name != "channels") {
-      throw Error("bench me: --choices '" + name + "': off, on or channels");
+      throw Error("me: --choices '" + name + "': off, on or channels");
     }
   }
   const std::vector<std::string>& choices = o.choices;
@@ -315,7 +315,7 @@ void run_bench_me(MeBenchOptions o) {
     simds.push_back(parse_simd(name));
     resolve_simd(simds.back());  // refused here, before any work, if this CPU lacks it
   }
-  std::cout << "hepex bench me on " << DeviceSpace::name() << " (" << devices().front().name
+  std::cout << "hepex_bench me on " << DeviceSpace::name() << " (" << devices().front().name
             << "), RAMBO events at sqrt(s) = " << o.sqrt_s << " GeV\n"
             << "timed: MatrixElement::evaluate, momenta in " << DeviceSpace::name()
             << " memory -> |M|^2 there, fence included; RAMBO and setup not timed\n"
@@ -394,9 +394,9 @@ void run_bench_me(MeBenchOptions o) {
 
 }  // namespace
 
-void add_bench_me_command(CLI::App& bench) {
+void add_me_bench(CLI::App& app) {
   auto o = std::make_shared<MeBenchOptions>();
-  auto* me = bench.add_subcommand("me", "matrix-element throughput against the batch size");
+  auto* me = app.add_subcommand("me", "matrix-element throughput against the batch size");
   me->add_option("--processes", o->processes, "some of " + amplitudes::process_names())
       ->delimiter(',');
   me->add_option("--precisions", o->precisions, "double, mixed, float")->delimiter(',');
@@ -440,4 +440,4 @@ void add_bench_me_command(CLI::App& bench) {
   });
 }
 
-}  // namespace hepex::cli
+}  // namespace hepex::bench

@@ -1,4 +1,4 @@
-// `hepex bench rref`: RREF timings on the device for a list of sizes and
+// `hepex_bench rref`: RREF timings on the device for a list of sizes and
 // algorithms, with the device's copy bandwidth measured in the same run
 // (Linac's unblocked kernel is bandwidth bound, so every time is also
 // reported as a fraction of it) and, for the blocked algorithm, the modular
@@ -11,7 +11,7 @@
 #include <sstream>
 
 #include "bench_output.hpp"
-#include "commands.hpp"
+#include "benches.hpp"
 #include "hepex/core/error.hpp"
 #include "hepex/core/runtime.hpp"
 #include "hepex/field/primes.hpp"
@@ -25,7 +25,7 @@
 #include "progress_lines.hpp"
 #include "table.hpp"
 
-namespace hepex::cli {
+namespace hepex::bench {
 
 namespace {
 
@@ -162,14 +162,14 @@ void bench_field(const F& f, const std::string& label, const BenchOptions& o, do
 
 void run_bench_rref(const BenchOptions& o) {
   if (o.prime.empty() == o.field.empty()) {
-    throw Error("bench rref: give --prime P or --field real");
+    throw Error("rref: give --prime P or --field real");
   }
   OutputFile json("--json", o.json_path);
   if (!o.prime.empty()) {
     field::check_prime_modulus(parse_prime_option(o.prime), 63, "--prime");
   }
   const double bandwidth = copy_bandwidth();
-  std::cout << "hepex bench rref on " << DeviceSpace::name() << " (" << devices().front().name
+  std::cout << "hepex_bench rref on " << DeviceSpace::name() << " (" << devices().front().name
             << "), copy bandwidth " << fixed(bandwidth / 1e9, 0) << " GB/s (read + write), best of "
             << o.repeats << "\n\n";
   Table table({"n", "field", "algorithm", "seconds", "rank", "of copy BW (unblocked model)",
@@ -185,7 +185,7 @@ void run_bench_rref(const BenchOptions& o) {
   } else if (o.field == "real") {
     bench_field(field::Real64(), "Real64", o, bandwidth, table, rows);
   } else {
-    throw Error("bench rref: --field must be 'real'");
+    throw Error("rref: --field must be 'real'");
   }
   table.print(std::cout);
   emit_json(json, {{"benchmark", "rref"},
@@ -196,11 +196,9 @@ void run_bench_rref(const BenchOptions& o) {
 
 }  // namespace
 
-void add_bench_commands(CLI::App& app) {
-  auto* bench = app.add_subcommand("bench", "benchmarks: hepex bench rref|gemm|zippel|me [...]");
-  bench->require_subcommand(1);
+void add_rref_bench(CLI::App& app) {
   auto o = std::make_shared<BenchOptions>();
-  auto* rref = bench->add_subcommand("rref", "RREF of random n x n matrices on the device");
+  auto* rref = app.add_subcommand("rref", "RREF of random n x n matrices on the device");
   rref->add_option("--sizes", o->sizes, "matrix orders")->delimiter(',')->check(whole_number());
   rref->add_option("--prime", o->prime,
                    "Z/p with this prime (no default: give --prime or --field)");
@@ -224,10 +222,6 @@ void add_bench_commands(CLI::App& app) {
     const auto watch = verbose_progress(o->verbose, 0);
     run_bench_rref(*o);
   });
-
-  add_bench_gemm_command(*bench);
-  add_bench_zippel_command(*bench);
-  add_bench_me_command(*bench);
 }
 
-}  // namespace hepex::cli
+}  // namespace hepex::bench

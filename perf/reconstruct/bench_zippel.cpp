@@ -1,4 +1,4 @@
-// `hepex bench zippel`: the transposed Vandermonde solves of one Zippel step
+// `hepex_bench zippel`: the transposed Vandermonde solves of one Zippel step
 // shaped like the seed paper's benchmark (§3: a skeleton of T terms in the
 // first five variables, the sixth of degree 16, so 17 values of it: 17 solves
 // of one T x T system sharing its nodes), on the device and optionally on the
@@ -13,7 +13,7 @@
 #include <vector>
 
 #include "bench_output.hpp"
-#include "commands.hpp"
+#include "benches.hpp"
 #include "hepex/core/error.hpp"
 #include "hepex/core/progress.hpp"
 #include "hepex/core/runtime.hpp"
@@ -26,7 +26,7 @@
 #include "progress_lines.hpp"
 #include "table.hpp"
 
-namespace hepex::cli {
+namespace hepex::bench {
 
 namespace {
 
@@ -77,7 +77,7 @@ reconstruct::detail::VandermondeSystems skeleton_nodes(const field::Zp64& f, std
   std::vector<std::uint64_t> sorted = s.nodes;
   std::sort(sorted.begin(), sorted.end());
   if (std::adjacent_find(sorted.begin(), sorted.end()) != sorted.end()) {
-    throw Error("bench zippel: two monomials took the same value; try another --seed");
+    throw Error("zippel: two monomials took the same value; try another --seed");
   }
   s.offsets.push_back(T);
   return s;
@@ -136,7 +136,7 @@ void bench_size(const field::Zp64& f, std::size_t T, const char* where, double m
                   {"multiply_adds_per_s", rate},
                   {"wide_multiplies_per_s", multiply_rate},
                   {"check_passed", ok}});
-  if (!ok) throw Error("bench zippel: a solution failed its check");
+  if (!ok) throw Error("zippel: a solution failed its check");
 }
 
 void run_bench_zippel(const ZippelBenchOptions& o) {
@@ -146,12 +146,12 @@ void run_bench_zippel(const ZippelBenchOptions& o) {
   const field::Zp64 f(p);
   for (const auto* list : {&o.sizes, &o.host_sizes}) {
     for (std::size_t T : *list) {
-      if (T == 0) throw Error("bench zippel: --sizes must be positive");
+      if (T == 0) throw Error("zippel: --sizes must be positive");
     }
   }
   const double device_rate = device_wide_multiply_rate();
   const double host_rate = host_wide_multiply_rate();
-  std::cout << "hepex bench zippel on " << DeviceSpace::name() << " (" << devices().front().name
+  std::cout << "hepex_bench zippel on " << DeviceSpace::name() << " (" << devices().front().name
             << "), p = " << p << "\n"
             << o.solves << " transposed Vandermonde solves of T x T sharing the nodes of T random"
             << " monomials in " << o.variables << " variables\n"
@@ -189,9 +189,9 @@ void run_bench_zippel(const ZippelBenchOptions& o) {
 
 }  // namespace
 
-void add_bench_zippel_command(CLI::App& bench) {
+void add_zippel_bench(CLI::App& app) {
   auto o = std::make_shared<ZippelBenchOptions>();
-  auto* zippel = bench.add_subcommand("zippel", "transposed Vandermonde solves of one Zippel step");
+  auto* zippel = app.add_subcommand("zippel", "transposed Vandermonde solves of one Zippel step");
   zippel->add_option("--sizes", o->sizes, "skeleton terms T, on the device")
       ->delimiter(',')
       ->check(whole_number());
@@ -217,4 +217,4 @@ void add_bench_zippel_command(CLI::App& bench) {
   });
 }
 
-}  // namespace hepex::cli
+}  // namespace hepex::bench

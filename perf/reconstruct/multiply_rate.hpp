@@ -3,11 +3,11 @@
 // 64 x 64 -> 128-bit integer products (field::mul_wide, the product
 // inside every modular multiply-add) an execution space completes per second.
 
-namespace hepex::cli {
+namespace hepex::bench {
 
 // On the device (all of it) and on the host execution space (one thread for
 // Serial).
 double device_wide_multiply_rate();
 double host_wide_multiply_rate();
 
-}  // namespace hepex::cli
+}  // namespace hepex::bench

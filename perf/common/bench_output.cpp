@@ -3,7 +3,7 @@
 #include <iomanip>
 #include <sstream>
 
-namespace hepex::cli {
+namespace hepex::bench {
 
 std::string fixed(double x, int digits) {
   std::ostringstream out;
@@ -11,4 +11,4 @@ std::string fixed(double x, int digits) {
   return out.str();
 }
 
-}  // namespace hepex::cli
+}  // namespace hepex::bench
