@@ -14,7 +14,7 @@ src=${1:?usage: generate_events_side_by_side.sh MG4GPU_DIR WORK [OUT]}
 work=${2:?}
 here=$(cd "$(dirname "$0")" && pwd)
 repo=$(cd "$here/../.." && pwd)
-out=${3:-$repo/perf/results/amplitudes}
+out=${3:-$work/results}  # never perf/results/ (perf/README.md: copy what you keep there, named by the rule)
 hepex_dir=${HEPEX:-$repo/build/src}
 unset HEPEX
 mkdir -p "$work" "$out"

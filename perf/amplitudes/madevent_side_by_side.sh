@@ -22,7 +22,7 @@ src=${1:?usage: madevent_side_by_side.sh MG4GPU_DIR WORK [OUT]}
 work=${2:?}
 here=$(cd "$(dirname "$0")" && pwd)
 repo=$(cd "$here/../.." && pwd)
-out=${3:-$repo/perf/results/amplitudes}
+out=${3:-$work/results}  # never perf/results/ (perf/README.md: copy what you keep there, named by the rule)
 export HEPEX_DIR=${HEPEX:-$repo/build/src}
 unset HEPEX
 nevt=${NEVT:-8192}

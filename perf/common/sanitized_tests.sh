@@ -15,7 +15,7 @@ device_space_name() {
 # int8 products across the exact block boundary, Krylov, matrix builder,
 # unblocked RREF over Zp32/Zp64/Complex128/Real64, echelon over Zp64, the
 # matrix elements), chosen from racecheck_survey.sh on the H200 at e680ffe
-# (perf/results/checks/racecheck_survey_h200_e680ffe.txt: 28 of the 39
+# (perf/results/checks/racecheck_survey/2026-11-28_h200_e680ffe.txt: 28 of the 39
 # device tests finish within 60 s with 8 running at once, none reports a
 # hazard; the blocked RREF, most modular products, the int8 GEMM on
 # instances and the fast Vandermonde do not finish in 60 s).

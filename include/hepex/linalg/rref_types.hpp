@@ -41,7 +41,7 @@ struct RrefOptions {
 // covers panels of 512 columns from n = 8192 on) and 3 GiB for the CUDA
 // context, Kokkos and the small buffers. At n = 100,000 mod 2^31 - 1
 // (37.3 GiB) the estimate is 60.6 GiB in all; an H200 measured 59.9 GiB
-// (perf/results/linalg/large_rref_h200_6738888/).
+// (perf/results/linalg/large_rref/2026-11-28_h200_6738888/).
 inline std::size_t rref_device_workspace(std::size_t rows, std::size_t cols,
                                          std::size_t entry_bytes) {
   const std::size_t entries = rows * cols, cap = std::size_t{1} << 29;
