@@ -3,14 +3,16 @@
 // (madgraph4gpu, a PROCESS.mad directory built outside this repository by
 // make_selection_reference.sh) exactly as MadEvent does, through its C
 // entry points, declared here so that nothing of it is included.
-//   selection_driver ONSHELL_REF NPAR NCONFIG SEED > PROCESS_selection_ref.txt
+//   selection_driver ONSHELL_REF NPAR NCONFIG SEED [GS] > PROCESS_selection_ref.txt
 // Run from the P1_* directory (the bridge reads ../../Cards/param_card.dat).
 // Events: every event of ONSHELL_REF (columns ievt sqrt_s E px py pz ... ME
 // ME_WT0). Per event, from std::mt19937_64(SEED): alpha_s uniform in
 // [0.08, 0.16] (gs = sqrt(4 pi alpha_s)), rndhel and rndcol uniform in [0, 1),
 // igraph (the diagram configuration whose colour flows may be chosen, as
 // MLM matching passes it) 0 for every eighth event, else uniform in
-// [1, NCONFIG]. No multichannel enhancement (channel 0).
+// [1, NCONFIG]. No multichannel enhancement (channel 0). With GS (issue 41's
+// plain reference MEs): every event at gs = GS and igraph 0, the same draws
+// of rndhel and rndcol.
 #include <cmath>
 #include <cstdio>
 #include <fstream>
@@ -31,8 +33,8 @@ void fbridgesequence_nomultichannel_(CppObjectInFortran** bridge, const double* 
 }
 
 int main(int argc, char** argv) {
-  if (argc != 5) {
-    std::cerr << "usage: selection_driver ONSHELL_REF NPAR NCONFIG SEED\n";
+  if (argc != 5 && argc != 6) {
+    std::cerr << "usage: selection_driver ONSHELL_REF NPAR NCONFIG SEED [GS]\n";
     return 1;
   }
   const int npar = std::stoi(argv[2]), nconfig = std::stoi(argv[3]);
@@ -62,11 +64,16 @@ int main(int argc, char** argv) {
   std::uniform_int_distribution<int> config(1, nconfig);
   std::vector<double> gs(nevt), rndhel(nevt), rndcol(nevt), mes(nevt);
   std::vector<int> igraph(nevt), selhel(nevt), selcol(nevt);
+  const bool fixed_gs = argc == 6;
   for (int e = 0; e < nevt; ++e) {
     gs[e] = std::sqrt(4 * M_PI * alpha(rng));
     rndhel[e] = uniform(rng);
     rndcol[e] = uniform(rng);
     igraph[e] = e % 8 == 7 ? 0 : config(rng);
+    if (fixed_gs) {
+      gs[e] = std::stod(argv[5]);
+      igraph[e] = 0;
+    }
   }
   CppObjectInFortran* bridge = nullptr;
   fbridgecreate_(&bridge, &nevt, &npar, &np4);
