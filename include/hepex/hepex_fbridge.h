@@ -1,11 +1,17 @@
 /* CUDACPP's Fortran bridge (madgraph4gpu, SubProcesses/fbridge.cc and
  * fbridge.inc), over hepex's C API (hepex_me.h): the entry points MadEvent's
  * auto_dsig1.f calls, with the same names and arguments, so that a MadEvent
- * build of g g -> t tbar + 0..3 gluons switches to hepex by linking
- * libhepex_fbridge and libhepex instead of CUDACPP's library
+ * build of any subprocess hepex has (hepex_me_process_name: g g -> t tbar +
+ * 0..3 gluons and the subprocesses of p p -> t tbar + 0..2 jets) switches to
+ * hepex by linking libhepex_fbridge and libhepex instead of CUDACPP's library
  * (docs/madevent.md). Fortran passes every argument by reference.
  *
- * The process follows from npar (4: gg_tt ... 7: gg_ttggg), the precision
+ * The process is HEPEX_PROCESS where set, else the subprocess of the
+ * directory MadEvent runs in (the executable's directory, the working
+ * directory or its parent named P<n>_<subprocess>, as CUDACPP builds one
+ * library per subprocess directory: P2_gu_ttxgu is gu_ttxgu, P1_gg_ttx is
+ * gg_tt), else the one process with npar particles; it must have npar
+ * particles. The precision
  * from the environment variable HEPEX_PRECISION (double, float or mixed;
  * default double), the parameters from the run's param_card.dat and
  * run_card.dat: those named by HEPEX_PARAM_CARD and HEPEX_RUN_CARD (default:

@@ -41,6 +41,11 @@ int hepex_me_processes(void);
 const char* hepex_me_process_name(int i);
 int hepex_me_process_particles(int i);
 
+/* The index i of the process named `name` (a name of hepex_me_process_name
+ * or MadGraph's alias of one: "gg_ttx" for gg_tt); -1 for an unknown name or
+ * NULL. */
+int hepex_me_process_index(const char* name);
+
 /* process: a name of hepex_me_process_name (an unknown one: NULL, and
  * hepex_me_last_error lists the known ones);
  * precision: "double" | "float" | "mixed". NULL on failure. */

@@ -65,6 +65,19 @@ int hepex_me_process_particles(int i) {
   return hepex::amplitudes::process_info(hepex::amplitudes::all_processes()[i]).particles;
 }
 
+int hepex_me_process_index(const char* name) {
+  if (name == nullptr) return -1;
+  for (int i = 0; i < hepex::amplitudes::process_count; ++i) {
+    if (std::string(name) ==
+        hepex::amplitudes::process_info(hepex::amplitudes::all_processes()[i]).name)
+      return i;
+  }
+  for (const auto& alias : hepex::amplitudes::process_aliases) {
+    if (std::string(name) == alias.name) return static_cast<int>(alias.process);
+  }
+  return -1;
+}
+
 hepex_me* hepex_me_create_madevent(const char* process, const char* precision,
                                    const char* param_card, const char* run_card, int max_events) {
   hepex_me* handle = nullptr;

@@ -66,9 +66,36 @@ std::string cards_directory() {
        "HEPEX_RUN_CARD name the cards instead)");
 }
 
+// The subprocess named by the directory MadEvent runs in, as CUDACPP's
+// per-subprocess libraries know theirs: the first of the executable's
+// directory, the working directory and its parent (a survey job in P/G1)
+// named P<n>_<subprocess> ("P2_gu_ttxgu"); "" if none is.
+std::string subprocess_directory() {
+  std::vector<std::filesystem::path> tried;
+  std::error_code error;
+  const auto executable = std::filesystem::read_symlink("/proc/self/exe", error);
+  if (!error) tried.push_back(executable.parent_path());
+  const auto cwd = std::filesystem::current_path(error);
+  if (!error) {
+    tried.push_back(cwd);
+    tried.push_back(cwd.parent_path());
+  }
+  for (const auto& directory : tried) {
+    const std::string name = directory.filename().string();
+    std::size_t digits = 1;
+    while (digits < name.size() && name[digits] >= '0' && name[digits] <= '9') ++digits;
+    if (name.size() > digits + 1 && name[0] == 'P' && digits > 1 && name[digits] == '_') {
+      return name.substr(digits + 1);
+    }
+  }
+  return "";
+}
+
 // The process of a MadEvent subprocess with npar particles: HEPEX_PROCESS
-// where set (it must have npar particles), else the one process of the
-// registry with npar particles; several or none: an error naming them.
+// where set, else the subprocess of the P directory MadEvent runs in
+// (subprocess_directory), else the one process of the registry with npar
+// particles; the process must have npar particles; several or none, or a
+// subprocess hepex does not have: an error naming them.
 std::string process_for(int npar) {
   std::string all, matching;
   int matches = 0;
@@ -81,17 +108,23 @@ std::string process_for(int npar) {
       ++matches;
     }
   }
-  if (const char* chosen = std::getenv("HEPEX_PROCESS")) {
-    for (int i = 0; i < hepex_me_processes(); ++i) {
-      if (chosen == std::string(hepex_me_process_name(i))) {
-        if (hepex_me_process_particles(i) == npar) return chosen;
-        fail("fbridgecreate: HEPEX_PROCESS=" + std::string(chosen) + " has " +
-             std::to_string(hepex_me_process_particles(i)) +
-             " particles, MadEvent's npar = " + std::to_string(npar));
-      }
+  const auto named = [&](const std::string& what, const std::string& chosen) {
+    const int i = hepex_me_process_index(chosen.c_str());
+    if (i < 0) fail("fbridgecreate: " + what + ": not a process of hepex (" + all + ")");
+    if (hepex_me_process_particles(i) != npar) {
+      fail("fbridgecreate: " + what + " has " + std::to_string(hepex_me_process_particles(i)) +
+           " particles, MadEvent's npar = " + std::to_string(npar));
     }
-    fail("fbridgecreate: HEPEX_PROCESS=" + std::string(chosen) + ": not a process of hepex (" +
-         all + ")");
+    return std::string(hepex_me_process_name(i));
+  };
+  if (const char* chosen = std::getenv("HEPEX_PROCESS")) {
+    return named("HEPEX_PROCESS=" + std::string(chosen), chosen);
+  }
+  const std::string directory = subprocess_directory();
+  if (!directory.empty()) {
+    return named(
+        "the subprocess directory's " + directory + " (set HEPEX_PROCESS to choose another)",
+        directory);
   }
   if (matches == 1) return matching;
   if (matches == 0) {
@@ -99,7 +132,9 @@ std::string process_for(int npar) {
          ": no process of hepex has that many particles (" + all + ")");
   }
   fail("fbridgecreate: npar = " + std::to_string(npar) + ": " + matching +
-       " all have that many particles; set HEPEX_PROCESS to the subprocess's");
+       " all have that many particles, and neither the executable's nor the working "
+       "directory is a subprocess directory P<n>_<name>; set HEPEX_PROCESS to the "
+       "subprocess's");
 }
 
 }  // namespace

@@ -100,7 +100,8 @@ MatrixElement::MatrixElement(Process process, MatrixElementOptions options,
   check_parameters(options_.parameters);
   check_run(options_.run);
   if (options_.streams < 1) throw Error("streams must be at least 1");
-  lanes_ = detail::uses_lane_kernel(options_);
+  const detail::ProcessEntry& entry = detail::process_entry(process);
+  lanes_ = entry.host_lanes && detail::uses_lane_kernel(options_);
   if (lanes_) {
     if (options_.team_size != 0 || options_.events_per_team != 0) {
       throw Error(
@@ -113,15 +114,18 @@ MatrixElement::MatrixElement(Process process, MatrixElementOptions options,
   } else {
     if (options_.simd != Simd::automatic && options_.simd != Simd::none) {
       throw Error(std::string("--simd ") + simd_name(options_.simd) + ": " +
-                  (HEPEX_HAS_ME_LANES ? "the BLAS colour sum runs the team kernel, without lanes"
-                                      : "this build evaluates matrix elements on the device"));
+                  (!HEPEX_HAS_ME_LANES ? "this build evaluates matrix elements on the device"
+                   : !entry.host_lanes
+                       ? std::string(info_.name) + " has no SIMD host kernel yet (its family, " +
+                             "for processes with quark lines, runs one event per thread)"
+                       : "the BLAS colour sum runs the team kernel, without lanes"));
     }
     options_.simd = Simd::none;
     const auto shape = team_shape(info_.particles, options_);
     options_.team_size = shape.team_size;
     options_.events_per_team = shape.events_per_team;
   }
-  evaluator_ = detail::process_entry(process).make_evaluator(process, options_);
+  evaluator_ = entry.make_evaluator(process, options_);
   // One instance: the caller's, so that the caller's work on it (RAMBO, say)
   // is ordered before ours; more: new instances, at most one per unit.
   const int instances = std::min(options_.streams, 1 << info_.gluons);
@@ -252,12 +256,12 @@ void MatrixElement::evaluate_async(const MomentaView<Memory>& momenta,
     choices.flow_words = flow_words_;
   }
   // Without a gs per event, |M|^2 at the run's alpha_s: the kernels' at
-  // reference_alpha_s times (alpha_s / reference_alpha_s)^(n + 2) for n + 2
-  // gluons in all (parameters.hpp); exactly 1 at the default.
+  // reference_alpha_s times (alpha_s / reference_alpha_s)^coupling_power
+  // (parameters.hpp); exactly 1 at the default.
   double scale = info_.averaging;
   if (!gs) {
     const double ratio = options_.parameters.alpha_s / reference_alpha_s;
-    for (int v = 0; v < info_.gluons; ++v) scale /= ratio;
+    for (int v = 0; v < info_.coupling_power; ++v) scale /= ratio;
   }
   evaluator_->run(streams_, momenta, good_, me, scale, choices);
   if (channel) {

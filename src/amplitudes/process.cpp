@@ -22,12 +22,19 @@ std::string process_names() {
   std::string names;
   for (const Process p : all_processes())
     names += (names.empty() ? "" : ", ") + std::string(process_info(p).name);
-  return names;
+  std::string aliases;
+  for (const ProcessAlias& alias : process_aliases) {
+    aliases += (aliases.empty() ? "" : ", ") + std::string(alias.name) + " = " +
+               process_info(alias.process).name;
+  }
+  return names + " (MadGraph's " + aliases + ")";
 }
 
 Process parse_process(const std::string& name) {
   for (const Process p : all_processes())
     if (name == process_info(p).name) return p;
+  for (const ProcessAlias& alias : process_aliases)
+    if (name == alias.name) return alias.process;
   throw Error("process '" + name + "': expected one of " + process_names());
 }
 

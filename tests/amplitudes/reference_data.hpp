@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "hepex/amplitudes/detail/process_registry.hpp"
 #include "hepex/amplitudes/process.hpp"
 
 namespace hepex::test {
@@ -24,6 +25,22 @@ inline std::size_t events_for(amplitudes::Process p, std::size_t all) {
 
 inline std::string madgraph_file(const std::string& name) {
   return std::string(HEPEX_TEST_DATA_DIR) + "/madgraph/" + name;
+}
+
+// A process's MadGraph file <name><suffix>: in tests/data/madgraph for the
+// gluon processes, in its pp_tt012j folder for pp_tt012j.mad's subprocesses.
+inline std::string process_file(const amplitudes::ProcessInfo& info, const std::string& suffix) {
+  const std::string own = madgraph_file(std::string(info.name) + suffix);
+  if (std::ifstream(own)) return own;
+  return madgraph_file("pp_tt012j/" + std::string(info.name) + suffix);
+}
+
+// The processes of one evaluator family (process_registry.hpp).
+inline std::vector<amplitudes::Process> family_processes(const std::string& family) {
+  std::vector<amplitudes::Process> found;
+  for (const auto p : amplitudes::all_processes())
+    if (family == amplitudes::detail::process_entry(p).family) found.push_back(p);
+  return found;
 }
 
 // The numeric rows of a whitespace-separated file, '#' lines skipped.
@@ -46,7 +63,7 @@ inline std::vector<std::vector<double>> read_rows(const std::string& path) {
 struct ReferenceEvents {
   std::vector<double> momenta;        // event-major, 4 * particles per event
   std::vector<double> me;             // the ME column (top width 1.4915 GeV)
-  std::vector<double> me_zero_width;  // ME_WT0 (on-shell files only)
+  std::vector<double> me_zero_width;  // ME_WT0 (the gluon processes' on-shell files only)
   std::size_t size() const { return me.size(); }
 };
 
@@ -54,16 +71,19 @@ struct ReferenceEvents {
 // (ievt batch ievt_in_batch p... ME SelHel). At most `limit` events.
 inline ReferenceEvents read_reference(const amplitudes::ProcessInfo& info, bool on_shell,
                                       std::size_t limit = ~std::size_t(0)) {
-  const auto rows = read_rows(
-      madgraph_file(std::string(info.name) + (on_shell ? "_onshell_ref.txt" : "_ref.txt")));
+  const auto rows = read_rows(process_file(info, on_shell ? "_onshell_ref.txt" : "_ref.txt"));
   const std::size_t skip = on_shell ? 2 : 3, values = 4 * info.particles;
   ReferenceEvents events;
   for (const auto& row : rows) {
     if (events.size() == limit) break;
-    if (row.size() != skip + values + 2) throw std::runtime_error("bad reference row");
+    // pp_tt012j's on-shell files have the ME only, no ME_WT0.
+    const bool zero_width = row.size() == skip + values + 2;
+    if (!zero_width && !(on_shell && row.size() == skip + values + 1)) {
+      throw std::runtime_error("bad reference row");
+    }
     events.momenta.insert(events.momenta.end(), row.begin() + skip, row.begin() + skip + values);
     events.me.push_back(row[skip + values]);
-    if (on_shell) events.me_zero_width.push_back(row[skip + values + 1]);
+    if (on_shell && zero_width) events.me_zero_width.push_back(row[skip + values + 1]);
   }
   return events;
 }

@@ -64,14 +64,15 @@ double trace_basis_product(const std::vector<int>& s, const std::vector<int>& t)
   return sum;
 }
 
+// The top-line family's processes (colour flow = an ordering of the gluons);
+// the colour-flow family's matrices: test_colour_flow.cpp.
 TEST(AmplitudeColour, EmbeddedMatricesMatchTheDataAndTheTraceBasis) {
   SCOPED_TRACE(test::seed_trace());
-  for (const Process process : all_processes()) {
+  for (const Process process : test::family_processes("top_line_gluons")) {
     const auto& info = process_info(process);
     const ColourMatrix m = colour_matrix(process);
     ASSERT_EQ(m.colours, info.colour_flows) << info.name;
-    const auto rows =
-        test::read_rows(test::madgraph_file(std::string(info.name) + "_colormatrix.txt"));
+    const auto rows = test::read_rows(test::process_file(info, "_colormatrix.txt"));
     ASSERT_EQ(rows.size(), std::size_t(m.colours + 1));
     for (int i = 0; i < m.colours; ++i) {
       EXPECT_EQ(rows[0][i], m.denominator);
@@ -236,8 +237,7 @@ TEST(AmplitudeColour, HelicityOrderIsMadGraphs) {
   SCOPED_TRACE(test::seed_trace());
   for (const Process process : all_processes()) {
     const auto& info = process_info(process);
-    const auto rows =
-        test::read_rows(test::madgraph_file(std::string(info.name) + "_helicities.txt"));
+    const auto rows = test::read_rows(test::process_file(info, "_helicities.txt"));
     ASSERT_EQ(rows.size(), std::size_t(info.helicity_combinations));
     for (int h = 0; h < info.helicity_combinations; ++h) {
       EXPECT_EQ(rows[h][0], h);
@@ -294,9 +294,11 @@ TEST(AmplitudeGauge, GluonPolarisationReplacedByItsMomentumGivesZero) {
   check_gauge_invariance<5>(Process::gg_ttggg);
 }
 
+// The gluon processes: the others have the same particle counts and masses
+// (massless but for the top pair, particles 3 and 4).
 TEST(AmplitudeRambo, EventsAreOnShellConservingAndReproducible) {
   SCOPED_TRACE(test::seed_trace());
-  for (const Process process : all_processes()) {
+  for (const Process process : test::family_processes("top_line_gluons")) {
     const auto& info = process_info(process);
     MomentaView<Kokkos::HostSpace> a("a", 100, info.particles, 4), b("b", 100, info.particles, 4);
     rambo(Kokkos::DefaultHostExecutionSpace(), a, 1500.0, test::seed());

@@ -42,8 +42,7 @@ struct SelectionReference {
 
 SelectionReference read_selection_reference(const ProcessInfo& info, std::size_t limit) {
   const auto events = test::read_reference(info, true);
-  const auto rows =
-      test::read_rows(test::madgraph_file(std::string(info.name) + "_selection_ref.txt"));
+  const auto rows = test::read_rows(test::process_file(info, "_selection_ref.txt"));
   const std::size_t values = 4 * info.particles;
   SelectionReference ref;
   for (const auto& row : rows) {
@@ -67,7 +66,7 @@ TEST(AmplitudeSelection, EmbeddedFlowChoicesMatchTheData) {
   for (const Process process : all_processes()) {
     const auto& info = process_info(process);
     const auto table = detail::flow_choice_table(process);
-    const auto rows = test::read_rows(test::madgraph_file(std::string(info.name) + "_icolamp.txt"));
+    const auto rows = test::read_rows(test::process_file(info, "_icolamp.txt"));
     ASSERT_EQ(rows.size(), std::size_t(table.configurations)) << info.name;
     EXPECT_EQ(configurations(process), table.configurations);
     for (int c = 0; c < table.configurations; ++c) {
@@ -90,7 +89,9 @@ class AmplitudeSelectionReference : public ::testing::TestWithParam<Process> {};
 // boundary: it must lie between the double choices at r - delta and
 // r + delta (choices grow with r), delta 1e-6 (mixed) and 1e-4 (float),
 // a few times the measured errors of |M|^2 (1e-7 and 3e-5); the ME within
-// 1e-6 and 1e-4.
+// 1e-6 and 1e-4 (float on the quark processes' events: 1e-3, as in
+// test_colour_flow.cpp: one event of pp_tt012j's set loses 2.3e-4 in float,
+// in both families' kernels).
 TEST_P(AmplitudeSelectionReference, MadGraphsChoicesOnEveryEvent) {
   SCOPED_TRACE(test::seed_trace());
   const Process process = GetParam();
@@ -134,8 +135,9 @@ TEST_P(AmplitudeSelectionReference, MadGraphsChoicesOnEveryEvent) {
 
   // The same choices from the host kernel of every instruction set this CPU
   // has (one source, compiled per set; a GPU build has only `none`: the
-  // device kernel again).
+  // device kernel again); a family without lanes has `none` only.
   for (const Simd simd : simd_supported()) {
+    if (simd != Simd::none && !detail::process_entry(process).host_lanes) continue;
     MatrixElementOptions options;
     options.simd = simd;
     MatrixElement lanes(process, options);
@@ -173,7 +175,10 @@ TEST_P(AmplitudeSelectionReference, MadGraphsChoicesOnEveryEvent) {
           << info.name << " " << precision_name(precision) << " event " << e << ": "
           << near.selcol[e] << " not in [" << low.selcol[e] << ", " << high.selcol[e] << "]";
     }
-    EXPECT_LT(error, tolerance) << info.name << " " << precision_name(precision);
+    const bool quark_events = std::string(detail::process_entry(process).family) == "colour_flow";
+    const double me_tolerance =
+        precision == Precision::single_precision && quark_events ? 1e-3 : tolerance;
+    EXPECT_LT(error, me_tolerance) << info.name << " " << precision_name(precision);
     std::cout << "[ " << info.name << " ] " << precision_name(precision)
               << ": ME max relative error " << error << ", " << near_boundary << " events within "
               << delta << " of a boundary\n";
@@ -185,13 +190,12 @@ INSTANTIATE_TEST_SUITE_P(Processes, AmplitudeSelectionReference,
                            return std::string(process_info(info.param).name);
                          });
 
-// |M|^2 at coupling gs is |M|^2 at G times (gs / G)^(2 (n + 2)) for n + 2
-// gluons in all (to rounding: 1e-14, the factor formed in long double) on
-// random gs; gs = G gives the plain ME to a few ulps (1e-15: the GPU kernel
-// adds the helicities one by one where it chooses, per unit where not; the
-// host kernel gives the same bits); alpha_s of the
-// parameters scales by (alpha_s / 0.118)^(n + 2); the choices do not depend
-// on the coupling. (MadGraph's own gs dependence: MadGraphsChoicesOnEveryEvent.)
+// |M|^2 at coupling gs is |M|^2 at G times (gs / G)^(2 coupling_power)
+// (particles - 2 powers of G in every tree) (to rounding: 1e-14, the factor formed in long double)
+// on random gs; gs = G gives the plain ME to a few ulps (1e-15: the GPU kernel adds the helicities
+// one by one where it chooses, per unit where not; the host kernel gives the same bits); alpha_s of
+// the parameters scales by (alpha_s / 0.118)^coupling_power; the choices do not depend on the
+// coupling. (MadGraph's own gs dependence: MadGraphsChoicesOnEveryEvent.)
 TEST(AmplitudeSelection, CouplingScalesExactly) {
   SCOPED_TRACE(test::seed_trace());
   std::mt19937_64 rng(test::seed());
@@ -214,7 +218,7 @@ TEST(AmplitudeSelection, CouplingScalesExactly) {
     const auto at_g = me.evaluate(ref.momenta, at_g_inputs);
     for (std::size_t e = 0; e < events; ++e) {
       const long double ratio = static_cast<long double>(inputs.gs[e]) / strong_coupling;
-      const long double factor = std::pow(ratio, 2 * info.gluons);
+      const long double factor = std::pow(ratio, 2 * info.coupling_power);
       EXPECT_NEAR(double(scaled.me[e] / (plain[e] * factor)), 1.0, 1e-14)
           << info.name << " event " << e << " gs " << inputs.gs[e];
       EXPECT_NEAR(at_g.me[e] / plain[e], 1.0, 1e-15) << info.name << " event " << e;
@@ -225,8 +229,8 @@ TEST(AmplitudeSelection, CouplingScalesExactly) {
     options.parameters.alpha_s = alpha(rng);
     MatrixElement run(process, options);
     const auto at_alpha = run.evaluate(ref.momenta);
-    const long double factor =
-        std::pow(static_cast<long double>(options.parameters.alpha_s) / 0.118L, info.gluons);
+    const long double factor = std::pow(
+        static_cast<long double>(options.parameters.alpha_s) / 0.118L, info.coupling_power);
     for (std::size_t e = 0; e < events; ++e) {
       EXPECT_NEAR(double(at_alpha[e] / (plain[e] * factor)), 1.0, 1e-14)
           << info.name << " event " << e << " alpha_s " << options.parameters.alpha_s;

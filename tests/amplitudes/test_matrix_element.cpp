@@ -250,7 +250,9 @@ TEST_P(AmplitudeReference, MasslessTopDumpsAsRegression) {
   std::cout << "[ " << info.name << " ] massless-top dump: max relative error " << error << '\n';
 }
 
-INSTANTIATE_TEST_SUITE_P(Amplitude, AmplitudeReference, ::testing::ValuesIn(all_processes()),
+// The top-line family (the colour-flow family's references: test_colour_flow.cpp).
+INSTANTIATE_TEST_SUITE_P(Amplitude, AmplitudeReference,
+                         ::testing::ValuesIn(test::family_processes("top_line_gluons")),
                          [](const auto& p) { return std::string(process_info(p.param).name); });
 
 // Boosts along an arbitrary axis and rotates every event: with width 0 the ME

@@ -118,7 +118,7 @@ TEST(ProcessRegistry, TopLineHelicitiesAreTheRegistrys) {
 
 TEST(ProcessRegistry, LookupsRefuseWhatIsNotThere) {
   try {
-    parse_process("uux_ttx");
+    parse_process("uux_ttxh");
     FAIL() << "an unknown process was accepted";
   } catch (const Error& e) {
     EXPECT_EQ(e.kind(), ErrorKind::invalid_input);

@@ -81,7 +81,8 @@ TYPED_TEST(RamboOnSpace, ConservesMomentumOnShellAndIsotropic) {
   SCOPED_TRACE(test::seed_trace());
   const std::size_t events = HEPEX_SANITIZED_TESTS ? 4000 : 20000;
   constexpr int bins = 20;
-  for (const Process process : all_processes()) {
+  // The gluon processes: the others have the same particle counts and masses.
+  for (const Process process : test::family_processes("top_line_gluons")) {
     const auto& info = process_info(process);
     const double sqrt_s = 1000;
     const auto p = rambo_events<Space>(info, events, sqrt_s, test::seed(), top_mass);
@@ -211,7 +212,7 @@ class MatrixElementOnSpace : public test::OnSpace {};
 // operations only.
 TEST_P(MatrixElementOnSpace, RandomEventsAtSeveralEnergiesMatchTheSlowEvaluation) {
   SCOPED_TRACE(test::seed_trace());
-  for (const Process process : all_processes()) {
+  for (const Process process : test::family_processes("top_line_gluons")) {
     const auto& info = process_info(process);
     const std::size_t per_energy = process == Process::gg_ttggg  ? 2
                                    : process == Process::gg_ttgg ? 6

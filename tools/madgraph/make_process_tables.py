@@ -23,6 +23,8 @@ import math
 import pathlib
 import sys
 
+import colour_flow_plan
+
 root = pathlib.Path(__file__).resolve().parents[2]
 data = root / "tests/data/madgraph"
 out_dir = root / "include/hepex/amplitudes/detail/generated"
@@ -59,7 +61,10 @@ class ProcessData:
         self.name = entry["name"]
         self.diagrams = int(entry["diagrams"])
         self.kernel = entry["kernel"]
-        hel_path = data / f"{self.name}_helicities.txt"
+        # The reference data's folder under tests/data/madgraph ("" for the
+        # gluon processes, "pp_tt012j" for MadGraph's subprocesses of pp_tt012j.mad).
+        self.folder = data / entry.get("data", "")
+        hel_path = self.folder / f"{self.name}_helicities.txt"
         first = hel_path.read_text().splitlines()[0]
         # "# helicity combinations ... for g g > t t~ g, from CPPProcess.cc"
         self.madgraph = first.split(" for ", 1)[1].split(",", 1)[0].strip()
@@ -85,12 +90,15 @@ class ProcessData:
             identical *= math.factorial(self.pdg[2:].count(code))
         self.averaging = 4 * colour_dimension(self.pdg[0]) * colour_dimension(self.pdg[1]) * identical
         self.units = f"GeV^{8 - 2 * self.particles}"
+        # Powers of G in every amplitude: one per vertex of three QCD legs, a
+        # tree of n legs has n - 2 (a four-gluon vertex counts two).
+        self.coupling_power = self.particles - 2
         self.read_colour()
         self.read_flow_choices()
         self.read_channels()
 
     def read_colour(self):
-        rows = data_rows(data / f"{self.name}_colormatrix.txt")
+        rows = data_rows(self.folder / f"{self.name}_colormatrix.txt")
         denominators = {int(d) for d in rows[0]}
         assert len(denominators) == 1, self.name
         self.denominator = denominators.pop()
@@ -101,7 +109,7 @@ class ProcessData:
                    for k in range(self.colours)), f"{self.name}: CF not symmetric"
 
     def read_flow_choices(self):
-        rows = [[int(x) for x in r] for r in data_rows(data / f"{self.name}_icolamp.txt")]
+        rows = [[int(x) for x in r] for r in data_rows(self.folder / f"{self.name}_icolamp.txt")]
         assert all(len(r) == self.colours and set(r) <= {0, 1} for r in rows), self.name
         self.configurations = len(rows)
         self.flow_words = (self.colours + 63) // 64
@@ -111,7 +119,7 @@ class ProcessData:
             self.flow_choices += [(bits >> (64 * w)) & (2**64 - 1) for w in range(self.flow_words)]
 
     def read_channels(self):
-        rows = data_rows(data / f"{self.name}_channels.txt")
+        rows = data_rows(self.folder / f"{self.name}_channels.txt")
         self.propagators = self.particles - 3
         self.config_diagram, self.forest = [], []
         for c, row in enumerate(rows, start=1):
@@ -140,7 +148,8 @@ class ProcessData:
 
     def tables(self):
         n = self.name
-        lines = header(f"tests/data/madgraph/{n}_*.txt")
+        source = self.folder.relative_to(root) / f"{n}_*.txt"
+        lines = header(str(source))
         lines += [
             f"// {self.madgraph}: legs, MadGraph's helicity order, colour matrix (|M|^2(hel) =",
             "// sum_ij conj(J_i) CF_ij / denominator J_j), icolamp (configuration c may choose",
@@ -178,9 +187,39 @@ class ProcessData:
                   f"inline constexpr short config_diagram[] = {{{cpp_list(self.config_diagram)}}};",
                   "inline constexpr signed char forest[] = {"
                   + cpp_list(x for p in self.forest for x in p) + "};",
-                  "// clang-format on", "",
+                  ]
+        if self.kernel == "colour_flow":
+            lines += self.flow_tables()
+        lines += ["// clang-format on", "",
                   f"}}  // namespace hepex::amplitudes::detail::generated::{n}", ""]
         return lines
+
+    def flow_tables(self):
+        """The colour-flow family's recursion plan (colour_flow_plan.py) from
+        MadGraph's colour basis (<name>_colourbasis.txt)."""
+        basis = [" ".join(r) for r in data_rows(self.folder / f"{self.name}_colourbasis.txt")]
+        assert len(basis) == self.colours, f"{self.name}: colour basis and matrix disagree"
+        plan = colour_flow_plan.Plan(self.pdg, basis)
+        nodes, terms, closes = plan.flat()
+        assert {c[0] for c in closes} == set(range(self.colours)), f"{self.name}: a jamp without terms"
+        self.flow_nodes, self.flow_terms, self.flow_closes = len(nodes), len(terms), len(closes)
+        flat = lambda rows: cpp_list(x for r in rows for x in r)
+        return ["",
+                "// The colour-flow recursion's plan (tools/madgraph/colour_flow_plan.py,",
+                "// detail/colour_flow_recursion.hpp): per particle its kind (0 gluon, 1 column",
+                "// fermion, 2 row fermion) and whether it is a top; the nodes, terms and closing",
+                "// terms; the particle the amplitude closes on.",
+                f"inline constexpr int flow_kind[{self.particles}] = {{{cpp_list(plan.kinds)}}};",
+                f"inline constexpr int flow_top[{self.particles}] = "
+                f"{{{cpp_list(int(abs(c) == 6) for c in self.pdg)}}};",
+                f"inline constexpr int flow_closing = {plan.closing};",
+                f"inline constexpr int flow_nodes = {len(nodes)};",
+                f"inline constexpr int flow_node[{5 * len(nodes)}] = {{{flat(nodes)}}};",
+                f"inline constexpr int flow_terms = {len(terms)};",
+                f"inline constexpr int flow_term[{4 * max(1, len(terms))}] = "
+                f"{{{flat(terms) if terms else '0, 0, 0, 0'}}};",
+                f"inline constexpr int flow_closes = {len(closes)};",
+                f"inline constexpr int flow_close[{4 * len(closes)}] = {{{flat(closes)}}};"]
 
 
 # Each evaluator family: the header with its factory, and the factory's
@@ -193,13 +232,55 @@ families = {
         "fits": lambda p: p.pdg == [21, 21, 6, -6] + [21] * (p.particles - 4)
                           and p.reversed == 1 << 3,
     },
+    # Any tree of quarks and gluons with one outgoing top pair (the plan closes
+    # on the top): colour_flow_recursion.hpp, a plan per process.
+    "colour_flow": {
+        "header": "hepex/amplitudes/detail/colour_flow_evaluators.hpp",
+        "factory": lambda p: f"make_colour_flow_evaluator<Process::{p.name}>",
+        "fits": lambda p: p.pdg[2:4] == [6, -6]
+                          and all(abs(c) in (1, 2, 3, 4, 5, 6, 21) for c in p.pdg),
+    },
 }
+
+
+def colour_flow_header(members):
+    """generated/colour_flow.hpp: per process of the family its plan and sizes."""
+    lines = header("tools/madgraph/processes.json")
+    lines += ["// The colour_flow family's processes: per process its recursion plan",
+              "// (colour_flow_recursion.hpp) and the sizes its kernel's arrays take at",
+              "// compile time.", ""]
+    lines += [f'#include "hepex/amplitudes/detail/generated/{p.name}.hpp"' for p in members]
+    lines += ['#include "hepex/amplitudes/detail/colour_flow_recursion.hpp"',
+              '#include "hepex/amplitudes/detail/generated/process_list.hpp"', "",
+              "namespace hepex::amplitudes::detail::generated {", "",
+              "template <Process P>", "struct ColourFlow;", ""]
+    for p in members:
+        n = p.name
+        lines += ["template <>", f"struct ColourFlow<Process::{n}> {{",
+                  f"  static constexpr int particles = {n}::particles;",
+                  f"  static constexpr int colours = {n}::colours;",
+                  f"  static constexpr int nodes = {n}::flow_nodes;",
+                  f"  static constexpr const int (&cf)[colours * colours] = {n}::cf;",
+                  "  static ColourFlowPlan plan() {",
+                  f"    return {{{n}::flow_node, {n}::flow_term, {n}::flow_close, {n}::flow_kind,",
+                  f"            {n}::flow_top, {n}::flow_nodes, {n}::flow_closes, {n}::particles,",
+                  f"            {n}::flow_closing}};",
+                  "  }",
+                  f"  static constexpr int terms = {n}::flow_terms;",
+                  "};", ""]
+    lines += ["// The family's processes, for code that visits each at compile time.",
+              "inline constexpr Process colour_flow_processes[] = {"
+              + ", ".join(f"Process::{p.name}" for p in members) + "};", "",
+              "}  // namespace hepex::amplitudes::detail::generated", ""]
+    return lines
 
 
 def write_all(check):
     processes = [ProcessData(e) for e in manifest["processes"]]
     names = [p.name for p in processes]
     assert len(set(names)) == len(names), "a process named twice"
+    aliases = manifest.get("aliases", {})
+    assert all(a not in names and b in names for a, b in aliases.items()), aliases
     files = {}
     for p in processes:
         assert p.kernel in families, f"{p.name}: unknown evaluator family {p.kernel}"
@@ -211,6 +292,10 @@ def write_all(check):
               "namespace hepex::amplitudes {", "",
               f"enum class Process {{ {', '.join(names)} }};", "",
               f"inline constexpr int process_count = {len(names)};", "",
+              "// MadGraph's names for processes hepex knows by another (parse_process).",
+              "struct ProcessAlias {", "  const char* name;", "  Process process;", "};",
+              f"inline constexpr ProcessAlias process_aliases[] = {{"
+              + ", ".join(f'{{"{a}", Process::{b}}}' for a, b in aliases.items()) + "};", "",
               "}  // namespace hepex::amplitudes", "",
               "namespace hepex::amplitudes::detail {", "",
               "// Bounds over all processes, for arrays sized at compile time: the most",
@@ -235,12 +320,13 @@ def write_all(check):
         lines += [
             f"    {{{{Process::{n}, \"{n}\", {n}::madgraph, {p.gluons}, {n}::particles, "
             f"{p.colours}, {2 ** p.particles}, {n}::averaging, \"{p.units}\", {n}::pdg, "
-            f"{n}::reversed_helicities}},",
+            f"{n}::reversed_helicities, {p.coupling_power}}},",
             f"     {{{n}::colours, {n}::denominator, {n}::cf}},",
             f"     {{{n}::flow_choices, {n}::flow_words, {n}::configurations}},",
             f"     {{{n}::config_diagram, {n}::forest, {n}::configurations, {n}::propagators, "
             f"{n}::diagrams}},",
-            f"     &{families[p.kernel]['factory'](p)}}},",
+            f"     &{families[p.kernel]['factory'](p)}, \"{p.kernel}\", "
+            f"{'true' if p.kernel == 'top_line_gluons' else 'false'}}},",
         ]
     lines += ["};", "// clang-format on", "",
               "}  // namespace hepex::amplitudes::detail::generated", ""]
@@ -248,6 +334,9 @@ def write_all(check):
 
     for kernel in sorted({p.kernel for p in processes}):
         members = [p for p in processes if p.kernel == kernel]
+        if kernel == "colour_flow":
+            files["colour_flow.hpp"] = colour_flow_header(members)
+            continue
         parameter = families[kernel]["parameter"]
         trait = "".join(w.capitalize() for w in kernel.split("_"))
         lines = header("tools/madgraph/processes.json")

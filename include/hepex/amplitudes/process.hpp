@@ -32,6 +32,8 @@ struct ProcessInfo {
   const char* me_units;          // "GeV^0", "GeV^-2", ...
   const int* pdg;                // [particles]: the legs' PDG codes (21 g, 6 t, -6 tbar, ...)
   unsigned reversed_helicities;  // bit i: particle i's helicity runs +1, -1 (else -1, +1)
+  int coupling_power;            // powers of G in every amplitude (particles - 2 for these
+                                 // trees), so |M|^2 goes like G^(2 coupling_power)
 };
 
 const ProcessInfo& process_info(Process process);
@@ -39,10 +41,12 @@ const ProcessInfo& process_info(Process process);
 // Every process, in the registry's order.
 const std::vector<Process>& all_processes();
 
-// The names for messages and help texts: "gg_tt, gg_ttg, gg_ttgg, gg_ttggg".
+// The names for messages and help texts: "gg_tt, gg_ttg, ..., uxux_ttxuxux
+// (MadGraph's gg_ttx = gg_tt, ...)".
 std::string process_names();
 
-// A process by its name; hepex::Error listing the known ones otherwise.
+// A process by its name or MadGraph's alias (process_aliases); hepex::Error
+// listing the known ones otherwise.
 Process parse_process(const std::string& name);
 Precision parse_precision(const std::string& name);         // "double" | "float" | "mixed"
 ColourSumMethod parse_colour_sum(const std::string& name);  // "kernel" | "blas"

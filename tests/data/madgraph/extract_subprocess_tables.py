@@ -7,6 +7,9 @@ OUTSIDE this repository, written as the files the gluon processes have:
   NAME_colormatrix.txt  colorDenom and colorMatrix of color_sum.cc
   NAME_icolamp.txt      coloramps.h: per configuration, 1 where a colour flow may be chosen
   NAME_channels.txt     configs.inc, config_subproc_map.inc, props.inc (extract_channels.py's format)
+  NAME_colourbasis.txt  matrix1.f's colour basis: per colour flow (jamp) its product of
+                        strings T(a1,...,ak,i,j) = (T^a1 ... T^ak)_{i j}, checked against
+                        color_sum.cc's matrix (matrix1.f packs the same rows, off-diagonals doubled)
 
 and prints one JSON line describing the subprocess (name, the processes it
 groups, legs, npar, ncomb, ncolor, ndiagrams, nconfig, the masses of the
@@ -72,6 +75,40 @@ def colour_matrix(color_sum):
     return denominators, rows
 
 
+def colour_basis(matrix1, cf):
+    """matrix1.f's colour basis in MadGraph's order: after each packed row of
+    CF (upper triangle, off-diagonal entries doubled) a comment
+    "C     1 T(2,1) T(5,3,4)" names that row's basis element (coefficient 1
+    for every element of these processes)."""
+    lines = []
+    for line in matrix1.splitlines():  # join Fortran continuation lines ("     $ ...")
+        if len(line) > 5 and line[:5] == "     " and line[5] not in " 0" and lines:
+            lines[-1] += line[6:]
+        else:
+            lines.append(line)
+    basis, packed, row = [], [], []
+    for line in lines:
+        data = re.match(r"\s+DATA \(CF\(I\),I=\s*\d+,\s*\d+\) /([^/]*)/", line)
+        if data:
+            row = [int(x) for x in data.group(1).split(",")]
+            continue
+        comment = re.match(r"C\s+(\S+)\s+((?:T\([0-9,]+\)\s*)+)$", line)
+        if comment and row:
+            if comment.group(1) != "1":
+                raise SystemExit(f"colour basis element with coefficient {comment.group(1)}: {line}")
+            basis.append(" ".join(re.findall(r"T\([0-9,]+\)", comment.group(2))))
+            packed.append(row)
+            row = []
+    n = len(cf)
+    if len(basis) != n:
+        raise SystemExit(f"{len(basis)} colour basis elements in matrix1.f, ncolor = {n}")
+    for i in range(n):
+        expected = [cf[i][i]] + [2 * cf[i][j] for j in range(i + 1, n)]
+        if packed[i] != expected:
+            raise SystemExit(f"matrix1.f's CF row {i + 1} {packed[i]} is not color_sum.cc's {expected}")
+    return basis
+
+
 def icolamp(coloramps, ncolor):
     lines = [l for l in coloramps.splitlines() if "// ICONFIG=" in l]
     table = []
@@ -106,6 +143,7 @@ def main():
     if len(denominators) != ncolor:
         raise SystemExit(f"colour matrix of {len(denominators)} flows, ncolor = {ncolor}")
     amps = icolamp((directory / "coloramps.h").read_text(), ncolor)
+    basis = colour_basis((directory / "matrix1.f").read_text(), cf)
     count, channel_rows = extract_channels.read(directory, npar)
     if count != len(amps):
         raise SystemExit(f"{count} configurations in configs.inc, {len(amps)} in coloramps.h")
@@ -131,6 +169,10 @@ def main():
          "# iconfig diagram (CONFSUB: the channel id), then for each propagator -i, i = 1 .. "
          "particles - 3: d1 d2 (daughters: > 0 external particle, < 0 propagator) s|t "
          "(t-channel: TPRID != 0) mass width (0, MT or WT)"] + channel_rows) + "\n")
+    (out / f"{name}_colourbasis.txt").write_text("\n".join(
+        [f"# {name}: MadGraph's colour basis for {processes[0]}, from matrix1.f of {label}: line i "
+         "is colour flow i (jamp i, MadGraph's order), a product of strings "
+         "T(a1,...,ak,i,j) = (T^a1 ... T^ak)_{i j}"] + basis) + "\n")
     print(json.dumps({
         "name": name, "processes": processes, "legs": legs,
         "pdg": [LEGS[l][0] for l in legs], "masses": [LEGS[l][1] for l in legs],

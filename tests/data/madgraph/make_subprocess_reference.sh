@@ -4,7 +4,7 @@
 # copied from a checkout OUTSIDE this repository into WORK (nothing of it
 # enters hepex). For each SubProcesses/P<n>_NAME directory:
 #   1. extract_subprocess_tables.py writes NAME_{helicities,colormatrix,
-#      icolamp,channels}.txt and NAME_subprocess.json (legs, counts);
+#      icolamp,channels,colourbasis}.txt and NAME_subprocess.json (legs, counts);
 #   2. CUDACPP's C++ library of the directory is built (cppnone, double);
 #   3. rambo_events.py draws on-shell events (512 at sqrt(s) = 1500 GeV, 256
 #      at 500 GeV; t and t~ at MT = 173 GeV, the rest massless; seed 20261128);

@@ -57,6 +57,12 @@ struct ProcessEntry {
   FlowChoiceTable flow_choices;
   ChannelForest channels;
   EvaluatorFactory make_evaluator;
+  // The evaluator family ("top_line_gluons", "colour_flow"), as
+  // tools/madgraph/processes.json names it.
+  const char* family;
+  // Whether the family has the host SIMD lane kernel (the top-line family);
+  // the others run their portable kernel on the host too, without lanes.
+  bool host_lanes;
 };
 
 // The entry of a process; hepex::Error (runtime) for a value outside the enum.

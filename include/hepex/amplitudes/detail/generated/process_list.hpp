@@ -5,9 +5,16 @@
 
 namespace hepex::amplitudes {
 
-enum class Process { gg_tt, gg_ttg, gg_ttgg, gg_ttggg };
+enum class Process { gg_tt, gg_ttg, gg_ttgg, gg_ttggg, uux_ttx, gu_ttxu, gux_ttxux, uux_ttxg, gg_ttxuux, gu_ttxgu, gux_ttxgux, uux_ttxgg, uc_ttxuc, ucx_ttxucx, uu_ttxuu, uux_ttxccx, uux_ttxuux, uxcx_ttxuxcx, uxux_ttxuxux };
 
-inline constexpr int process_count = 4;
+inline constexpr int process_count = 19;
+
+// MadGraph's names for processes hepex knows by another (parse_process).
+struct ProcessAlias {
+  const char* name;
+  Process process;
+};
+inline constexpr ProcessAlias process_aliases[] = {{"gg_ttx", Process::gg_tt}, {"gg_ttxg", Process::gg_ttg}, {"gg_ttxgg", Process::gg_ttgg}, {"gg_ttxggg", Process::gg_ttggg}};
 
 }  // namespace hepex::amplitudes
 

@@ -4,37 +4,128 @@
 // The registry: one entry per process (process_registry.hpp). Included by
 // src/amplitudes/process_registry.cpp only: it instantiates the kernels.
 
+#include "hepex/amplitudes/detail/colour_flow_evaluators.hpp"
 #include "hepex/amplitudes/detail/top_line_gluons_evaluators.hpp"
 #include "hepex/amplitudes/detail/generated/gg_tt.hpp"
 #include "hepex/amplitudes/detail/generated/gg_ttg.hpp"
 #include "hepex/amplitudes/detail/generated/gg_ttgg.hpp"
 #include "hepex/amplitudes/detail/generated/gg_ttggg.hpp"
+#include "hepex/amplitudes/detail/generated/uux_ttx.hpp"
+#include "hepex/amplitudes/detail/generated/gu_ttxu.hpp"
+#include "hepex/amplitudes/detail/generated/gux_ttxux.hpp"
+#include "hepex/amplitudes/detail/generated/uux_ttxg.hpp"
+#include "hepex/amplitudes/detail/generated/gg_ttxuux.hpp"
+#include "hepex/amplitudes/detail/generated/gu_ttxgu.hpp"
+#include "hepex/amplitudes/detail/generated/gux_ttxgux.hpp"
+#include "hepex/amplitudes/detail/generated/uux_ttxgg.hpp"
+#include "hepex/amplitudes/detail/generated/uc_ttxuc.hpp"
+#include "hepex/amplitudes/detail/generated/ucx_ttxucx.hpp"
+#include "hepex/amplitudes/detail/generated/uu_ttxuu.hpp"
+#include "hepex/amplitudes/detail/generated/uux_ttxccx.hpp"
+#include "hepex/amplitudes/detail/generated/uux_ttxuux.hpp"
+#include "hepex/amplitudes/detail/generated/uxcx_ttxuxcx.hpp"
+#include "hepex/amplitudes/detail/generated/uxux_ttxuxux.hpp"
 #include "hepex/amplitudes/detail/process_registry.hpp"
 
 namespace hepex::amplitudes::detail::generated {
 
 // clang-format off
-inline const ProcessEntry process_table[4] = {
-    {{Process::gg_tt, "gg_tt", gg_tt::madgraph, 2, gg_tt::particles, 2, 16, gg_tt::averaging, "GeV^0", gg_tt::pdg, gg_tt::reversed_helicities},
+inline const ProcessEntry process_table[19] = {
+    {{Process::gg_tt, "gg_tt", gg_tt::madgraph, 2, gg_tt::particles, 2, 16, gg_tt::averaging, "GeV^0", gg_tt::pdg, gg_tt::reversed_helicities, 2},
      {gg_tt::colours, gg_tt::denominator, gg_tt::cf},
      {gg_tt::flow_choices, gg_tt::flow_words, gg_tt::configurations},
      {gg_tt::config_diagram, gg_tt::forest, gg_tt::configurations, gg_tt::propagators, gg_tt::diagrams},
-     &make_top_line_gluons_evaluator<2>},
-    {{Process::gg_ttg, "gg_ttg", gg_ttg::madgraph, 3, gg_ttg::particles, 6, 32, gg_ttg::averaging, "GeV^-2", gg_ttg::pdg, gg_ttg::reversed_helicities},
+     &make_top_line_gluons_evaluator<2>, "top_line_gluons", true},
+    {{Process::gg_ttg, "gg_ttg", gg_ttg::madgraph, 3, gg_ttg::particles, 6, 32, gg_ttg::averaging, "GeV^-2", gg_ttg::pdg, gg_ttg::reversed_helicities, 3},
      {gg_ttg::colours, gg_ttg::denominator, gg_ttg::cf},
      {gg_ttg::flow_choices, gg_ttg::flow_words, gg_ttg::configurations},
      {gg_ttg::config_diagram, gg_ttg::forest, gg_ttg::configurations, gg_ttg::propagators, gg_ttg::diagrams},
-     &make_top_line_gluons_evaluator<3>},
-    {{Process::gg_ttgg, "gg_ttgg", gg_ttgg::madgraph, 4, gg_ttgg::particles, 24, 64, gg_ttgg::averaging, "GeV^-4", gg_ttgg::pdg, gg_ttgg::reversed_helicities},
+     &make_top_line_gluons_evaluator<3>, "top_line_gluons", true},
+    {{Process::gg_ttgg, "gg_ttgg", gg_ttgg::madgraph, 4, gg_ttgg::particles, 24, 64, gg_ttgg::averaging, "GeV^-4", gg_ttgg::pdg, gg_ttgg::reversed_helicities, 4},
      {gg_ttgg::colours, gg_ttgg::denominator, gg_ttgg::cf},
      {gg_ttgg::flow_choices, gg_ttgg::flow_words, gg_ttgg::configurations},
      {gg_ttgg::config_diagram, gg_ttgg::forest, gg_ttgg::configurations, gg_ttgg::propagators, gg_ttgg::diagrams},
-     &make_top_line_gluons_evaluator<4>},
-    {{Process::gg_ttggg, "gg_ttggg", gg_ttggg::madgraph, 5, gg_ttggg::particles, 120, 128, gg_ttggg::averaging, "GeV^-6", gg_ttggg::pdg, gg_ttggg::reversed_helicities},
+     &make_top_line_gluons_evaluator<4>, "top_line_gluons", true},
+    {{Process::gg_ttggg, "gg_ttggg", gg_ttggg::madgraph, 5, gg_ttggg::particles, 120, 128, gg_ttggg::averaging, "GeV^-6", gg_ttggg::pdg, gg_ttggg::reversed_helicities, 5},
      {gg_ttggg::colours, gg_ttggg::denominator, gg_ttggg::cf},
      {gg_ttggg::flow_choices, gg_ttggg::flow_words, gg_ttggg::configurations},
      {gg_ttggg::config_diagram, gg_ttggg::forest, gg_ttggg::configurations, gg_ttggg::propagators, gg_ttggg::diagrams},
-     &make_top_line_gluons_evaluator<5>},
+     &make_top_line_gluons_evaluator<5>, "top_line_gluons", true},
+    {{Process::uux_ttx, "uux_ttx", uux_ttx::madgraph, 0, uux_ttx::particles, 2, 16, uux_ttx::averaging, "GeV^0", uux_ttx::pdg, uux_ttx::reversed_helicities, 2},
+     {uux_ttx::colours, uux_ttx::denominator, uux_ttx::cf},
+     {uux_ttx::flow_choices, uux_ttx::flow_words, uux_ttx::configurations},
+     {uux_ttx::config_diagram, uux_ttx::forest, uux_ttx::configurations, uux_ttx::propagators, uux_ttx::diagrams},
+     &make_colour_flow_evaluator<Process::uux_ttx>, "colour_flow", false},
+    {{Process::gu_ttxu, "gu_ttxu", gu_ttxu::madgraph, 1, gu_ttxu::particles, 4, 32, gu_ttxu::averaging, "GeV^-2", gu_ttxu::pdg, gu_ttxu::reversed_helicities, 3},
+     {gu_ttxu::colours, gu_ttxu::denominator, gu_ttxu::cf},
+     {gu_ttxu::flow_choices, gu_ttxu::flow_words, gu_ttxu::configurations},
+     {gu_ttxu::config_diagram, gu_ttxu::forest, gu_ttxu::configurations, gu_ttxu::propagators, gu_ttxu::diagrams},
+     &make_colour_flow_evaluator<Process::gu_ttxu>, "colour_flow", false},
+    {{Process::gux_ttxux, "gux_ttxux", gux_ttxux::madgraph, 1, gux_ttxux::particles, 4, 32, gux_ttxux::averaging, "GeV^-2", gux_ttxux::pdg, gux_ttxux::reversed_helicities, 3},
+     {gux_ttxux::colours, gux_ttxux::denominator, gux_ttxux::cf},
+     {gux_ttxux::flow_choices, gux_ttxux::flow_words, gux_ttxux::configurations},
+     {gux_ttxux::config_diagram, gux_ttxux::forest, gux_ttxux::configurations, gux_ttxux::propagators, gux_ttxux::diagrams},
+     &make_colour_flow_evaluator<Process::gux_ttxux>, "colour_flow", false},
+    {{Process::uux_ttxg, "uux_ttxg", uux_ttxg::madgraph, 1, uux_ttxg::particles, 4, 32, uux_ttxg::averaging, "GeV^-2", uux_ttxg::pdg, uux_ttxg::reversed_helicities, 3},
+     {uux_ttxg::colours, uux_ttxg::denominator, uux_ttxg::cf},
+     {uux_ttxg::flow_choices, uux_ttxg::flow_words, uux_ttxg::configurations},
+     {uux_ttxg::config_diagram, uux_ttxg::forest, uux_ttxg::configurations, uux_ttxg::propagators, uux_ttxg::diagrams},
+     &make_colour_flow_evaluator<Process::uux_ttxg>, "colour_flow", false},
+    {{Process::gg_ttxuux, "gg_ttxuux", gg_ttxuux::madgraph, 2, gg_ttxuux::particles, 12, 64, gg_ttxuux::averaging, "GeV^-4", gg_ttxuux::pdg, gg_ttxuux::reversed_helicities, 4},
+     {gg_ttxuux::colours, gg_ttxuux::denominator, gg_ttxuux::cf},
+     {gg_ttxuux::flow_choices, gg_ttxuux::flow_words, gg_ttxuux::configurations},
+     {gg_ttxuux::config_diagram, gg_ttxuux::forest, gg_ttxuux::configurations, gg_ttxuux::propagators, gg_ttxuux::diagrams},
+     &make_colour_flow_evaluator<Process::gg_ttxuux>, "colour_flow", false},
+    {{Process::gu_ttxgu, "gu_ttxgu", gu_ttxgu::madgraph, 2, gu_ttxgu::particles, 12, 64, gu_ttxgu::averaging, "GeV^-4", gu_ttxgu::pdg, gu_ttxgu::reversed_helicities, 4},
+     {gu_ttxgu::colours, gu_ttxgu::denominator, gu_ttxgu::cf},
+     {gu_ttxgu::flow_choices, gu_ttxgu::flow_words, gu_ttxgu::configurations},
+     {gu_ttxgu::config_diagram, gu_ttxgu::forest, gu_ttxgu::configurations, gu_ttxgu::propagators, gu_ttxgu::diagrams},
+     &make_colour_flow_evaluator<Process::gu_ttxgu>, "colour_flow", false},
+    {{Process::gux_ttxgux, "gux_ttxgux", gux_ttxgux::madgraph, 2, gux_ttxgux::particles, 12, 64, gux_ttxgux::averaging, "GeV^-4", gux_ttxgux::pdg, gux_ttxgux::reversed_helicities, 4},
+     {gux_ttxgux::colours, gux_ttxgux::denominator, gux_ttxgux::cf},
+     {gux_ttxgux::flow_choices, gux_ttxgux::flow_words, gux_ttxgux::configurations},
+     {gux_ttxgux::config_diagram, gux_ttxgux::forest, gux_ttxgux::configurations, gux_ttxgux::propagators, gux_ttxgux::diagrams},
+     &make_colour_flow_evaluator<Process::gux_ttxgux>, "colour_flow", false},
+    {{Process::uux_ttxgg, "uux_ttxgg", uux_ttxgg::madgraph, 2, uux_ttxgg::particles, 12, 64, uux_ttxgg::averaging, "GeV^-4", uux_ttxgg::pdg, uux_ttxgg::reversed_helicities, 4},
+     {uux_ttxgg::colours, uux_ttxgg::denominator, uux_ttxgg::cf},
+     {uux_ttxgg::flow_choices, uux_ttxgg::flow_words, uux_ttxgg::configurations},
+     {uux_ttxgg::config_diagram, uux_ttxgg::forest, uux_ttxgg::configurations, uux_ttxgg::propagators, uux_ttxgg::diagrams},
+     &make_colour_flow_evaluator<Process::uux_ttxgg>, "colour_flow", false},
+    {{Process::uc_ttxuc, "uc_ttxuc", uc_ttxuc::madgraph, 0, uc_ttxuc::particles, 6, 64, uc_ttxuc::averaging, "GeV^-4", uc_ttxuc::pdg, uc_ttxuc::reversed_helicities, 4},
+     {uc_ttxuc::colours, uc_ttxuc::denominator, uc_ttxuc::cf},
+     {uc_ttxuc::flow_choices, uc_ttxuc::flow_words, uc_ttxuc::configurations},
+     {uc_ttxuc::config_diagram, uc_ttxuc::forest, uc_ttxuc::configurations, uc_ttxuc::propagators, uc_ttxuc::diagrams},
+     &make_colour_flow_evaluator<Process::uc_ttxuc>, "colour_flow", false},
+    {{Process::ucx_ttxucx, "ucx_ttxucx", ucx_ttxucx::madgraph, 0, ucx_ttxucx::particles, 6, 64, ucx_ttxucx::averaging, "GeV^-4", ucx_ttxucx::pdg, ucx_ttxucx::reversed_helicities, 4},
+     {ucx_ttxucx::colours, ucx_ttxucx::denominator, ucx_ttxucx::cf},
+     {ucx_ttxucx::flow_choices, ucx_ttxucx::flow_words, ucx_ttxucx::configurations},
+     {ucx_ttxucx::config_diagram, ucx_ttxucx::forest, ucx_ttxucx::configurations, ucx_ttxucx::propagators, ucx_ttxucx::diagrams},
+     &make_colour_flow_evaluator<Process::ucx_ttxucx>, "colour_flow", false},
+    {{Process::uu_ttxuu, "uu_ttxuu", uu_ttxuu::madgraph, 0, uu_ttxuu::particles, 6, 64, uu_ttxuu::averaging, "GeV^-4", uu_ttxuu::pdg, uu_ttxuu::reversed_helicities, 4},
+     {uu_ttxuu::colours, uu_ttxuu::denominator, uu_ttxuu::cf},
+     {uu_ttxuu::flow_choices, uu_ttxuu::flow_words, uu_ttxuu::configurations},
+     {uu_ttxuu::config_diagram, uu_ttxuu::forest, uu_ttxuu::configurations, uu_ttxuu::propagators, uu_ttxuu::diagrams},
+     &make_colour_flow_evaluator<Process::uu_ttxuu>, "colour_flow", false},
+    {{Process::uux_ttxccx, "uux_ttxccx", uux_ttxccx::madgraph, 0, uux_ttxccx::particles, 6, 64, uux_ttxccx::averaging, "GeV^-4", uux_ttxccx::pdg, uux_ttxccx::reversed_helicities, 4},
+     {uux_ttxccx::colours, uux_ttxccx::denominator, uux_ttxccx::cf},
+     {uux_ttxccx::flow_choices, uux_ttxccx::flow_words, uux_ttxccx::configurations},
+     {uux_ttxccx::config_diagram, uux_ttxccx::forest, uux_ttxccx::configurations, uux_ttxccx::propagators, uux_ttxccx::diagrams},
+     &make_colour_flow_evaluator<Process::uux_ttxccx>, "colour_flow", false},
+    {{Process::uux_ttxuux, "uux_ttxuux", uux_ttxuux::madgraph, 0, uux_ttxuux::particles, 6, 64, uux_ttxuux::averaging, "GeV^-4", uux_ttxuux::pdg, uux_ttxuux::reversed_helicities, 4},
+     {uux_ttxuux::colours, uux_ttxuux::denominator, uux_ttxuux::cf},
+     {uux_ttxuux::flow_choices, uux_ttxuux::flow_words, uux_ttxuux::configurations},
+     {uux_ttxuux::config_diagram, uux_ttxuux::forest, uux_ttxuux::configurations, uux_ttxuux::propagators, uux_ttxuux::diagrams},
+     &make_colour_flow_evaluator<Process::uux_ttxuux>, "colour_flow", false},
+    {{Process::uxcx_ttxuxcx, "uxcx_ttxuxcx", uxcx_ttxuxcx::madgraph, 0, uxcx_ttxuxcx::particles, 6, 64, uxcx_ttxuxcx::averaging, "GeV^-4", uxcx_ttxuxcx::pdg, uxcx_ttxuxcx::reversed_helicities, 4},
+     {uxcx_ttxuxcx::colours, uxcx_ttxuxcx::denominator, uxcx_ttxuxcx::cf},
+     {uxcx_ttxuxcx::flow_choices, uxcx_ttxuxcx::flow_words, uxcx_ttxuxcx::configurations},
+     {uxcx_ttxuxcx::config_diagram, uxcx_ttxuxcx::forest, uxcx_ttxuxcx::configurations, uxcx_ttxuxcx::propagators, uxcx_ttxuxcx::diagrams},
+     &make_colour_flow_evaluator<Process::uxcx_ttxuxcx>, "colour_flow", false},
+    {{Process::uxux_ttxuxux, "uxux_ttxuxux", uxux_ttxuxux::madgraph, 0, uxux_ttxuxux::particles, 6, 64, uxux_ttxuxux::averaging, "GeV^-4", uxux_ttxuxux::pdg, uxux_ttxuxux::reversed_helicities, 4},
+     {uxux_ttxuxux::colours, uxux_ttxuxux::denominator, uxux_ttxuxux::cf},
+     {uxux_ttxuxux::flow_choices, uxux_ttxuxux::flow_words, uxux_ttxuxux::configurations},
+     {uxux_ttxuxux::config_diagram, uxux_ttxuxux::forest, uxux_ttxuxux::configurations, uxux_ttxuxux::propagators, uxux_ttxuxux::diagrams},
+     &make_colour_flow_evaluator<Process::uxux_ttxuxux>, "colour_flow", false},
 };
 // clang-format on
 

@@ -1,0 +1,198 @@
+#pragma once
+// The colour-flow family's evaluator: every subprocess with quark lines
+// (colour_flow_recursion.hpp), one thread per event on any execution space,
+// the helicities summed in the thread, the colour sum with MadGraph's matrix,
+// and the event's choices (gs, helicity, colour flow; event_choices.hpp).
+// The registry (generated/process_table.hpp) names
+// make_colour_flow_evaluator<P> for each of the family's processes.
+//
+// A first, portable kernel: no SIMD lanes on the host and no teams on the
+// device yet (the top-line family's kernels have both); the plan's currents
+// live in the thread's own arrays, sized by the process at compile time.
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "hepex/amplitudes/detail/colour_flow_recursion.hpp"
+#include "hepex/amplitudes/detail/evaluator.hpp"
+#include "hepex/amplitudes/detail/event_choices.hpp"
+#include "hepex/amplitudes/detail/generated/colour_flow.hpp"
+#include "hepex/amplitudes/detail/process_registry.hpp"
+#include "hepex/amplitudes/matrix_element.hpp"
+#include "hepex/core/error.hpp"
+
+namespace hepex::amplitudes::detail {
+
+// A View holding a host array, in memory space Memory.
+template <class Memory, class T>
+Kokkos::View<T*, Memory> device_copy(const char* label, const T* data, int count) {
+  Kokkos::View<T*, Memory> view(std::string(label), static_cast<std::size_t>(count));
+  auto host = Kokkos::create_mirror_view(view);
+  for (int i = 0; i < count; ++i) host(i) = data[i];
+  Kokkos::deep_copy(view, host);
+  return view;
+}
+
+template <class ExecSpace, Process P, class AmpReal, class ColourReal>
+class ColourFlowEvaluator : public Evaluator<ExecSpace> {
+ public:
+  using Memory = typename ExecSpace::memory_space;
+  using Flow = generated::ColourFlow<P>;
+  static constexpr int particles = Flow::particles;
+  static constexpr int colours = Flow::colours;
+  static constexpr int nodes = Flow::nodes;
+
+  ColourFlowEvaluator(const TopQuark& top, int coupling_power)
+      : top_(top), coupling_power_(coupling_power) {
+    const ColourFlowPlan host = Flow::plan();
+    node_ = device_copy<Memory>("hepex::flow_node", host.node, 5 * host.nodes);
+    term_ =
+        device_copy<Memory>("hepex::flow_term", host.term, 4 * (Flow::terms > 0 ? Flow::terms : 1));
+    close_ = device_copy<Memory>("hepex::flow_close", host.close, 4 * host.closes);
+    kind_ = device_copy<Memory>("hepex::flow_kind", host.kind, particles);
+    top_flags_ = device_copy<Memory>("hepex::flow_top", host.top, particles);
+    cf_ = device_copy<Memory>("hepex::flow_cf", Flow::cf, colours * colours);
+    plan_ = host;
+    plan_.node = node_.data();
+    plan_.term = term_.data();
+    plan_.close = close_.data();
+    plan_.kind = kind_.data();
+    plan_.top = top_flags_.data();
+    denominator_ = colour_matrix(P).denominator;
+  }
+
+  // One thread per event: every helicity of `good`, the colour sum, the sum
+  // and the choices.
+  struct Kernel {
+    MomentaView<Memory> momenta;
+    ColourFlowPlan plan;
+    Kokkos::View<const int*, Memory> good;
+    Kokkos::View<const int*, Memory> cf;
+    Kokkos::View<double*, Memory> me;
+    TopQuark top;
+    unsigned reversed;
+    double denominator;
+    double scale;
+    int coupling_power;
+    EventChoices choices;
+
+    struct EventMomenta {
+      const MomentaView<Memory>* momenta;
+      int e;
+      KOKKOS_INLINE_FUNCTION double operator()(int part, int mu) const {
+        return (*momenta)(e, part, mu);
+      }
+    };
+    // MadGraph's helicity of a particle in a combination (process.hpp, helicity).
+    struct Helicities {
+      int combination;
+      unsigned reversed;
+      KOKKOS_INLINE_FUNCTION int operator()(int part) const {
+        const int value = (combination >> (particles - 1 - part)) & 1 ? 1 : -1;
+        return (reversed >> part) & 1 ? -value : value;
+      }
+    };
+
+    KOKKOS_INLINE_FUNCTION void operator()(int e) const {
+      Wave<AmpReal> ext[particles];
+      cplx<AmpReal> value[4 * nodes];
+      cplx<AmpReal> jamps[colours];
+      double helicity_me[1 << particles];
+      double jamp2[colours];
+      for (int c = 0; c < colours; ++c) jamp2[c] = 0;
+      const int count = static_cast<int>(good.extent(0));
+      const EventMomenta event{&momenta, e};
+      double sum = 0;
+      for (int i = 0; i < count; ++i) {
+        colour_flow_jamps<AmpReal>(plan, event, Helicities{good(i), reversed}, top, colours, ext,
+                                   value, jamps);
+        // |M|^2 = sum_ij Re(conj(J_i) CF_ij J_j) / denominator, in ColourReal.
+        ColourReal total = 0;
+        for (int a = 0; a < colours; ++a) {
+          const cplx<ColourReal> ja(ColourReal(jamps[a].re), ColourReal(jamps[a].im));
+          cplx<ColourReal> row(ColourReal(0));
+          for (int b = 0; b < colours; ++b) {
+            const cplx<ColourReal> jb(ColourReal(jamps[b].re), ColourReal(jamps[b].im));
+            row += ColourReal(cf(a * colours + b)) * jb;
+          }
+          total += ja.re * row.re + ja.im * row.im;
+          jamp2[a] += double(ja.re) * double(ja.re) + double(ja.im) * double(ja.im);
+        }
+        helicity_me[i] = double(total) / denominator;
+        sum += helicity_me[i];
+      }
+      me(e) = choices.gs == nullptr ? sum / scale
+                                    : sum / scale * coupling_factor(choices.gs[e], coupling_power);
+      if (choices.rndhel != nullptr) {
+        const int i = first_cumulative_above(count, choices.rndhel[e],
+                                             [&](int slot) { return helicity_me[slot]; });
+        choices.selhel[e] = i < 0 ? 0 : good(i) + 1;
+      }
+      if (choices.rndcol != nullptr) {
+        choices.selcol[e] =
+            choose_colour(choices, colours, e, [&](int flow) { return jamp2[flow]; });
+      }
+    }
+  };
+
+  void run(const std::vector<ExecSpace>& streams, const MomentaView<Memory>& momenta,
+           const std::vector<int>& helicities, const Kokkos::View<double*, Memory>& me,
+           double scale, const EventChoices& choices) override {
+    if (helicities != helicities_) {
+      helicities_ = helicities;
+      good_ = device_copy<Memory>("hepex::flow_good", helicities.data(),
+                                  static_cast<int>(helicities.size()));
+    }
+    const int events = static_cast<int>(momenta.extent(0));
+    const Kernel kernel{momenta,
+                        plan_,
+                        good_,
+                        cf_,
+                        me,
+                        top_,
+                        process_info(P).reversed_helicities,
+                        double(denominator_),
+                        scale,
+                        coupling_power_,
+                        choices};
+    Kokkos::parallel_for("hepex::me_colour_flow",
+                         Kokkos::RangePolicy<ExecSpace>(streams.front(), 0, events), kernel);
+  }
+
+ private:
+  TopQuark top_;
+  int coupling_power_;
+  int denominator_ = 1;
+  ColourFlowPlan plan_;
+  Kokkos::View<int*, Memory> node_, term_, close_, kind_, top_flags_, cf_;
+  std::vector<int> helicities_;
+  Kokkos::View<int*, Memory> good_;
+};
+
+template <Process P>
+std::unique_ptr<Evaluator<DeviceSpace>> make_colour_flow_evaluator(Process process,
+                                                                   const MatrixElementOptions& o) {
+  const ProcessInfo& info = process_info(process);
+  if (o.colour_sum != ColourSumMethod::kernel) {
+    throw Error(std::string(info.name) + " (" + info.madgraph +
+                    "): the colour-flow family sums colours in its own kernel; the BLAS colour "
+                    "sum is the top-line family's (g g > t t~ + gluons)",
+                ErrorKind::runtime);
+  }
+  const TopQuark top{o.parameters.top_mass, o.parameters.top_width};
+  switch (o.precision) {
+    case Precision::double_precision:
+      return std::make_unique<ColourFlowEvaluator<DeviceSpace, P, double, double>>(
+          top, info.coupling_power);
+    case Precision::single_precision:
+      return std::make_unique<ColourFlowEvaluator<DeviceSpace, P, float, float>>(
+          top, info.coupling_power);
+    case Precision::mixed:
+      return std::make_unique<ColourFlowEvaluator<DeviceSpace, P, double, float>>(
+          top, info.coupling_power);
+  }
+  throw Error("unknown precision", ErrorKind::runtime);
+}
+
+}  // namespace hepex::amplitudes::detail

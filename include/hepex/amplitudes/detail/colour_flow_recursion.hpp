@@ -1,0 +1,241 @@
+#pragma once
+// The colour-flow family's recursion: the jamps of any tree process of quarks
+// and gluons (light quark lines and the massive top line, any number of
+// them) for one event and one helicity, by Berends-Giele recursion over
+// subsets of the particles, once per colour flow of MadGraph's basis with the
+// colour fixed by that flow.
+//
+// The plan (which currents, which vertices feed each, with which colour
+// factors) is made from MadGraph's colour basis by
+// tools/madgraph/colour_flow_plan.py, whose header derives the rules; here
+// the plan is only executed, the same code on the host and in a device
+// kernel (one thread per event). The vertices are those of the top-line
+// family (helas.hpp, colour_ordered.hpp) plus a quark line closing into a
+// gluon (MadGraph's FFV1P0_3 = G (F2 gamma^mu F1) / P^2), with its colour
+// factor 1/2 (the flow through the gluon) or -1/(2N) (the U(1) part of the
+// gluon propagator, a colour singlet).
+
+#include "hepex/amplitudes/detail/helas.hpp"
+#include "hepex/amplitudes/parameters.hpp"
+
+namespace hepex::amplitudes::detail {
+
+// Node and term kinds, as colour_flow_plan.py writes them.
+enum ColourFlowNode : int {
+  flow_external_gluon = 0,
+  flow_external_column = 1,
+  flow_gluon = 2,
+  flow_singlet = 3,
+  flow_column = 4,
+  flow_external_row = 5,
+  flow_row = 6
+};
+enum ColourFlowTerm : int {
+  flow_vvv = 0,
+  flow_vvvv = 1,
+  flow_pair = 2,
+  flow_singlet_pair = 3,
+  flow_attach = 4,
+  flow_attach_row = 5
+};
+
+// One process's plan, as pointers into the memory the kernel reads:
+//   node[5 i + 0..4]  kind, particle mask, particle (external) or 1 for a top
+//                     line's fermion current (0 a massless quark's), first
+//                     term, term count;
+//   term[4 t + 0..3]  kind, a, b, c: vvv J(a) J(b); vvvv J(a) J(b) J(c);
+//                     (singlet_)pair: row current a, column current b;
+//                     attach(_row): gluon or singlet current a, column (row)
+//                     current b;
+//   close[4 k + 0..3] jamp, sign, gluon or singlet current, column current:
+//                     jamp += sign G ubar(closing) gamma.J psi.
+//   kind[p]           per particle 0 gluon, 1 column fermion, 2 row fermion;
+//   top[p]            1 where the particle is a top (mass and width).
+struct ColourFlowPlan {
+  const int* node = nullptr;
+  const int* term = nullptr;
+  const int* close = nullptr;
+  const int* kind = nullptr;
+  const int* top = nullptr;
+  int nodes = 0;
+  int closes = 0;
+  int particles = 0;
+  int closing = 0;  // the row fermion the amplitude closes on (the outgoing top)
+};
+
+// The colour factors of a quark line closing into a gluon: 1/2 through the
+// gluon's colour flow, -1/(2N) through its U(1) part (N = 3).
+inline constexpr double flow_pair_factor = 0.5;
+inline constexpr double flow_singlet_factor = -1.0 / 6.0;
+
+// F2 gamma^mu F1 (upper index) for a row spinor F2 and a column spinor F1,
+// times `factor`, added to out: ffv_sandwich(F1, F2, V) = F2 gamma^mu F1 V_mu
+// read off with V the unit vectors (gamma.V = gamma^0 V^0 - gamma^k V^k).
+template <class T>
+KOKKOS_INLINE_FUNCTION void add_pair_current(const cplx<T>* f1, const cplx<T>* f2, T factor,
+                                             cplx<T>* out) {
+  for (int mu = 0; mu < 4; ++mu) {
+    cplx<T> unit[4] = {};
+    unit[mu] = cplx<T>(T(1));
+    const cplx<T> value = ffv_sandwich(f1, f2, unit);
+    out[mu] += (mu == 0 ? factor : -factor) * value;
+  }
+}
+
+// The row fermion current's propagator (MadGraph's FFV1_1): returns
+// i C x (kslash + M) / (k^2 - M^2 + i M W) for the row spinor x = psibar
+// gamma.J, k the outgoing momentum of the current's particles (the momentum
+// along the fermion arrow, which leaves through the row end).
+template <class T, class K>
+KOKKOS_INLINE_FUNCTION void row_propagator(const FermionLine<T, K>& line, const TopTerms<T>& top,
+                                           cplx<T> coupling, const cplx<T>* x, cplx<T>* out) {
+  const T k[4] = {T(line.k[0]), T(line.k[1]), T(line.k[2]), T(line.k[3])};
+  const cplx<T> denominator(line.virtuality, top.mass_width);
+  const cplx<T> factor = cplx<T>(0, 1) * coupling / denominator;
+  cplx<T> u0, u1, l0, l1;
+  // x kslash = ((x2, x3)(k0 + sigma.k), (x0, x1)(k0 - sigma.k))
+  detail::times_sigma(k, T(1), x[2], x[3], u0, u1);
+  detail::times_sigma(k, T(-1), x[0], x[1], l0, l1);
+  const T m = top.mass;
+  out[0] = factor * (u0 + m * x[0]);
+  out[1] = factor * (u1 + m * x[1]);
+  out[2] = factor * (l0 + m * x[2]);
+  out[3] = factor * (l1 + m * x[3]);
+}
+
+// Accumulates the row spinor F2 gamma.V into out: ((F2_2, F2_3)(V0 + sigma.V),
+// (F2_0, F2_1)(V0 - sigma.V)), so that (F2 gamma.V) F1 = ffv_sandwich(F1, F2, V).
+template <class T>
+KOKKOS_INLINE_FUNCTION void add_times_gamma(const cplx<T>* f2, const cplx<T>* v, cplx<T>* out) {
+  cplx<T> a0, a1, b0, b1;
+  detail::times_sigma(v, T(1), f2[2], f2[3], a0, a1);
+  detail::times_sigma(v, T(-1), f2[0], f2[1], b0, b1);
+  out[0] += a0;
+  out[1] += a1;
+  out[2] += b0;
+  out[3] += b1;
+}
+
+// The external wavefunction of particle p at MadGraph's helicity h (all
+// particles outgoing; the first two incoming): gluons vxxxxx, column
+// fermions ixxxxx (u of an incoming quark, v of an outgoing antiquark), row
+// fermions oxxxxx (ubar of an outgoing quark, vbar of an incoming antiquark),
+// as CUDACPP's CPPProcess.cc calls them.
+template <class T>
+KOKKOS_INLINE_FUNCTION Wave<T> external_wave(const ColourFlowPlan& plan, const double* p, int part,
+                                             int h, T top_mass) {
+  const bool incoming = part < 2;
+  const T mass = plan.top[part] ? top_mass : T(0);
+  switch (plan.kind[part]) {
+    case 0: return vxxxxx<T>(p, h, incoming ? -1 : 1);
+    case 1: return ixxxxx<T>(p, mass, h, incoming ? 1 : -1);
+    default: return oxxxxx<T>(p, mass, h, incoming ? -1 : 1);
+  }
+}
+
+// The outgoing momentum of the particles of `mask`, summed in particle order,
+// in double. (Functions, not lambdas: a lambda in a host-device function is
+// host-only for nvcc without --expt-relaxed-constexpr.)
+template <class T>
+KOKKOS_INLINE_FUNCTION void subset_k(const ColourFlowPlan& plan, const Wave<T>* ext, int mask,
+                                     double* k) {
+  for (int mu = 0; mu < 4; ++mu) k[mu] = 0;
+  for (int part = 0; part < plan.particles; ++part)
+    if ((mask >> part) & 1)
+      for (int mu = 0; mu < 4; ++mu) k[mu] += ext[part].k[mu];
+}
+
+// Node `node`'s current with its momentum, as the vertices take it.
+template <class T>
+KOKKOS_INLINE_FUNCTION Wave<T> node_wave(const ColourFlowPlan& plan, const Wave<T>* ext,
+                                         const cplx<T>* value, int node) {
+  Wave<T> w;
+  double k[4];
+  subset_k(plan, ext, plan.node[5 * node + 1], k);
+  for (int mu = 0; mu < 4; ++mu) {
+    w.c[mu] = value[4 * node + mu];
+    w.k[mu] = k[mu];
+  }
+  return w;
+}
+
+// The jamps of one event and helicity: momenta(particle, mu) in GeV,
+// helicity(particle) in MadGraph's convention, `value` scratch of 4 plan.nodes
+// complex numbers, `ext` of plan.particles waves; jamps[colours] are
+// overwritten.
+template <class T, class Momenta, class Helicity>
+KOKKOS_INLINE_FUNCTION void colour_flow_jamps(const ColourFlowPlan& plan, const Momenta& momenta,
+                                              const Helicity& helicity, const TopQuark& quark,
+                                              int colours, Wave<T>* ext, cplx<T>* value,
+                                              cplx<T>* jamps) {
+  const T top_mass = T(quark.mass);
+  for (int part = 0; part < plan.particles; ++part) {
+    double p[4];
+    for (int mu = 0; mu < 4; ++mu) p[mu] = momenta(part, mu);
+    ext[part] = external_wave<T>(plan, p, part, helicity(part), top_mass);
+  }
+  const T g = T(strong_coupling);
+  const cplx<T> gc11(T(0), T(gc11_im));
+  for (int i = 0; i < plan.nodes; ++i) {
+    const int* n = plan.node + 5 * i;
+    cplx<T>* out = value + 4 * i;
+    if (n[0] == flow_external_gluon || n[0] == flow_external_column || n[0] == flow_external_row) {
+      for (int mu = 0; mu < 4; ++mu) out[mu] = ext[n[2]].c[mu];
+      continue;
+    }
+    double k[4];
+    subset_k(plan, ext, n[1], k);
+    cplx<T> three[4] = {}, four[4] = {}, pair[4] = {};
+    for (int t = n[3]; t < n[3] + n[4]; ++t) {
+      const int* term = plan.term + 4 * t;
+      switch (term[0]) {
+        case flow_vvv:
+          add_vvv_numerator(node_wave(plan, ext, value, term[1]),
+                            node_wave(plan, ext, value, term[2]), three);
+          break;
+        case flow_vvvv:
+          add_vvvv_numerator(value + 4 * term[1], value + 4 * term[2], value + 4 * term[3], four);
+          break;
+        case flow_pair:
+          add_pair_current(value + 4 * term[2], value + 4 * term[1], T(flow_pair_factor), pair);
+          break;
+        case flow_singlet_pair:
+          add_pair_current(value + 4 * term[2], value + 4 * term[1], T(flow_singlet_factor), pair);
+          break;
+        case flow_attach_row:  // psibar gamma.J
+          add_times_gamma(value + 4 * term[2], value + 4 * term[1], pair);
+          break;
+        default:  // attach: gamma.J psi
+          add_gamma_times(value + 4 * term[1], value + 4 * term[2], pair);
+          break;
+      }
+    }
+    if (n[0] == flow_column || n[0] == flow_row) {
+      FermionLine<T, double> line;
+      for (int mu = 0; mu < 4; ++mu) line.k[mu] = k[mu];
+      const double mass = n[2] ? quark.mass : 0.0;
+      line.virtuality = T(square(k) - mass * mass);
+      const TopTerms<T> terms{T(mass), T(n[2] ? quark.mass * quark.width : 0.0)};
+      if (n[0] == flow_column) {
+        fermion_propagator(line, terms, gc11, pair, out);
+      } else {
+        row_propagator(line, terms, gc11, pair, out);
+      }
+    } else {
+      // Gluon or singlet: (GC_10 VVV + GC_12 VVVV + G pair) / P^2.
+      const T propagator = T(1.0 / square(k));
+      for (int mu = 0; mu < 4; ++mu) {
+        out[mu] = (three[mu] * T(gc10_re) + four[mu] * T(gc12_im) + pair[mu] * g) * propagator;
+      }
+    }
+  }
+  for (int c = 0; c < colours; ++c) jamps[c] = cplx<T>(T(0));
+  const cplx<T>* row = ext[plan.closing].c;
+  for (int k = 0; k < plan.closes; ++k) {
+    const int* close = plan.close + 4 * k;
+    const cplx<T> amplitude = ffv_sandwich(value + 4 * close[3], row, value + 4 * close[2]);
+    jamps[close[0]] += T(close[1]) * g * amplitude;  // FFV1_0 = -i GC_11 (...) = G (...)
+  }
+}
+
+}  // namespace hepex::amplitudes::detail
