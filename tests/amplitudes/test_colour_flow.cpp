@@ -99,15 +99,16 @@ std::vector<double> host_recursion(const test::ReferenceEvents& ref) {
   const ColourMatrix m = colour_matrix(P);
   std::vector<double> result;
   for (std::size_t e = 0; e < ref.size(); ++e) {
-    const EventMomenta momenta{&ref.momenta[e * 4 * info.particles]};
+    ColourFlowEvent<double, Flow::particles, Flow::nodes> event;
+    prepare_colour_flow_event(plan, EventMomenta{&ref.momenta[e * 4 * info.particles]}, TopQuark{},
+                              event);
     double sum = 0;
     for (int h = 0; h < info.helicity_combinations; ++h) {
       int combination[Flow::particles];
       for (int part = 0; part < info.particles; ++part) combination[part] = helicity(info, h, part);
-      Wave<double> ext[Flow::particles];
       cplx<double> value[4 * Flow::nodes], jamps[Flow::colours];
-      colour_flow_jamps<double>(plan, momenta, CombinationHelicities{combination}, TopQuark{},
-                                Flow::colours, ext, value, jamps);
+      colour_flow_jamps(plan, event, CombinationHelicities{combination}, TopQuark{}, Flow::colours,
+                        value, jamps);
       double hel = 0;
       for (int i = 0; i < m.colours; ++i)
         for (int k = 0; k < m.colours; ++k) {

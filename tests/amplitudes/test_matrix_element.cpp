@@ -276,6 +276,11 @@ std::vector<double> boost_and_rotate(std::vector<double> p, const double beta[3]
   return p;
 }
 
+// Every process, both families, on its reference events. Bound 1e-12 on
+// the gluon processes' events (worst 2.7e-13); 1e-11 on pp_tt012j's, where
+// event 37 of the six-particle processes changes by 2.5e-12 under this boost
+// in both families (the top-line kernel's gg_ttgg on pp_tt012j's gg_ttxgg
+// events: 2.50e-12 there too).
 TEST(AmplitudeLorentz, ZeroWidthMeIsInvariantUnderBoostsAndRotations) {
   SCOPED_TRACE(test::seed_trace());
   MatrixElementOptions options;
@@ -287,7 +292,8 @@ TEST(AmplitudeLorentz, ZeroWidthMeIsInvariantUnderBoostsAndRotations) {
     const double beta[3] = {0.3, -0.2, 0.4};
     const auto moved = boost_and_rotate(ref.momenta, beta, 0.7);
     const double error = max_relative_error(me.evaluate(moved), me.evaluate(ref.momenta));
-    EXPECT_LT(error, 1e-12) << info.name;
+    const bool quark_events = std::string(detail::process_entry(process).family) == "colour_flow";
+    EXPECT_LT(error, quark_events ? 1e-11 : 1e-12) << info.name;
     std::cout << "[ " << info.name << " ] boosted and rotated, width 0: max relative change "
               << error << '\n';
   }

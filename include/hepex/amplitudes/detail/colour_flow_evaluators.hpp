@@ -95,18 +95,17 @@ class ColourFlowEvaluator : public Evaluator<ExecSpace> {
     };
 
     KOKKOS_INLINE_FUNCTION void operator()(int e) const {
-      Wave<AmpReal> ext[particles];
+      ColourFlowEvent<AmpReal, particles, nodes> event;
       cplx<AmpReal> value[4 * nodes];
       cplx<AmpReal> jamps[colours];
       double helicity_me[1 << particles];
       double jamp2[colours];
       for (int c = 0; c < colours; ++c) jamp2[c] = 0;
       const int count = static_cast<int>(good.extent(0));
-      const EventMomenta event{&momenta, e};
+      prepare_colour_flow_event(plan, EventMomenta{&momenta, e}, top, event);
       double sum = 0;
       for (int i = 0; i < count; ++i) {
-        colour_flow_jamps<AmpReal>(plan, event, Helicities{good(i), reversed}, top, colours, ext,
-                                   value, jamps);
+        colour_flow_jamps(plan, event, Helicities{good(i), reversed}, top, colours, value, jamps);
         // |M|^2 = sum_ij Re(conj(J_i) CF_ij J_j) / denominator, in ColourReal.
         ColourReal total = 0;
         for (int a = 0; a < colours; ++a) {

@@ -133,65 +133,85 @@ KOKKOS_INLINE_FUNCTION Wave<T> external_wave(const ColourFlowPlan& plan, const d
   }
 }
 
-// The outgoing momentum of the particles of `mask`, summed in particle order,
-// in double. (Functions, not lambdas: a lambda in a host-device function is
-// host-only for nvcc without --expt-relaxed-constexpr.)
-template <class T>
-KOKKOS_INLINE_FUNCTION void subset_k(const ColourFlowPlan& plan, const Wave<T>* ext, int mask,
-                                     double* k) {
-  for (int mu = 0; mu < 4; ++mu) k[mu] = 0;
-  for (int part = 0; part < plan.particles; ++part)
-    if ((mask >> part) & 1)
-      for (int mu = 0; mu < 4; ++mu) k[mu] += ext[part].k[mu];
+// What one event's helicities share, formed once per event: each particle's
+// wavefunction at both helicities (ext[2 p + (h > 0)]), each node's outgoing
+// momentum (the particles of its mask, summed in particle order, in double)
+// and its propagator's denominator: 1 / k^2 for a gluon or singlet, k^2 - M^2
+// for a fermion current (M the top's or 0). Sized by the caller: Particles
+// and Nodes of the process (generated/colour_flow.hpp).
+template <class T, int Particles, int Nodes>
+struct ColourFlowEvent {
+  Wave<T> ext[2 * Particles];
+  double k[4 * Nodes];
+  T denominator[Nodes];
+};
+
+template <class T, int Particles, int Nodes, class Momenta>
+KOKKOS_INLINE_FUNCTION void prepare_colour_flow_event(const ColourFlowPlan& plan,
+                                                      const Momenta& momenta, const TopQuark& quark,
+                                                      ColourFlowEvent<T, Particles, Nodes>& event) {
+  const T top_mass = T(quark.mass);
+  double p[4 * Particles];
+  for (int part = 0; part < plan.particles; ++part) {
+    for (int mu = 0; mu < 4; ++mu) p[4 * part + mu] = momenta(part, mu);
+    for (int up = 0; up < 2; ++up) {
+      event.ext[2 * part + up] = external_wave<T>(plan, p + 4 * part, part, up ? 1 : -1, top_mass);
+    }
+  }
+  for (int i = 0; i < plan.nodes; ++i) {
+    const int* n = plan.node + 5 * i;
+    double* k = event.k + 4 * i;
+    for (int mu = 0; mu < 4; ++mu) k[mu] = 0;
+    for (int part = 0; part < plan.particles; ++part)
+      if ((n[1] >> part) & 1)
+        for (int mu = 0; mu < 4; ++mu) k[mu] += event.ext[2 * part].k[mu];
+    if (n[0] == flow_column || n[0] == flow_row) {
+      const double mass = n[2] ? quark.mass : 0.0;
+      event.denominator[i] = T(square(k) - mass * mass);
+    } else {
+      event.denominator[i] = T(1.0 / square(k));
+    }
+  }
 }
 
 // Node `node`'s current with its momentum, as the vertices take it.
-template <class T>
-KOKKOS_INLINE_FUNCTION Wave<T> node_wave(const ColourFlowPlan& plan, const Wave<T>* ext,
+template <class T, int Particles, int Nodes>
+KOKKOS_INLINE_FUNCTION Wave<T> node_wave(const ColourFlowEvent<T, Particles, Nodes>& event,
                                          const cplx<T>* value, int node) {
   Wave<T> w;
-  double k[4];
-  subset_k(plan, ext, plan.node[5 * node + 1], k);
   for (int mu = 0; mu < 4; ++mu) {
     w.c[mu] = value[4 * node + mu];
-    w.k[mu] = k[mu];
+    w.k[mu] = event.k[4 * node + mu];
   }
   return w;
 }
 
-// The jamps of one event and helicity: momenta(particle, mu) in GeV,
-// helicity(particle) in MadGraph's convention, `value` scratch of 4 plan.nodes
-// complex numbers, `ext` of plan.particles waves; jamps[colours] are
-// overwritten.
-template <class T, class Momenta, class Helicity>
-KOKKOS_INLINE_FUNCTION void colour_flow_jamps(const ColourFlowPlan& plan, const Momenta& momenta,
+// The jamps of one event (prepared) at one helicity combination:
+// helicity(particle) in MadGraph's convention, `value` scratch of 4 Nodes
+// complex numbers; jamps[colours] are overwritten.
+template <class T, int Particles, int Nodes, class Helicity>
+KOKKOS_INLINE_FUNCTION void colour_flow_jamps(const ColourFlowPlan& plan,
+                                              const ColourFlowEvent<T, Particles, Nodes>& event,
                                               const Helicity& helicity, const TopQuark& quark,
-                                              int colours, Wave<T>* ext, cplx<T>* value,
-                                              cplx<T>* jamps) {
-  const T top_mass = T(quark.mass);
-  for (int part = 0; part < plan.particles; ++part) {
-    double p[4];
-    for (int mu = 0; mu < 4; ++mu) p[mu] = momenta(part, mu);
-    ext[part] = external_wave<T>(plan, p, part, helicity(part), top_mass);
-  }
+                                              int colours, cplx<T>* value, cplx<T>* jamps) {
+  int chosen[Particles];
+  for (int part = 0; part < plan.particles; ++part) chosen[part] = 2 * part + (helicity(part) > 0);
   const T g = T(strong_coupling);
   const cplx<T> gc11(T(0), T(gc11_im));
   for (int i = 0; i < plan.nodes; ++i) {
     const int* n = plan.node + 5 * i;
     cplx<T>* out = value + 4 * i;
     if (n[0] == flow_external_gluon || n[0] == flow_external_column || n[0] == flow_external_row) {
-      for (int mu = 0; mu < 4; ++mu) out[mu] = ext[n[2]].c[mu];
+      for (int mu = 0; mu < 4; ++mu) out[mu] = event.ext[chosen[n[2]]].c[mu];
       continue;
     }
-    double k[4];
-    subset_k(plan, ext, n[1], k);
     cplx<T> three[4] = {}, four[4] = {}, pair[4] = {};
     for (int t = n[3]; t < n[3] + n[4]; ++t) {
       const int* term = plan.term + 4 * t;
       switch (term[0]) {
         case flow_vvv:
-          add_vvv_numerator(node_wave(plan, ext, value, term[1]),
-                            node_wave(plan, ext, value, term[2]), three);
+          add_vvv_numerator(node_wave(event, value, term[1]), node_wave(event, value, term[2]),
+                            three);
           break;
         case flow_vvvv:
           add_vvvv_numerator(value + 4 * term[1], value + 4 * term[2], value + 4 * term[3], four);
@@ -212,10 +232,9 @@ KOKKOS_INLINE_FUNCTION void colour_flow_jamps(const ColourFlowPlan& plan, const 
     }
     if (n[0] == flow_column || n[0] == flow_row) {
       FermionLine<T, double> line;
-      for (int mu = 0; mu < 4; ++mu) line.k[mu] = k[mu];
-      const double mass = n[2] ? quark.mass : 0.0;
-      line.virtuality = T(square(k) - mass * mass);
-      const TopTerms<T> terms{T(mass), T(n[2] ? quark.mass * quark.width : 0.0)};
+      for (int mu = 0; mu < 4; ++mu) line.k[mu] = event.k[4 * i + mu];
+      line.virtuality = event.denominator[i];
+      const TopTerms<T> terms{T(n[2] ? quark.mass : 0.0), T(n[2] ? quark.mass * quark.width : 0.0)};
       if (n[0] == flow_column) {
         fermion_propagator(line, terms, gc11, pair, out);
       } else {
@@ -223,14 +242,14 @@ KOKKOS_INLINE_FUNCTION void colour_flow_jamps(const ColourFlowPlan& plan, const 
       }
     } else {
       // Gluon or singlet: (GC_10 VVV + GC_12 VVVV + G pair) / P^2.
-      const T propagator = T(1.0 / square(k));
+      const T propagator = event.denominator[i];
       for (int mu = 0; mu < 4; ++mu) {
         out[mu] = (three[mu] * T(gc10_re) + four[mu] * T(gc12_im) + pair[mu] * g) * propagator;
       }
     }
   }
   for (int c = 0; c < colours; ++c) jamps[c] = cplx<T>(T(0));
-  const cplx<T>* row = ext[plan.closing].c;
+  const cplx<T>* row = event.ext[chosen[plan.closing]].c;
   for (int k = 0; k < plan.closes; ++k) {
     const int* close = plan.close + 4 * k;
     const cplx<T> amplitude = ffv_sandwich(value + 4 * close[3], row, value + 4 * close[2]);
