@@ -7,6 +7,18 @@
 #include "hepex/core/error.hpp"
 
 namespace hepex::amplitudes {
+namespace {
+
+// MadGraph's name of a leg from its PDG code: g, d u s c b t and d~ ... t~.
+std::string leg_name(int pdg) {
+  if (pdg == 21) return "g";
+  static const char* const quarks[] = {"d", "u", "s", "c", "b", "t"};
+  const int code = pdg < 0 ? -pdg : pdg;
+  if (code < 1 || code > 6) return "pdg " + std::to_string(pdg);
+  return std::string(quarks[code - 1]) + (pdg < 0 ? "~" : "");
+}
+
+}  // namespace
 
 void check_momenta(const ProcessInfo& process, const double* momenta, std::size_t values,
                    MomentumCheck check, const MomentumTolerance& tolerance, double mass) {
@@ -16,11 +28,11 @@ void check_momenta(const ProcessInfo& process, const double* momenta, std::size_
                 " momentum components is not a positive multiple of 4 x " +
                 std::to_string(process.particles) + " particles (E px py pz each)");
   }
-  static const char* const names[] = {"g", "g", "t", "tbar", "g", "g", "g"};
   for (std::size_t e = 0; e < values / per_event; ++e) {
     const double* p = momenta + e * per_event;
     const auto fail = [&](int i, const std::string& what) {
-      throw MomentumError(e, "particle " + std::to_string(i + 1) + " (" + names[i] + "): " + what);
+      throw MomentumError(
+          e, "particle " + std::to_string(i + 1) + " (" + leg_name(process.pdg[i]) + "): " + what);
     };
     double balance[4] = {0, 0, 0, 0};
     for (int i = 0; i < process.particles; ++i) {
@@ -31,7 +43,8 @@ void check_momenta(const ProcessInfo& process, const double* momenta, std::size_
       }
       if (!(q[0] > 0)) fail(i, "energy " + std::to_string(q[0]) + " is not positive");
       if (check == MomentumCheck::on_shell) {
-        const double m = (i == 2 || i == 3) ? mass : 0.0;
+        // The top pair at the run's mass; every other leg here is massless.
+        const double m = (process.pdg[i] == 6 || process.pdg[i] == -6) ? mass : 0.0;
         const double p2 = q[0] * q[0] - q[1] * q[1] - q[2] * q[2] - q[3] * q[3];
         if (std::fabs(p2 - m * m) > tolerance.on_shell * q[0] * q[0]) {
           fail(i, "off shell, p^2 = " + std::to_string(p2) +

@@ -309,6 +309,18 @@ TEST(ColourFlow, RefusesWhatItCannotDo) {
     }
   }
 #endif
+  // A light quark off its mass shell, named as MadGraph names the leg.
+  const auto& info = process_info(Process::uux_ttx);
+  auto ref = test::read_reference(info, true, 2);
+  ref.momenta[0] += 1;  // E of the incoming u of event 0
+  MatrixElement me(Process::uux_ttx);
+  try {
+    me.evaluate(ref.momenta);
+    FAIL() << "an off-shell u was accepted";
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("particle 1 (u): off shell"), std::string::npos)
+        << e.what();
+  }
   EXPECT_EQ(parse_process("gg_ttx"), Process::gg_tt);
   EXPECT_EQ(parse_process("gg_ttxggg"), Process::gg_ttggg);
   EXPECT_THROW(parse_process("gg_ttxh"), Error);
