@@ -8,7 +8,9 @@
 # EvtsPerSec[MECalcOnly] (3a), the ME kernel alone; hepex: events / median
 # wall time of MatrixElement::evaluate, and its thread CPU time).
 #   bash perf/amplitudes/run_me_cpu_bench.sh MG4GPU_DIR HEPEX_BENCH WORK [CORE]
-# MG4GPU_DIR: a madgraph4gpu checkout (epochX/cudacpp/PROCESS.sa); HEPEX_BENCH: a
+# MG4GPU_DIR: a madgraph4gpu checkout (epochX/cudacpp/PROCESS.sa for gg_tt ...
+# gg_ttggg; pp_tt012j.mad's P directory for a subprocess with quarks, such
+# as uux_ttxgg: P2_uux_ttxgg, issue 41); HEPEX_BENCH: a
 # host build's hepex_bench; WORK: a scratch directory (CUDACPP builds, cudacpp.txt,
 # hepex_ROUND_PROCESS.json, hepex.log); CORE: the core both run on (default 2).
 # Environment: EVENTS (default 2048), PROCESSES (default gg_tt gg_ttg
@@ -34,16 +36,29 @@ rounds=${ROUNDS:-1}
 mkdir -p "$work"
 declare -A subdir=([gg_tt]=P1_Sigma_sm_gg_ttx [gg_ttg]=P1_Sigma_sm_gg_ttxg
                    [gg_ttgg]=P1_Sigma_sm_gg_ttxgg [gg_ttggg]=P1_Sigma_sm_gg_ttxggg)
+# The directory of a process's CUDACPP code in WORK: its .sa's subprocess, or
+# the P directory of pp_tt012j.mad.
+process_dir() {
+  if [ -n "${subdir[$1]:-}" ]; then
+    echo "$work/cudacpp/$1.sa/SubProcesses/${subdir[$1]}"
+  else
+    ls -d "$work/cudacpp/pp_tt012j.mad/SubProcesses/"P[0-9]_"$1"
+  fi
+}
 
 build_one() {  # process backend fptype
-  local dir="$work/cudacpp/$1.sa/SubProcesses/${subdir[$1]}"
+  local dir
+  dir=$(process_dir "$1")
   # -k: without gfortran only the Fortran driver fails; check_cpp.exe still builds.
   make -k -C "$dir" -f cudacpp.mk BACKEND="$2" FPTYPE="$3" HASCURAND=hasNoCurand USEBUILDDIR=1 \
     -j2 > "$work/build_$1_$2_$3.log" 2>&1 || true
 }
 for p in $processes; do
   mkdir -p "$work/cudacpp"
-  [ -d "$work/cudacpp/$p.sa" ] || cp -r "$src/epochX/cudacpp/$p.sa" "$work/cudacpp/"
+  copy=$p.sa
+  [ -n "${subdir[$p]:-}" ] || copy=pp_tt012j.mad
+  [ -d "$work/cudacpp/$copy" ] || cp -r "$src/epochX/cudacpp/$copy" "$work/cudacpp/"
+  process_dir "$p" > /dev/null || { echo "run_me_cpu_bench.sh: no CUDACPP code for $p" >&2; exit 1; }
 done
 n=0
 [ "${SKIP_BUILD:-0}" = 1 ] || for p in $processes; do
@@ -58,8 +73,14 @@ wait
 
 # Events per CUDACPP run: EVENTS as 32-event blocks; iterations so that a
 # run takes a few seconds (at least 2). hepex: evaluations per run likewise.
-declare -A iterations=([gg_tt]=200 [gg_ttg]=50 [gg_ttgg]=8 [gg_ttggg]=2)
-declare -A repeats=([gg_tt]=40 [gg_ttg]=20 [gg_ttgg]=8 [gg_ttggg]=3)
+# By the number of particles (the quark subprocesses cost about what the
+# gluon process of as many particles does).
+declare -A iterations=([4]=200 [5]=50 [6]=8 [7]=2)
+declare -A repeats=([4]=40 [5]=20 [6]=8 [7]=3)
+particles() {  # one letter per particle, x marking an antiparticle: gg_ttgg 6, uux_ttxg 5
+  local name=${1//[x_]/}
+  echo "${#name}"
+}
 # ROUNDS rounds; in each, every process's CUDACPP builds and then hepex, back
 # to back (a VM's rate drifts between runs far apart).
 echo "round process fptype backend mes_per_second" > "$work/cudacpp.txt"
@@ -68,25 +89,25 @@ for round in $(seq "$rounds"); do
   for p in $processes; do
     for b in $builds; do
       backend=${b%:*} fp=${b#*:}
-      exe=$(find "$work/cudacpp/$p.sa/SubProcesses/${subdir[$p]}" -path "*build.${backend#cpp}_${fp}_*" \
+      exe=$(find "$(process_dir "$p")" -path "*build.${backend#cpp}_${fp}_*" \
               -name check_cpp.exe | head -1)
       [ -n "$exe" ] || { echo "$round $p $fp $backend missing"; continue; }
       rate=$(cd "$(dirname "$exe")" && taskset -c "$core" ./check_cpp.exe -p $((events / 32)) 32 \
-               "${iterations[$p]}" 2>&1 |
+               "${iterations[$(particles "$p")]}" 2>&1 |
              sed -n 's/.*EvtsPerSec\[MECalcOnly\] (3a) = ( *\([0-9.e+-]*\) .*/\1/p' | head -1)
       echo "$round $p $fp $backend ${rate:-failed}"
     done | tee -a "$work/cudacpp.txt"
     taskset -c "$core" "$hepex" me --processes "$p" --precisions double,float --simd "$simd" \
-      --batches "$events" --warmup 1 --repeats "${repeats[$p]}" --json "$work/hepex_${round}_$p.json" \
+      --batches "$events" --warmup 1 --repeats "${repeats[$(particles "$p")]}" --json "$work/hepex_${round}_$p.json" \
       | tee -a "$work/hepex.log"
   done
 done
 
 # The table: medians over the rounds; hepex / CUDACPP's best build per round.
-python3 - "$work" <<'EOF'
+python3 - "$work" "$processes" <<'EOF'
 import collections, glob, json, os, statistics, sys
 work = sys.argv[1]
-order = ["gg_tt", "gg_ttg", "gg_ttgg", "gg_ttggg"]
+order = sys.argv[2].split()
 cudacpp = collections.defaultdict(lambda: collections.defaultdict(dict))  # key -> round -> build
 for line in open(f"{work}/cudacpp.txt").read().split("\n")[1:]:
     f = line.split()

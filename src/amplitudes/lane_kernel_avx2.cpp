@@ -10,9 +10,9 @@ namespace {
 struct Avx2 {};
 }  // namespace
 
-LaneKernel lane_kernel_avx2(int gluons, Precision precision) {
+LaneKernel lane_kernel_avx2(Process process, Precision precision) {
   return lane_kernel_for<Avx2, stdx::native_simd<double>::size(), stdx::native_simd<float>::size()>(
-      gluons, precision);
+      process, precision);
 }
 
 }  // namespace hepex::amplitudes::detail

@@ -10,9 +10,9 @@ namespace {
 struct Avx512 {};
 }  // namespace
 
-LaneKernel lane_kernel_avx512(int gluons, Precision precision) {
+LaneKernel lane_kernel_avx512(Process process, Precision precision) {
   return lane_kernel_for<Avx512, stdx::native_simd<double>::size(),
-                         stdx::native_simd<float>::size()>(gluons, precision);
+                         stdx::native_simd<float>::size()>(process, precision);
 }
 
 }  // namespace hepex::amplitudes::detail

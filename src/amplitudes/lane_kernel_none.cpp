@@ -10,8 +10,8 @@ namespace {
 struct None {};
 }  // namespace
 
-LaneKernel lane_kernel_none(int gluons, Precision precision) {
-  return lane_kernel_for<None, 1, 1>(gluons, precision);
+LaneKernel lane_kernel_none(Process process, Precision precision) {
+  return lane_kernel_for<None, 1, 1>(process, precision);
 }
 
 }  // namespace hepex::amplitudes::detail

@@ -10,9 +10,9 @@ namespace {
 struct Sse {};
 }  // namespace
 
-LaneKernel lane_kernel_sse(int gluons, Precision precision) {
+LaneKernel lane_kernel_sse(Process process, Precision precision) {
   return lane_kernel_for<Sse, stdx::native_simd<double>::size(), stdx::native_simd<float>::size()>(
-      gluons, precision);
+      process, precision);
 }
 
 }  // namespace hepex::amplitudes::detail

@@ -100,7 +100,7 @@ Simd resolve_simd(Simd requested) {
 
 int simd_lanes(Simd simd, Precision precision) {
 #if HEPEX_HAS_ME_LANES
-  return detail::lane_kernel(resolve_simd(simd), 2, precision).lanes;
+  return detail::lane_kernel(resolve_simd(simd), Process::gg_ttgg, precision).lanes;
 #else
   resolve_simd(simd);
   return 1;
@@ -108,18 +108,18 @@ int simd_lanes(Simd simd, Precision precision) {
 }
 
 #if HEPEX_HAS_ME_LANES
-detail::LaneKernel detail::lane_kernel(Simd resolved, int gluons, Precision precision) {
+detail::LaneKernel detail::lane_kernel(Simd resolved, Process process, Precision precision) {
   switch (resolved) {
 #if HEPEX_LANE_KERNEL_SSE
-    case Simd::sse: return lane_kernel_sse(gluons, precision);
+    case Simd::sse: return lane_kernel_sse(process, precision);
 #endif
 #if HEPEX_LANE_KERNEL_AVX2
-    case Simd::avx2: return lane_kernel_avx2(gluons, precision);
+    case Simd::avx2: return lane_kernel_avx2(process, precision);
 #endif
 #if HEPEX_LANE_KERNEL_AVX512
-    case Simd::avx512: return lane_kernel_avx512(gluons, precision);
+    case Simd::avx512: return lane_kernel_avx512(process, precision);
 #endif
-    case Simd::none: return lane_kernel_none(gluons, precision);
+    case Simd::none: return lane_kernel_none(process, precision);
     default: throw Error("lane_kernel: unresolved SIMD choice", ErrorKind::runtime);
   }
 }

@@ -2,7 +2,8 @@
 // quarks, detail/colour_flow_recursion.hpp) against MadGraph's reference MEs
 // of madgraph4gpu's pp_tt012j.mad (tests/data/madgraph/pp_tt012j), MadGraph's
 // colour matrices against explicit SU(3) sums over its colour basis, and the
-// symmetries of identical particles.
+// symmetries of identical particles; the host lane kernel at every SIMD
+// width and the portable kernel called directly.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -10,6 +11,8 @@
 #include <cmath>
 #include <complex>
 #include <fstream>
+#include <numeric>
+#include <random>
 #include <regex>
 #include <sstream>
 #include <string>
@@ -17,6 +20,7 @@
 #include <vector>
 
 #include "amplitudes/reference_data.hpp"
+#include "hepex/amplitudes/detail/colour_flow_evaluators.hpp"
 #include "hepex/amplitudes/detail/colour_flow_recursion.hpp"
 #include "hepex/amplitudes/detail/generated/colour_flow.hpp"
 #include "hepex/amplitudes/matrix_element.hpp"
@@ -80,6 +84,10 @@ TEST_P(ColourFlowReference, OnShellEventsInEveryPrecision) {
 // The plan executed on the host by one thread, without Kokkos (in a GPU
 // build the engine above runs on the device only): every helicity's
 // colour-summed |M|^2 is >= 0 and the sum over helicities is MadGraph's.
+// Each combination's currents are formed in full; the same combinations in
+// a random order (seeded), keeping the currents of the previous one where
+// their particles kept their helicities (colour_flow_jamps' `changed`, as
+// the kernels call it), give the same jamps to the bit.
 // The event's momenta and a helicity combination, as colour_flow_jamps reads
 // them (functors callable on host and device, as the function is).
 struct EventMomenta {
@@ -98,6 +106,9 @@ std::vector<double> host_recursion(const test::ReferenceEvents& ref) {
   const ColourFlowPlan plan = Flow::plan();
   const ColourMatrix m = colour_matrix(P);
   std::vector<double> result;
+  std::mt19937_64 random(test::seed());
+  std::vector<int> order(info.helicity_combinations);
+  std::vector<std::array<cplx<double>, Flow::colours>> full(info.helicity_combinations);
   for (std::size_t e = 0; e < ref.size(); ++e) {
     ColourFlowEvent<double, Flow::particles, Flow::nodes> event;
     prepare_colour_flow_event(plan, EventMomenta{&ref.momenta[e * 4 * info.particles]}, TopQuark{},
@@ -106,9 +117,10 @@ std::vector<double> host_recursion(const test::ReferenceEvents& ref) {
     for (int h = 0; h < info.helicity_combinations; ++h) {
       int combination[Flow::particles];
       for (int part = 0; part < info.particles; ++part) combination[part] = helicity(info, h, part);
-      cplx<double> value[4 * Flow::nodes], jamps[Flow::colours];
-      colour_flow_jamps(plan, event, CombinationHelicities{combination}, TopQuark{}, Flow::colours,
-                        value, jamps);
+      cplx<double> value[4 * Flow::nodes];
+      cplx<double>* jamps = full[h].data();
+      colour_flow_jamps(plan, event, CombinationHelicities{combination}, all_particles_changed,
+                        TopQuark{}, Flow::colours, value, jamps);
       double hel = 0;
       for (int i = 0; i < m.colours; ++i)
         for (int k = 0; k < m.colours; ++k) {
@@ -119,9 +131,30 @@ std::vector<double> host_recursion(const test::ReferenceEvents& ref) {
       sum += hel / m.denominator;
     }
     result.push_back(sum / info.averaging);
+    std::iota(order.begin(), order.end(), 0);
+    std::shuffle(order.begin(), order.end(), random);
+    cplx<double> kept[4 * Flow::nodes], jamps[Flow::colours];
+    for (std::size_t k = 0; k < order.size(); ++k) {
+      const int h = order[k];
+      int combination[Flow::particles];
+      for (int part = 0; part < info.particles; ++part) combination[part] = helicity(info, h, part);
+      const unsigned changed =
+          k == 0 ? all_particles_changed : changed_particles(h, order[k - 1], info.particles);
+      colour_flow_jamps(plan, event, CombinationHelicities{combination}, changed, TopQuark{},
+                        Flow::colours, kept, jamps);
+      for (int c = 0; c < Flow::colours; ++c) {
+        EXPECT_TRUE(jamps[c].re == full[h][c].re && jamps[c].im == full[h][c].im)
+            << info.name << " event " << e << " helicity " << h << " after "
+            << (k > 0 ? order[k - 1] : -1) << ", jamp " << c;
+      }
+    }
   }
   return result;
 }
+
+// 0, 1, ... for generated::colour_flow_processes, to dispatch a process to
+// the template instantiated for it.
+using FamilyIndices = std::make_index_sequence<std::size(generated::colour_flow_processes)>;
 
 template <std::size_t... I>
 std::vector<double> host_recursion_of(Process process, const test::ReferenceEvents& ref,
@@ -139,11 +172,106 @@ TEST_P(ColourFlowReference, HostRecursionOfOneThreadAgrees) {
   SCOPED_TRACE(test::seed_trace());
   const auto& info = process_info(GetParam());
   const auto ref = test::read_reference(info, true, events_for(256));
-  constexpr std::size_t family = std::size(generated::colour_flow_processes);
-  const auto got = host_recursion_of(GetParam(), ref, std::make_index_sequence<family>());
+  const auto got = host_recursion_of(GetParam(), ref, FamilyIndices());
   const double error = max_relative_error(got, ref.me);
   EXPECT_LT(error, double_tolerance) << info.name;
   std::cout << "[ " << info.name << " ] one host thread: max relative error " << error << '\n';
+}
+
+// Every SIMD width the build and CPU have (the host lane kernel,
+// colour_flow_lane_kernel.hpp; a GPU build has only "none", the device
+// kernel) in every precision reproduces MadGraph, and batches of 1, W - 1
+// and W + 1 events (partial packs of W lanes) give every event the value it
+// has in the whole batch, to the bit: a lane computes its event alone.
+TEST_P(ColourFlowReference, EverySimdWidthReproducesMadGraph) {
+  SCOPED_TRACE(test::seed_trace());
+  const auto& info = process_info(GetParam());
+  const auto ref = test::read_reference(info, true, events_for(256));
+  const std::size_t values = 4 * std::size_t(info.particles);
+  for (const Simd simd : simd_supported()) {
+    for (const Precision precision :
+         {Precision::double_precision, Precision::mixed, Precision::single_precision}) {
+      MatrixElementOptions options;
+      options.simd = simd;
+      options.precision = precision;
+      MatrixElement me(GetParam(), options);
+      EXPECT_EQ(me.options().simd, simd);
+      const int lanes = HEPEX_HAS_ME_LANES ? me.options().events_per_team : 1;
+      EXPECT_EQ(lanes, HEPEX_HAS_ME_LANES ? simd_lanes(simd, precision) : 1);
+      const auto all = me.evaluate(ref.momenta);
+      const double tolerance = precision == Precision::double_precision ? double_tolerance
+                               : precision == Precision::mixed          ? mixed_tolerance
+                                                                        : float_tolerance;
+      const double error = max_relative_error(all, ref.me);
+      EXPECT_LT(error, tolerance) << info.name << ' ' << simd_name(simd) << ' '
+                                  << precision_name(precision);
+      std::cout << "[ " << info.name << " ] simd " << simd_name(simd) << " (" << lanes
+                << " lanes), " << precision_name(precision) << ": max relative error " << error
+                << '\n';
+      for (const int n : {1, lanes - 1, lanes + 1}) {
+        if (n < 1) continue;
+        for (const std::size_t first : {std::size_t(0), std::size_t(5)}) {
+          const std::vector<double> part(ref.momenta.begin() + first * values,
+                                         ref.momenta.begin() + (first + n) * values);
+          const auto got = me.evaluate(part);
+          for (int e = 0; e < n; ++e) {
+            EXPECT_EQ(got[e], all[first + e])
+                << info.name << ' ' << simd_name(simd) << ' ' << precision_name(precision)
+                << ": event " << first + e << " in a batch of " << n;
+          }
+        }
+      }
+    }
+  }
+}
+
+// The portable kernel (one thread per event, colour_flow_evaluators.hpp) on
+// the build's execution space, called directly: in a CPU build the engine
+// runs the lane kernel instead, so this is where the portable kernel meets
+// MadGraph on the host (every helicity combination, unweighted).
+template <Process P>
+std::vector<double> portable_kernel(const test::ReferenceEvents& ref) {
+  using Memory = DeviceSpace::memory_space;
+  const auto& info = process_info(P);
+  const std::size_t events = ref.size();
+  MomentaView<Memory> momenta("momenta", events, info.particles, 4);
+  auto host = Kokkos::create_mirror_view(momenta);
+  for (std::size_t e = 0; e < events; ++e)
+    for (int part = 0; part < info.particles; ++part)
+      for (int mu = 0; mu < 4; ++mu)
+        host(e, part, mu) = ref.momenta[(e * info.particles + part) * 4 + mu];
+  Kokkos::deep_copy(momenta, host);
+  std::vector<int> every(info.helicity_combinations);
+  for (int h = 0; h < info.helicity_combinations; ++h) every[h] = h;
+  Kokkos::View<double*, Memory> me("me", events);
+  ColourFlowEvaluator<DeviceSpace, P, double, double> kernel(TopQuark{}, info.coupling_power);
+  kernel.run({DeviceSpace()}, momenta, every, me, info.averaging, {});
+  DeviceSpace().fence();
+  auto result = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), me);
+  return std::vector<double>(result.data(), result.data() + events);
+}
+
+template <std::size_t... I>
+std::vector<double> portable_kernel_of(Process process, const test::ReferenceEvents& ref,
+                                       std::index_sequence<I...>) {
+  using generated::colour_flow_processes;
+  std::vector<double> result;
+  ((colour_flow_processes[I] == process
+        ? (result = portable_kernel<colour_flow_processes[I]>(ref), 0)
+        : 0),
+   ...);
+  return result;
+}
+
+TEST_P(ColourFlowReference, PortableKernelReproducesMadGraph) {
+  SCOPED_TRACE(test::seed_trace());
+  const auto& info = process_info(GetParam());
+  const auto ref = test::read_reference(info, true, events_for(256));
+  const auto got = portable_kernel_of(GetParam(), ref, FamilyIndices());
+  const double error = max_relative_error(got, ref.me);
+  EXPECT_LT(error, double_tolerance) << info.name;
+  std::cout << "[ " << info.name << " ] portable kernel on " << DeviceSpace::name()
+            << ": max relative error " << error << '\n';
 }
 
 INSTANTIATE_TEST_SUITE_P(Processes, ColourFlowReference,
@@ -295,20 +423,8 @@ TEST(ColourFlow, RefusesWhatItCannotDo) {
     FAIL() << "the BLAS colour sum was accepted";
   } catch (const Error& e) {
     EXPECT_NE(std::string(e.what()).find("BLAS"), std::string::npos) << e.what();
+    EXPECT_EQ(e.kind(), ErrorKind::invalid_input) << "a usage error: exit 1";
   }
-#if HEPEX_HAS_ME_LANES
-  for (const Simd simd : simd_supported()) {
-    if (simd == Simd::none) continue;
-    MatrixElementOptions lanes;
-    lanes.simd = simd;
-    try {
-      MatrixElement me(Process::gu_ttxgu, lanes);
-      FAIL() << "--simd " << simd_name(simd) << " was accepted";
-    } catch (const Error& e) {
-      EXPECT_NE(std::string(e.what()).find("no SIMD host kernel"), std::string::npos) << e.what();
-    }
-  }
-#endif
   // A light quark off its mass shell, named as MadGraph names the leg.
   const auto& info = process_info(Process::uux_ttx);
   auto ref = test::read_reference(info, true, 2);

@@ -231,6 +231,7 @@ families = {
         "parameter": lambda p: p.gluons,
         "fits": lambda p: p.pdg == [21, 21, 6, -6] + [21] * (p.particles - 4)
                           and p.reversed == 1 << 3,
+        "host_lanes": True,  # lane_kernel.hpp
     },
     # Any tree of quarks and gluons with one outgoing top pair (the plan closes
     # on the top): colour_flow_recursion.hpp, a plan per process.
@@ -239,6 +240,7 @@ families = {
         "factory": lambda p: f"make_colour_flow_evaluator<Process::{p.name}>",
         "fits": lambda p: p.pdg[2:4] == [6, -6]
                           and all(abs(c) in (1, 2, 3, 4, 5, 6, 21) for c in p.pdg),
+        "host_lanes": True,  # colour_flow_lane_kernel.hpp
     },
 }
 
@@ -326,7 +328,7 @@ def write_all(check):
             f"     {{{n}::config_diagram, {n}::forest, {n}::configurations, {n}::propagators, "
             f"{n}::diagrams}},",
             f"     &{families[p.kernel]['factory'](p)}, \"{p.kernel}\", "
-            f"{'true' if p.kernel == 'top_line_gluons' else 'false'}}},",
+            f"{'true' if families[p.kernel]['host_lanes'] else 'false'}}},",
         ]
     lines += ["};", "// clang-format on", "",
               "}  // namespace hepex::amplitudes::detail::generated", ""]

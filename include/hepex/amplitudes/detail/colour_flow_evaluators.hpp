@@ -1,14 +1,17 @@
 #pragma once
 // The colour-flow family's evaluator: every subprocess with quark lines
 // (colour_flow_recursion.hpp), one thread per event on any execution space,
-// the helicities summed in the thread, the colour sum with MadGraph's matrix,
+// the helicities summed in the thread (in colour_flow_helicity_order's
+// order, keeping the currents the next combination shares), the colour sum with MadGraph's matrix,
 // and the event's choices (gs, helicity, colour flow; event_choices.hpp).
 // The registry (generated/process_table.hpp) names
 // make_colour_flow_evaluator<P> for each of the family's processes.
 //
-// A first, portable kernel: no SIMD lanes on the host and no teams on the
-// device yet (the top-line family's kernels have both); the plan's currents
-// live in the thread's own arrays, sized by the process at compile time.
+// On the host, where the build has lanes and the colour sum is the kernel's,
+// the factory builds the SIMD lane evaluator (colour_flow_lane_kernel.hpp)
+// instead. The portable kernel has no teams on the device yet (the top-line
+// family's has); the plan's currents live in the thread's own arrays, sized
+// by the process at compile time.
 
 #include <memory>
 #include <string>
@@ -18,8 +21,10 @@
 #include "hepex/amplitudes/detail/evaluator.hpp"
 #include "hepex/amplitudes/detail/event_choices.hpp"
 #include "hepex/amplitudes/detail/generated/colour_flow.hpp"
+#include "hepex/amplitudes/detail/lane_evaluator.hpp"
 #include "hepex/amplitudes/detail/process_registry.hpp"
 #include "hepex/amplitudes/matrix_element.hpp"
+#include "hepex/config.hpp"
 #include "hepex/core/error.hpp"
 
 namespace hepex::amplitudes::detail {
@@ -68,6 +73,7 @@ class ColourFlowEvaluator : public Evaluator<ExecSpace> {
     MomentaView<Memory> momenta;
     ColourFlowPlan plan;
     Kokkos::View<const int*, Memory> good;
+    Kokkos::View<const int*, Memory> order;  // colour_flow_helicity_order of good
     Kokkos::View<const int*, Memory> cf;
     Kokkos::View<double*, Memory> me;
     TopQuark top;
@@ -104,8 +110,12 @@ class ColourFlowEvaluator : public Evaluator<ExecSpace> {
       const int count = static_cast<int>(good.extent(0));
       prepare_colour_flow_event(plan, EventMomenta{&momenta, e}, top, event);
       double sum = 0;
-      for (int i = 0; i < count; ++i) {
-        colour_flow_jamps(plan, event, Helicities{good(i), reversed}, top, colours, value, jamps);
+      for (int k = 0; k < count; ++k) {
+        const int i = order(k);
+        const unsigned changed = k == 0 ? all_particles_changed
+                                        : changed_particles(good(i), good(order(k - 1)), particles);
+        colour_flow_jamps(plan, event, Helicities{good(i), reversed}, changed, top, colours, value,
+                          jamps);
         // |M|^2 = sum_ij Re(conj(J_i) CF_ij J_j) / denominator, in ColourReal.
         ColourReal total = 0;
         for (int a = 0; a < colours; ++a) {
@@ -140,13 +150,17 @@ class ColourFlowEvaluator : public Evaluator<ExecSpace> {
            double scale, const EventChoices& choices) override {
     if (helicities != helicities_) {
       helicities_ = helicities;
-      good_ = device_copy<Memory>("hepex::flow_good", helicities.data(),
-                                  static_cast<int>(helicities.size()));
+      const int count = static_cast<int>(helicities.size());
+      good_ = device_copy<Memory>("hepex::flow_good", helicities.data(), count);
+      const std::vector<int> order =
+          colour_flow_helicity_order(Flow::plan(), helicities.data(), count);
+      order_ = device_copy<Memory>("hepex::flow_order", order.data(), count);
     }
     const int events = static_cast<int>(momenta.extent(0));
     const Kernel kernel{momenta,
                         plan_,
                         good_,
+                        order_,
                         cf_,
                         me,
                         top_,
@@ -166,7 +180,7 @@ class ColourFlowEvaluator : public Evaluator<ExecSpace> {
   ColourFlowPlan plan_;
   Kokkos::View<int*, Memory> node_, term_, close_, kind_, top_flags_, cf_;
   std::vector<int> helicities_;
-  Kokkos::View<int*, Memory> good_;
+  Kokkos::View<int*, Memory> good_, order_;
 };
 
 template <Process P>
@@ -175,11 +189,20 @@ std::unique_ptr<Evaluator<DeviceSpace>> make_colour_flow_evaluator(Process proce
   const ProcessInfo& info = process_info(process);
   if (o.colour_sum != ColourSumMethod::kernel) {
     throw Error(std::string(info.name) + " (" + info.madgraph +
-                    "): the colour-flow family sums colours in its own kernel; the BLAS colour "
-                    "sum is the top-line family's (g g > t t~ + gluons)",
-                ErrorKind::runtime);
+                "): the colour-flow family sums colours in its own kernel; the BLAS colour "
+                "sum is the top-line family's (g g > t t~ + gluons)");
   }
   const TopQuark top{o.parameters.top_mass, o.parameters.top_width};
+#if HEPEX_HAS_ME_LANES
+  if (uses_lane_kernel(o)) {
+    return std::make_unique<LaneEvaluator<DeviceSpace>>(
+        process, top, lane_kernel(o.simd, process, o.precision), false,
+        [](const std::vector<int>& good) {
+          return colour_flow_helicity_order(generated::ColourFlow<P>::plan(), good.data(),
+                                            static_cast<int>(good.size()));
+        });
+  }
+#endif
   switch (o.precision) {
     case Precision::double_precision:
       return std::make_unique<ColourFlowEvaluator<DeviceSpace, P, double, double>>(

@@ -19,8 +19,10 @@
 // the stored |M|^2.
 
 #include <cstddef>
+#include <iterator>
 #include <utility>
 
+#include "hepex/amplitudes/detail/colour_flow_lane_kernel.hpp"
 #include "hepex/amplitudes/detail/colour_ordered.hpp"
 #include "hepex/amplitudes/detail/generated/top_line_gluons.hpp"
 #include "hepex/amplitudes/detail/helicity_units.hpp"
@@ -223,14 +225,30 @@ LaneKernel kernel_for_gluons(int gluons, const Of& of, std::integer_sequence<int
   return kernel;
 }
 
-// The kernel for `gluons` gluons and `precision` with double lanes of
-// width DoubleLanes and float lanes of width FloatLanes; mixed precision
-// keeps the double width (its amplitudes are doubles).
+// The kernel for `process` and `precision` with double lanes of width
+// DoubleLanes and float lanes of width FloatLanes; mixed precision keeps the
+// double width (its amplitudes are doubles).
 template <class Tag, int DoubleLanes, int FloatLanes>
-LaneKernel lane_kernel_for(int gluons, Precision precision) {
+LaneKernel lane_kernel_for(Process process, Precision precision) {
   using Double = Lanes<double, DoubleLanes, Tag>;
   using Float = Lanes<float, FloatLanes, Tag>;
   using FloatOfDouble = Lanes<float, DoubleLanes, Tag>;
+  // The colour-flow family: one kernel per process (generated/colour_flow.hpp).
+  const auto flow = [&](auto process_constant) {
+    constexpr Process P = decltype(process_constant)::value;
+    switch (precision) {
+      case Precision::double_precision: return ColourFlowLaneKernelOf<P, Double, Double>::kernel();
+      case Precision::single_precision: return ColourFlowLaneKernelOf<P, Float, Float>::kernel();
+      case Precision::mixed: return ColourFlowLaneKernelOf<P, Double, FloatOfDouble>::kernel();
+    }
+    return LaneKernel{};
+  };
+  constexpr std::size_t flows = std::size(generated::colour_flow_processes);
+  const LaneKernel flow_kernel =
+      kernel_for_colour_flow(process, flow, std::make_index_sequence<flows>());
+  if (flow_kernel.run != nullptr) return flow_kernel;
+  // The top-line family: one kernel per number of gluons.
+  const int gluons = process_info(process).gluons;
   const auto of = [&](auto ng) {
     constexpr int NG = decltype(ng)::value;
     switch (precision) {

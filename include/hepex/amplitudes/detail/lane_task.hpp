@@ -30,6 +30,9 @@ struct LaneTask {
   double scale;        // averaging: me = sum over units / scale
   double* me;          // (events)
   EventChoices choices;
+  const int* order;    // the colour-flow kernel's order of the good helicities (indices into good)
+  int coupling_power;  // of the per-event gs (ProcessInfo::coupling_power)
+  unsigned reversed;   // ProcessInfo::reversed_helicities (the colour-flow kernel's helicities)
 };
 
 struct LaneKernel {
@@ -42,14 +45,16 @@ struct LaneKernel {
 };
 inline constexpr std::size_t scratch_alignment = 64;
 
-// The kernel for `gluons` gluons in `precision`, per instruction set (one
-// translation unit each, src/amplitudes/lane_kernel_*.cpp).
-LaneKernel lane_kernel_none(int gluons, Precision precision);
-LaneKernel lane_kernel_sse(int gluons, Precision precision);
-LaneKernel lane_kernel_avx2(int gluons, Precision precision);
-LaneKernel lane_kernel_avx512(int gluons, Precision precision);
+// The kernel for `process` in `precision`, per instruction set (one
+// translation unit each, src/amplitudes/lane_kernel_*.cpp): the top-line
+// family's (lane_kernel.hpp) or the colour-flow family's
+// (colour_flow_lane_kernel.hpp).
+LaneKernel lane_kernel_none(Process process, Precision precision);
+LaneKernel lane_kernel_sse(Process process, Precision precision);
+LaneKernel lane_kernel_avx2(Process process, Precision precision);
+LaneKernel lane_kernel_avx512(Process process, Precision precision);
 
 // The kernel of a resolved choice (resolve_simd): one of the above (simd.cpp).
-LaneKernel lane_kernel(Simd resolved, int gluons, Precision precision);
+LaneKernel lane_kernel(Simd resolved, Process process, Precision precision);
 
 }  // namespace hepex::amplitudes::detail

@@ -60,8 +60,9 @@ struct ProcessEntry {
   // The evaluator family ("top_line_gluons", "colour_flow"), as
   // tools/madgraph/processes.json names it.
   const char* family;
-  // Whether the family has the host SIMD lane kernel (the top-line family);
-  // the others run their portable kernel on the host too, without lanes.
+  // Whether the family has a host SIMD lane kernel (both families have:
+  // lane_kernel.hpp, colour_flow_lane_kernel.hpp); a family without one
+  // would run its portable kernel on the host too, without lanes.
   bool host_lanes;
 };
 

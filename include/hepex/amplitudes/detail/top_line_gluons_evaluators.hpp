@@ -42,8 +42,8 @@ std::unique_ptr<Evaluator<DeviceSpace>> make_top_line_gluons_evaluator(
   const TopQuark top{o.parameters.top_mass, o.parameters.top_width};
 #if HEPEX_HAS_ME_LANES
   if (uses_lane_kernel(o)) {
-    return std::make_unique<LaneEvaluator<DeviceSpace>>(process, top,
-                                                        lane_kernel(o.simd, NG, o.precision));
+    return std::make_unique<LaneEvaluator<DeviceSpace>>(
+        process, top, lane_kernel(o.simd, process, o.precision), true);
   }
 #endif
   const TeamShape shape{o.team_size, o.events_per_team};
