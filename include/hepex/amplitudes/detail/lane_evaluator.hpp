@@ -61,9 +61,13 @@ class LaneEvaluator : public Evaluator<ExecSpace> {
     if (events == 0) return;
     // The previous evaluation may still read units_ and good_ (evaluate_async).
     streams[0].fence();
-    units_ = top_line_ ? helicity_units(helicities, particles_) : std::vector<HelicityUnit>{};
-    order_ = helicity_order_ ? helicity_order_(helicities) : std::vector<int>{};
-    good_ = helicities;
+    // Formed again only for new good helicities (every evaluation but the
+    // engine's probe of each single helicity has the same ones).
+    if (helicities != good_) {
+      units_ = top_line_ ? helicity_units(helicities, particles_) : std::vector<HelicityUnit>{};
+      order_ = helicity_order_ ? helicity_order_(helicities) : std::vector<int>{};
+      good_ = helicities;
+    }
     const LaneTask task{momenta.data(),
                         events,
                         std::size_t(momenta.stride(1)),
