@@ -14,10 +14,13 @@
 
 #include "commands.hpp"
 #include "hepex/core/error.hpp"
+#include "hepex/core/fingerprint.hpp"
 #include "hepex/core/runtime.hpp"
+#include "hepex/core/text_stream.hpp"
 #include "hepex/distributed/job.hpp"
 #include "hepex/io/matrix_market.hpp"
 #include "hepex/io/npy.hpp"
+#include "hepex/linalg/distributed_rref.hpp"
 #include "hepex/linalg/echelon.hpp"
 #include "hepex/linalg/jobs.hpp"
 #include "hepex/linalg/modgemm.hpp"
@@ -148,6 +151,95 @@ void emit_matrix(OutputFile& out, const Matrix<typename F::value_type>& a, const
   emit(out, text.take());
 }
 
+// The first rank's error, or else a rank whose fingerprint differs from rank
+// 0's, as the same Error on every rank of comm (nothing when all agree).
+void agree_on_input(const distributed::Communicator& comm, const std::string& input,
+                    const std::string& error, const std::string& fingerprint) {
+  const std::vector<std::string> parts =
+      comm.gather((error.empty() ? "ok " : "error ") + (error.empty() ? fingerprint : error));
+  std::string verdict;
+  for (std::size_t r = 0; r < parts.size() && verdict.empty(); ++r) {
+    if (parts[r].rfind("error ", 0) == 0) {
+      verdict = "rank " + std::to_string(r) + ": " + parts[r].substr(6);
+    } else if (parts[r] != parts[0]) {
+      verdict = input + ": rank " + std::to_string(r) + " read another matrix than rank 0 (" +
+                parts[r].substr(3) + " against " + parts[0].substr(3) +
+                "); every rank must see the same input";
+    }
+  }
+  comm.broadcast(verdict);
+  if (!verdict.empty()) throw Error(verdict);
+}
+
+// One matrix over Z/p on several ranks (without --checkpoint): its rows are
+// spread over the ranks (linalg::distributed_rref, docs/linalg.md). Every
+// rank reads the input and keeps its block of rows; the ranks must have read
+// the same matrix, and each block, with rref's scratch, must fit its rank's
+// device. Rank 0 gathers the RREF and writes it as one rank would.
+template <class Word>
+void run_rref_spread(const LinalgOptions& o, const field::Zp<Word>& f,
+                     const linalg::MatrixInput& input, OutputFormat format, Outputs& outputs) {
+  const auto& comm = communicator();
+  const Place backend = parse_place(o.backend);
+  Matrix<Word> local;
+  std::size_t cols = 0;
+  std::string error, print;
+  try {
+    // Each rank holds the whole input on the host while it takes its block.
+    const Matrix<Word> a = io::read_matrix(input, f, read_limits(Place::host, elimination_copies));
+    Fnv1a hash;
+    hash.add_word(a.rows);
+    hash.add_word(a.cols);
+    hash.add(a.data.data(), a.data.size() * sizeof(Word));
+    print = hash.hexadecimal();
+    const auto [first, count] = linalg::rank_rows(a.rows, comm.rank(), comm.size());
+    cols = a.cols;
+    if (runs_on(backend) == Place::device) {
+      const std::size_t need = count * cols * sizeof(Word) +
+                               linalg::rref_device_workspace(count, cols, sizeof(Word)),
+                        have = device_memory_limit(backend);
+      if (need > have) {
+        std::ostringstream message;
+        message << std::setprecision(3) << input.name << ": " << count
+                << " rows with rref's scratch need " << static_cast<double>(need) / (1u << 30)
+                << " GiB on this rank's device, which has "
+                << static_cast<double>(have) / (1u << 30) << " GiB: use more ranks";
+        throw Error(message.str());
+      }
+    }
+    local = Matrix<Word>(count, cols);
+    std::copy_n(a.data.begin() + static_cast<std::ptrdiff_t>(first * cols), count * cols,
+                local.data.begin());
+  } catch (const std::exception& e) {
+    error = e.what();
+  }
+  agree_on_input(comm, input.name, error, print);
+  linalg::DistributedRrefOptions options;
+  options.place = backend;
+  Kokkos::Timer timer;
+  const auto r = linalg::distributed_rref(comm, f, local, options);
+  const double seconds = timer.seconds();
+  const Matrix<Word> reduced = linalg::gather_rref(comm, local, r);
+  if (comm.rank() != 0) return;
+  if (outputs.json.is_file()) {
+    emit_json(outputs.json, {{"command", "rref"},
+                             {"backend", o.backend},
+                             {"ranks", comm.size()},
+                             {"distributed", true},
+                             {"panels", r.panels},
+                             {"input", o.inputs.at(0)},
+                             {"rows", r.rows},
+                             {"cols", r.cols},
+                             {"rank", r.rank},
+                             {"pivots", r.pivots},
+                             {"seconds", seconds}});
+  }
+  TextStream text(io::output_bytes(reduced, f, format));
+  io::write_matrix(text, reduced, f, format);
+  outputs.out.write(text.take());
+  outputs.out.commit();
+}
+
 // Each input file is one job (docs/cli.md "Many jobs, many ranks";
 // linalg::RrefJobs): its result is its RREF in the output's format, moved
 // (not copied) to the output on rank 0, with what the --json summary says of
@@ -172,6 +264,13 @@ void run_rref(const LinalgOptions& o) {
                          : linalg::MatrixInput::file(path));
   }
   with_field(o, [&](const auto& f) {
+    using Field = std::decay_t<decltype(f)>;
+    if constexpr (Field::is_exact) {
+      if (!several && !comm.alone() && o.jobs.checkpoint.empty()) {
+        run_rref_spread(o, f, inputs.at(0), format, outputs);
+        return;
+      }
+    }
     const Place backend = parse_place(o.backend);
     linalg::RrefJobs jobs(f, std::move(inputs), backend, format,
                           read_limits(backend, elimination_copies));

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The job commands of the CLI under MPI (docs/cli.md "Many jobs, many ranks"):
 # output byte-identical to a single-rank run for reconstruct --file, rref with
-# several files and me --batches, with both schedules, and for reduce (its
+# several files and me --batches, with both schedules, rref of one matrix
+# (spread over the ranks), and for reduce (its
 # probe batches spread over the ranks); a run killed midway and
 # restarted from its checkpoint ends with the uninterrupted output and does not
 # redo finished jobs; malformed job lists give exit 1 and no output.
@@ -70,6 +71,36 @@ for schedule in static dynamic; do
     m3.mtx m4.mtx m5.mtx m6.mtx >rref.two || fail "rref under mpiexec ($schedule)"
   same rref.one rref.two "rref with 7 files, $ranks ranks, $schedule"
 done
+
+# --- rref of one matrix: its rows spread over the ranks (distributed_rref);
+# output and pivots those of one rank, whatever the rank count, for a
+# rank-deficient matrix with repeated rows and for .npy output
+awk 'BEGIN { srand(5); m = 90; n = 70
+  print "%%MatrixMarket matrix array integer general"; print m, n
+  for (j = 0; j < n; j++) for (i = 0; i < m; i++) {
+    r = i % 60; print int(sin(r * 13 + j * 7 + 1) * 1000003) } }' >big.mtx
+"$hepex" rref --prime 65521 big.mtx --json spread_one.json >spread.one || fail "rref of one matrix, one rank"
+"${mpiexec[@]}" "$hepex" rref --prime 65521 big.mtx --json spread_two.json >spread.two ||
+  fail "rref of one matrix under mpiexec"
+same spread.one spread.two "rref of one matrix spread over $ranks ranks"
+grep -o '"rank": [0-9]*' spread_one.json >rank.one && grep -o '"rank": [0-9]*' spread_two.json >rank.two
+same rank.one rank.two "rref of one matrix spread: the rank"
+if [[ $ranks -gt 1 ]]; then
+  grep -q '"distributed": true' spread_two.json || fail "rref of one matrix: --json does not say distributed"
+  "${mpiexec[@]}" "$hepex" rref --prime 4611686018427387847 big.mtx --out spread64.npy ||
+    fail "rref of one matrix, 62-bit prime, .npy output, under mpiexec"
+  "$hepex" rref --prime 4611686018427387847 big.mtx --out one64.npy || fail "rref, 62-bit prime, one rank"
+  same one64.npy spread64.npy "rref of one matrix spread, 62-bit prime, .npy"
+  # Ranks that read different matrices (mpiexec's ':' with other arguments):
+  # exit 1 on every rank, the input named, no output.
+  flags=("${mpiexec[@]:3}")
+  "${mpiexec[0]}" "${flags[@]}" -n 1 "$hepex" rref --prime 65521 big.mtx --out differ.mtx : \
+    -n 1 "$hepex" rref --prime 65521 m0.mtx --out differ.mtx 2>differ.err
+  [[ $? -ne 0 ]] || fail "rref with different inputs on the ranks: expected a failure"
+  grep -q "read another matrix than rank 0" differ.err || fail "rref, different inputs: $(cat differ.err)"
+  [[ ! -e differ.mtx ]] || fail "rref, different inputs: an output file written"
+  echo "ok: rref of one matrix, ranks with different inputs refused"
+fi
 
 # --- me --batches: one job per batch; batches are slices of one RAMBO stream
 "$hepex" me --process gg_ttg --events 500 --batches 6 >me.one 2>/dev/null || fail "me, one rank"

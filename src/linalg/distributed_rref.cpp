@@ -1,0 +1,469 @@
+// distributed_rref and gather_rref (distributed_rref.hpp): the panel loop,
+// its messages and the update of each rank's rows on its execution space.
+#include "hepex/linalg/distributed_rref.hpp"
+
+#include <Kokkos_Core.hpp>
+#include <algorithm>
+#include <cstring>
+#include <exception>
+#include <string>
+
+#include "hepex/core/error.hpp"
+#include "hepex/core/kokkos_lock.hpp"
+#include "hepex/core/vector_view.hpp"
+#include "hepex/linalg/detail/for_each_entry.hpp"
+#include "hepex/linalg/modgemm.hpp"
+#include "hepex/linalg/row_subset.hpp"
+#include "hepex/linalg/rref.hpp"
+
+namespace hepex::linalg {
+
+namespace {
+
+// Messages: plain values and arrays appended to a string and read back in
+// the same order. The ranks run the same build, so no byte order is fixed.
+class Writer {
+ public:
+  template <class T>
+  Writer& put(const T& value) {
+    bytes_.append(reinterpret_cast<const char*>(&value), sizeof(T));
+    return *this;
+  }
+  template <class T>
+  Writer& put_array(const T* data, std::size_t count) {
+    put(static_cast<std::uint64_t>(count));
+    bytes_.append(reinterpret_cast<const char*>(data), count * sizeof(T));
+    return *this;
+  }
+  Writer& put_text(const std::string& text) { return put_array(text.data(), text.size()); }
+  std::string take() { return std::move(bytes_); }
+
+ private:
+  std::string bytes_;
+};
+
+class Reader {
+ public:
+  explicit Reader(const std::string& bytes) : bytes_(bytes) {}
+  template <class T>
+  T get() {
+    T value;
+    need(sizeof(T));
+    std::memcpy(&value, bytes_.data() + at_, sizeof(T));
+    at_ += sizeof(T);
+    return value;
+  }
+  template <class T>
+  std::vector<T> get_array() {
+    const auto count = static_cast<std::size_t>(get<std::uint64_t>());
+    need(count * sizeof(T));
+    std::vector<T> values(count);
+    if (count > 0) std::memcpy(values.data(), bytes_.data() + at_, count * sizeof(T));
+    at_ += count * sizeof(T);
+    return values;
+  }
+  std::string get_text() {
+    const std::vector<char> text = get_array<char>();
+    return std::string(text.begin(), text.end());
+  }
+
+ private:
+  void need(std::size_t size) const {
+    if (bytes_.size() - at_ < size) {
+      throw Error("distributed rref: a message ended early", ErrorKind::runtime);
+    }
+  }
+  const std::string& bytes_;
+  std::size_t at_ = 0;
+};
+
+// What every rank sends root per panel: an error (empty when none), its free
+// row count, and its candidates (local row indices, their columns c..n-1).
+// Root answers with an error, or "done" (no free row left anywhere), or the
+// panel's pivots: Q (offsets in the panel), the owners of S (rank, local
+// row) and E (k x (n - c)).
+constexpr std::uint8_t answer_error = 0, answer_done = 1, answer_panel = 2;
+
+// The pivot columns of the RREF of the transpose of rows x cols `slices`
+// (row-major): indices of rows of `slices` that span all of its rows.
+template <class ExecSpace, class Word>
+std::vector<int> spanning_rows(const ExecSpace& space, const field::Zp<Word>& f,
+                               const DeviceMatrix<Word, typename ExecSpace::memory_space>& slices) {
+  using Memory = typename ExecSpace::memory_space;
+  const std::size_t rows = slices.extent(0), cols = slices.extent(1);
+  if (rows == 0 || cols == 0) return {};
+  DeviceMatrix<Word, Memory> t(
+      Kokkos::view_alloc(Kokkos::WithoutInitializing, std::string("hepex::distributed_rref::t")),
+      cols, rows);
+  detail::for_each_entry(
+      "hepex::distributed_rref::transpose", space, cols, rows,
+      KOKKOS_LAMBDA(const std::int64_t j, const std::int64_t i) { t(j, i) = slices(i, j); });
+  return rref(space, f, t).pivots;
+}
+
+template <class ExecSpace, class Word>
+class PanelLoop {
+ public:
+  using Memory = typename ExecSpace::memory_space;
+  using Mat = DeviceMatrix<Word, Memory>;
+  using Ints = Kokkos::View<int*, Memory>;
+
+  PanelLoop(const distributed::Communicator& comm, const ExecSpace& space, const field::Zp<Word>& f,
+            Matrix<Word>& local, int width)
+      : comm_(comm), space_(space), f_(f), local_(local), width_(width) {}
+
+  DistributedRrefResult run() {
+    DistributedRrefResult result = agree_on_shape();
+    rows_ = local_.rows;
+    cols_ = local_.cols;
+    row_pivots_.assign(rows_, -1);
+    a_ = to_device<Memory>(local_, "hepex::distributed_rref::rows");
+    std::vector<int> all(rows_);
+    for (std::size_t i = 0; i < rows_; ++i) all[i] = static_cast<int>(i);
+    all_rows_ = to_view<Memory>(all, "hepex::distributed_rref::all_rows");
+    for (std::size_t c = 0; c < cols_; c += static_cast<std::size_t>(width_)) {
+      const int w = static_cast<int>(std::min<std::size_t>(width_, cols_ - c));
+      std::string message;
+      try {
+        rethrow_pending();
+        message = candidates(c, w);
+      } catch (const std::exception& e) {
+        message = Writer().put_text(e.what()).take();
+      }
+      const std::vector<std::string> parts = comm_.gather(message);
+      std::string answer;
+      if (comm_.rank() == 0) {
+        try {
+          answer = choose(parts, c, w);
+        } catch (const std::exception& e) {
+          answer = Writer().put(answer_error).put_text("rank 0: " + std::string(e.what())).take();
+        }
+      }
+      comm_.broadcast(answer);
+      Reader read(answer);
+      const auto kind = read.get<std::uint8_t>();
+      if (kind == answer_error) throw Error(read.get_text());
+      if (kind == answer_done) break;
+      ++result.panels;
+      try {
+        apply(read, c);
+      } catch (const std::exception& e) {
+        pending_ = e.what();
+      }
+    }
+    // A failure in the last update reaches every rank here.
+    std::string status = pending_.empty() ? std::string() : Writer().put_text(pending_).take();
+    const std::vector<std::string> parts = comm_.gather(status);
+    std::string first;
+    if (comm_.rank() == 0) first = first_error(parts);
+    comm_.broadcast(first);
+    if (!first.empty()) throw Error(first);
+    local_ = to_host(a_);
+    result.rank = pivots_.size();
+    result.pivots = pivots_;
+    result.row_pivots = row_pivots_;
+    return result;
+  }
+
+ private:
+  // Every rank's column count equals rank 0's; the total row count.
+  DistributedRrefResult agree_on_shape() {
+    const std::vector<std::string> parts =
+        comm_.gather(Writer()
+                         .put(static_cast<std::uint64_t>(local_.rows))
+                         .put(static_cast<std::uint64_t>(local_.cols))
+                         .take());
+    std::string answer;
+    if (comm_.rank() == 0) {
+      std::uint64_t rows = 0, cols = 0;
+      std::string error;
+      for (std::size_t r = 0; r < parts.size() && error.empty(); ++r) {
+        Reader read(parts[r]);
+        const auto here = read.get<std::uint64_t>(), columns = read.get<std::uint64_t>();
+        if (r == 0) cols = columns;
+        if (columns != cols) {
+          error = "distributed rref: rank " + std::to_string(r) + " holds rows of " +
+                  std::to_string(columns) + " columns, rank 0 of " + std::to_string(cols);
+        }
+        rows += here;
+      }
+      if (error.empty() && cols > 0x7fffffffu) {
+        error = "distributed rref: at most 2^31 - 1 columns";
+      }
+      answer = error.empty() ? Writer().put(answer_panel).put(rows).put(cols).take()
+                             : Writer().put(answer_error).put_text(error).take();
+    }
+    comm_.broadcast(answer);
+    Reader read(answer);
+    if (read.get<std::uint8_t>() == answer_error) throw Error(read.get_text());
+    DistributedRrefResult result;
+    result.rows = read.get<std::uint64_t>();
+    result.cols = read.get<std::uint64_t>();
+    return result;
+  }
+
+  // Step 1: this rank's free rows that span all of its free rows in the
+  // panel, with their columns c..n-1.
+  std::string candidates(std::size_t c, int w) {
+    std::vector<int> free;
+    for (std::size_t i = 0; i < rows_; ++i)
+      if (row_pivots_[i] < 0) free.push_back(static_cast<int>(i));
+    std::vector<int> chosen;
+    if (!free.empty()) {
+      const Ints rows = to_view<Memory>(free, "hepex::distributed_rref::free");
+      const Mat slices(Kokkos::view_alloc(Kokkos::WithoutInitializing,
+                                          std::string("hepex::distributed_rref::slices")),
+                       free.size(), static_cast<std::size_t>(w));
+      const Mat a = a_;
+      const auto first = static_cast<std::int64_t>(c);
+      detail::for_each_entry(
+          "hepex::distributed_rref::slices", space_, free.size(), static_cast<std::size_t>(w),
+          KOKKOS_LAMBDA(const std::int64_t i, const std::int64_t j) {
+            slices(i, j) = a(rows(i), first + j);
+          });
+      for (const int at : spanning_rows(space_, f_, slices)) chosen.push_back(free[at]);
+    }
+    const std::size_t width = cols_ - c;
+    Matrix<Word> tails(chosen.size(), width);
+    if (!chosen.empty()) {
+      const Ints rows = to_view<Memory>(chosen, "hepex::distributed_rref::chosen");
+      const Mat out(Kokkos::view_alloc(Kokkos::WithoutInitializing,
+                                       std::string("hepex::distributed_rref::tails")),
+                    chosen.size(), width);
+      const Mat a = a_;
+      const auto first = static_cast<std::int64_t>(c);
+      detail::for_each_entry(
+          "hepex::distributed_rref::tails", space_, chosen.size(), width,
+          KOKKOS_LAMBDA(const std::int64_t i, const std::int64_t j) {
+            out(i, j) = a(rows(i), first + j);
+          });
+      tails = to_host(out);
+    }
+    return Writer()
+        .put_text(std::string())
+        .put(static_cast<std::uint64_t>(free.size()))
+        .put_array(chosen.data(), chosen.size())
+        .put_array(tails.data.data(), tails.data.size())
+        .take();
+  }
+
+  // Step 2, on root: S among every rank's candidates, E = RREF(S).
+  std::string choose(const std::vector<std::string>& parts, std::size_t c, int w) {
+    const std::string error = first_error(parts);
+    if (!error.empty()) return Writer().put(answer_error).put_text(error).take();
+    const std::size_t width = cols_ - c;
+    std::vector<int> owner_rank, owner_row;
+    std::vector<Word> stacked;
+    std::uint64_t free_rows = 0;
+    for (std::size_t r = 0; r < parts.size(); ++r) {
+      Reader read(parts[r]);
+      read.get_text();
+      free_rows += read.get<std::uint64_t>();
+      const std::vector<int> rows = read.get_array<int>();
+      const std::vector<Word> tails = read.get_array<Word>();
+      if (tails.size() != rows.size() * width) {
+        throw Error("distributed rref: rank " + std::to_string(r) + " sent a malformed panel",
+                    ErrorKind::runtime);
+      }
+      for (const int row : rows) {
+        owner_rank.push_back(static_cast<int>(r));
+        owner_row.push_back(row);
+      }
+      stacked.insert(stacked.end(), tails.begin(), tails.end());
+    }
+    if (free_rows == 0) return Writer().put(answer_done).take();
+    const std::size_t count = owner_row.size();
+    Matrix<Word> all(count, width);
+    all.data = std::move(stacked);
+    const Mat device_all = to_device<Memory>(all, "hepex::distributed_rref::candidates");
+    const Mat slices(Kokkos::view_alloc(Kokkos::WithoutInitializing,
+                                        std::string("hepex::distributed_rref::root_slices")),
+                     count, static_cast<std::size_t>(w));
+    detail::for_each_entry(
+        "hepex::distributed_rref::root_slices", space_, count, static_cast<std::size_t>(w),
+        KOKKOS_LAMBDA(const std::int64_t i, const std::int64_t j) {
+          slices(i, j) = device_all(i, j);
+        });
+    const std::vector<int> picked =
+        count > 0 ? spanning_rows(space_, f_, slices) : std::vector<int>();
+    const std::size_t k = picked.size();
+    Matrix<Word> s(k, width);
+    std::vector<int> ranks(k), rows(k);
+    for (std::size_t j = 0; j < k; ++j) {
+      std::copy_n(all.data.begin() + static_cast<std::ptrdiff_t>(picked[j] * width), width,
+                  s.data.begin() + static_cast<std::ptrdiff_t>(j * width));
+      ranks[j] = owner_rank[picked[j]];
+      rows[j] = owner_row[picked[j]];
+    }
+    std::vector<int> q;
+    if (k > 0) {
+      const Mat device_s = to_device<Memory>(s, "hepex::distributed_rref::s");
+      const RrefResult reduced = rref(space_, f_, device_s);
+      // S's slices are independent, so its k pivots lie in the panel.
+      if (reduced.rank != k || reduced.pivots.back() >= w) {
+        throw Error("distributed rref: the panel's rows lost their independence",
+                    ErrorKind::runtime);
+      }
+      q = reduced.pivots;
+      s = to_host(device_s);
+    }
+    return Writer()
+        .put(answer_panel)
+        .put_array(q.data(), q.size())
+        .put_array(ranks.data(), ranks.size())
+        .put_array(rows.data(), rows.size())
+        .put_array(s.data.data(), s.data.size())
+        .take();
+  }
+
+  // Step 3: A[:, c:] -= A[:, c + Q] E on this rank; E's rows over S's.
+  void apply(Reader& read, std::size_t c) {
+    const std::vector<int> q = read.get_array<int>();
+    const std::vector<int> ranks = read.get_array<int>();
+    const std::vector<int> rows = read.get_array<int>();
+    const std::vector<Word> e_entries = read.get_array<Word>();
+    const std::size_t k = q.size(), width = cols_ - c;
+    for (const int column : q) pivots_.push_back(static_cast<int>(c) + column);
+    if (k == 0 || rows_ == 0) return;
+    Matrix<Word> e_host(k, width);
+    e_host.data = e_entries;
+    const Mat e = to_device<Memory>(e_host, "hepex::distributed_rref::e");
+    const Ints columns = to_view<Memory>(q, "hepex::distributed_rref::q");
+    const Mat factors(Kokkos::view_alloc(Kokkos::WithoutInitializing,
+                                         std::string("hepex::distributed_rref::factors")),
+                      rows_, k);
+    const Mat a = a_;
+    const field::Zp<Word> f = f_;
+    const auto first = static_cast<std::int64_t>(c);
+    detail::for_each_entry(
+        "hepex::distributed_rref::factors", space_, rows_, k,
+        KOKKOS_LAMBDA(const std::int64_t i, const std::int64_t j) {
+          factors(i, j) = f.neg(a(i, first + columns(j)));
+        });
+    modgemm(space_, f_, ConstDeviceMatrix<Word, Memory>(factors),
+            ConstDeviceMatrix<Word, Memory>(e), RowSubset<Word, Memory>{a_, all_rows_, first},
+            GemmMethod::automatic, true, &workspace_);
+    std::vector<int> mine, from;
+    for (std::size_t j = 0; j < k; ++j) {
+      if (ranks[j] != comm_.rank()) continue;
+      mine.push_back(rows[j]);
+      from.push_back(static_cast<int>(j));
+      row_pivots_.at(static_cast<std::size_t>(rows[j])) = static_cast<int>(c) + q[j];
+    }
+    if (mine.empty()) return;
+    const Ints targets = to_view<Memory>(mine, "hepex::distributed_rref::targets");
+    const Ints sources = to_view<Memory>(from, "hepex::distributed_rref::sources");
+    detail::for_each_entry(
+        "hepex::distributed_rref::place_e", space_, mine.size(), width,
+        KOKKOS_LAMBDA(const std::int64_t i, const std::int64_t j) {
+          a(targets(i), first + j) = e(sources(i), j);
+        });
+    space_.fence();
+  }
+
+  // The first rank's error among the gathered messages ("" when none).
+  static std::string first_error(const std::vector<std::string>& parts) {
+    for (std::size_t r = 0; r < parts.size(); ++r) {
+      if (parts[r].empty()) continue;
+      Reader read(parts[r]);
+      const std::string error = read.get_text();
+      if (!error.empty()) return "rank " + std::to_string(r) + ": " + error;
+    }
+    return {};
+  }
+
+  void rethrow_pending() {
+    if (!pending_.empty()) throw Error(pending_);
+  }
+
+  const distributed::Communicator& comm_;
+  ExecSpace space_;
+  field::Zp<Word> f_;
+  Matrix<Word>& local_;
+  int width_;
+  std::size_t rows_ = 0, cols_ = 0;
+  Mat a_;
+  Ints all_rows_;
+  std::vector<int> row_pivots_, pivots_;
+  std::string pending_;
+  GemmWorkspace<Memory> workspace_;
+};
+
+}  // namespace
+
+std::pair<std::size_t, std::size_t> rank_rows(std::size_t rows, int rank, int size) {
+  if (size < 1 || rank < 0 || rank >= size) {
+    throw Error("rank_rows: rank " + std::to_string(rank) + " of " + std::to_string(size));
+  }
+  const auto r = static_cast<std::size_t>(rank), s = static_cast<std::size_t>(size);
+  const std::size_t base = rows / s, extra = rows % s;
+  return {r * base + std::min(r, extra), base + (r < extra ? 1 : 0)};
+}
+
+template <class Word>
+DistributedRrefResult distributed_rref(const distributed::Communicator& comm,
+                                       const field::Zp<Word>& f, Matrix<Word>& local,
+                                       const DistributedRrefOptions& options) {
+  const KokkosLock lock;
+  const Place place = runs_on(options.place);
+  const int width = options.panel_columns > 0 ? options.panel_columns
+                    : place == Place::device  ? 512
+                                              : 256;
+  if (place == Place::device) {
+    return PanelLoop<DeviceSpace, Word>(comm, DeviceSpace(), f, local, width).run();
+  }
+  return PanelLoop<HostSpace, Word>(comm, HostSpace(), f, local, width).run();
+}
+
+template <class Word>
+Matrix<Word> gather_rref(const distributed::Communicator& comm, const Matrix<Word>& local,
+                         const DistributedRrefResult& result, int root) {
+  if (result.row_pivots.size() != local.rows) {
+    throw Error("gather_rref: the result is not of these rows");
+  }
+  Writer mine;
+  std::vector<int> pivots;
+  for (const int p : result.row_pivots)
+    if (p >= 0) pivots.push_back(p);
+  mine.put_array(pivots.data(), pivots.size());
+  std::vector<Word> rows;
+  rows.reserve(pivots.size() * local.cols);
+  for (std::size_t i = 0; i < local.rows; ++i) {
+    if (result.row_pivots[i] < 0) continue;
+    const Word* row = local.data.data() + i * local.cols;
+    rows.insert(rows.end(), row, row + local.cols);
+  }
+  mine.put_array(rows.data(), rows.size());
+  const std::vector<std::string> parts = comm.gather(mine.take(), root);
+  if (comm.rank() != root) return {};
+  Matrix<Word> out(result.rows, result.cols, Word(0));
+  for (const std::string& part : parts) {
+    Reader read(part);
+    const std::vector<int> theirs = read.get_array<int>();
+    const std::vector<Word> entries = read.get_array<Word>();
+    for (std::size_t j = 0; j < theirs.size(); ++j) {
+      const auto at = std::lower_bound(result.pivots.begin(), result.pivots.end(), theirs[j]);
+      const auto row = static_cast<std::size_t>(at - result.pivots.begin());
+      std::copy_n(entries.begin() + static_cast<std::ptrdiff_t>(j * result.cols), result.cols,
+                  out.data.begin() + static_cast<std::ptrdiff_t>(row * result.cols));
+    }
+  }
+  return out;
+}
+
+template DistributedRrefResult distributed_rref<std::uint32_t>(const distributed::Communicator&,
+                                                               const field::Zp32&,
+                                                               Matrix<std::uint32_t>&,
+                                                               const DistributedRrefOptions&);
+template DistributedRrefResult distributed_rref<std::uint64_t>(const distributed::Communicator&,
+                                                               const field::Zp64&,
+                                                               Matrix<std::uint64_t>&,
+                                                               const DistributedRrefOptions&);
+template Matrix<std::uint32_t> gather_rref<std::uint32_t>(const distributed::Communicator&,
+                                                          const Matrix<std::uint32_t>&,
+                                                          const DistributedRrefResult&, int);
+template Matrix<std::uint64_t> gather_rref<std::uint64_t>(const distributed::Communicator&,
+                                                          const Matrix<std::uint64_t>&,
+                                                          const DistributedRrefResult&, int);
+
+}  // namespace hepex::linalg
