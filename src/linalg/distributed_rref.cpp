@@ -165,7 +165,7 @@ class PanelLoop {
     return result;
   }
 
- private:
+  // The steps are public: nvcc takes no device lambda in a private member.
   // Every rank's column count equals rank 0's; the total row count.
   DistributedRrefResult agree_on_shape() {
     const std::vector<std::string> parts =
@@ -376,6 +376,7 @@ class PanelLoop {
     if (!pending_.empty()) throw Error(pending_);
   }
 
+ private:
   const distributed::Communicator& comm_;
   ExecSpace space_;
   field::Zp<Word> f_;
