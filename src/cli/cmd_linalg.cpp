@@ -17,9 +17,11 @@
 #include "hepex/core/fingerprint.hpp"
 #include "hepex/core/runtime.hpp"
 #include "hepex/core/text_stream.hpp"
+#include "hepex/distributed/checkpoint.hpp"
 #include "hepex/distributed/job.hpp"
 #include "hepex/io/matrix_market.hpp"
 #include "hepex/io/npy.hpp"
+#include "hepex/io/npy_rows.hpp"
 #include "hepex/linalg/distributed_rref.hpp"
 #include "hepex/linalg/echelon.hpp"
 #include "hepex/linalg/jobs.hpp"
@@ -151,6 +153,23 @@ void emit_matrix(OutputFile& out, const Matrix<typename F::value_type>& a, const
   emit(out, text.take());
 }
 
+// Refuses a block of `rows` rows of `cols` columns that, with rref's
+// scratch, does not fit this rank's device (a matrix too large even when
+// spread: more ranks would hold it).
+template <class Word>
+void check_block_fits(const std::string& name, std::size_t rows, std::size_t cols, Place backend) {
+  if (runs_on(backend) != Place::device) return;
+  const std::size_t need = rows * cols * sizeof(Word) +
+                           linalg::rref_device_workspace(rows, cols, sizeof(Word)),
+                    have = device_memory_limit(backend);
+  if (need <= have) return;
+  std::ostringstream message;
+  message << std::setprecision(3) << name << ": " << rows << " rows with rref's scratch need "
+          << static_cast<double>(need) / (1u << 30) << " GiB on this rank's device, which has "
+          << static_cast<double>(have) / (1u << 30) << " GiB: use more ranks";
+  throw Error(message.str());
+}
+
 // The first rank's error, or else a rank whose fingerprint differs from rank
 // 0's, as the same Error on every rank of comm (nothing when all agree).
 void agree_on_input(const distributed::Communicator& comm, const std::string& input,
@@ -172,9 +191,11 @@ void agree_on_input(const distributed::Communicator& comm, const std::string& in
 }
 
 // One matrix over Z/p on several ranks (without --checkpoint): its rows are
-// spread over the ranks (linalg::distributed_rref, docs/linalg.md). Every
-// rank reads the input and keeps its block of rows; the ranks must have read
-// the same matrix, and each block, with rref's scratch, must fit its rank's
+// spread over the ranks (linalg::distributed_rref, docs/linalg.md). Each rank
+// reads its block of rows: of a .npy file only those (io::read_npy_rows),
+// of Matrix Market text the whole matrix, kept until its block is taken. The
+// ranks must have read the same input (the file's or the matrix's
+// fingerprint), and each block, with rref's scratch, must fit its rank's
 // device. Rank 0 gathers the RREF and writes it as one rank would.
 template <class Word>
 void run_rref_spread(const LinalgOptions& o, const field::Zp<Word>& f,
@@ -182,34 +203,29 @@ void run_rref_spread(const LinalgOptions& o, const field::Zp<Word>& f,
   const auto& comm = communicator();
   const Place backend = parse_place(o.backend);
   Matrix<Word> local;
-  std::size_t cols = 0;
   std::string error, print;
   try {
-    // Each rank holds the whole input on the host while it takes its block.
-    const Matrix<Word> a = io::read_matrix(input, f, read_limits(Place::host, elimination_copies));
-    Fnv1a hash;
-    hash.add_word(a.rows);
-    hash.add_word(a.cols);
-    hash.add(a.data.data(), a.data.size() * sizeof(Word));
-    print = hash.hexadecimal();
-    const auto [first, count] = linalg::rank_rows(a.rows, comm.rank(), comm.size());
-    cols = a.cols;
-    if (runs_on(backend) == Place::device) {
-      const std::size_t need = count * cols * sizeof(Word) +
-                               linalg::rref_device_workspace(count, cols, sizeof(Word)),
-                        have = device_memory_limit(backend);
-      if (need > have) {
-        std::ostringstream message;
-        message << std::setprecision(3) << input.name << ": " << count
-                << " rows with rref's scratch need " << static_cast<double>(need) / (1u << 30)
-                << " GiB on this rank's device, which has "
-                << static_cast<double>(have) / (1u << 30) << " GiB: use more ranks";
-        throw Error(message.str());
-      }
+    const io::ReadLimits limits = read_limits(Place::host, elimination_copies);
+    if (!input.is_text && io::is_npy_path(input.name)) {
+      print = distributed::file_fingerprint(input.name);
+      io::NpyShape shape;
+      io::read_npy_rows(input.name, f, 0, 0, limits, &shape);
+      const auto [first, count] = linalg::rank_rows(shape.rows, comm.rank(), comm.size());
+      check_block_fits<Word>(input.name, count, shape.cols, backend);
+      local = io::read_npy_rows(input.name, f, first, count, limits);
+    } else {
+      const Matrix<Word> a = io::read_matrix(input, f, limits);
+      Fnv1a hash;
+      hash.add_word(a.rows);
+      hash.add_word(a.cols);
+      hash.add(a.data.data(), a.data.size() * sizeof(Word));
+      print = hash.hexadecimal();
+      const auto [first, count] = linalg::rank_rows(a.rows, comm.rank(), comm.size());
+      check_block_fits<Word>(input.name, count, a.cols, backend);
+      local = Matrix<Word>(count, a.cols);
+      std::copy_n(a.data.begin() + static_cast<std::ptrdiff_t>(first * a.cols), count * a.cols,
+                  local.data.begin());
     }
-    local = Matrix<Word>(count, cols);
-    std::copy_n(a.data.begin() + static_cast<std::ptrdiff_t>(first * cols), count * cols,
-                local.data.begin());
   } catch (const std::exception& e) {
     error = e.what();
   }

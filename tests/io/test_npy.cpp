@@ -17,6 +17,7 @@
 #include "hepex/field/primes.hpp"
 #include "hepex/io/matrix_market.hpp"
 #include "hepex/io/npy.hpp"
+#include "hepex/io/npy_rows.hpp"
 #include "scratch_directory.hpp"
 #include "test_random.hpp"
 #include "test_seed.hpp"
@@ -470,3 +471,92 @@ TEST(MatrixMarket, CoordinateWriterReadsBack) {
 }
 
 }  // namespace
+
+// read_npy_rows (npy_rows.hpp): every block of every split of random files
+// (C and Fortran order, both byte orders, signed and unsigned, narrower and
+// as wide as the field's words) equals those rows of read_npy's matrix; a
+// refused entry is named by its place in the whole matrix; a short file, rows
+// outside the matrix and a missing file are errors.
+namespace npy_rows {
+
+void write_file(const std::filesystem::path& path, const std::string& bytes) {
+  std::ofstream out(path, std::ios::binary);
+  out << bytes;
+}
+
+template <class Raw>
+std::string random_file(std::size_t rows, std::size_t cols, bool fortran, bool big,
+                        const std::string& code, std::mt19937_64& rng) {
+  std::string data;
+  for (std::size_t k = 0; k < rows * cols; ++k) {
+    Raw x;
+    const std::uint64_t bits = rng();
+    std::memcpy(&x, &bits, sizeof(Raw));
+    append(data, x, big);
+  }
+  return npy_file((big ? ">" : "<") + code, fortran,
+                  "(" + std::to_string(rows) + ", " + std::to_string(cols) + ")", data);
+}
+
+TEST(NpyRows, EveryBlockEqualsThoseRowsOfTheWholeMatrix) {
+  std::mt19937_64 rng(hepex::test::seed());
+  hepex::test::ScratchDirectory dir("npy-rows");
+  const hepex::field::Zp32 f(2147483647);
+  for (int trial = 0; trial < hepex::test::cases(24); ++trial) {
+    const std::size_t rows = rng() % 40, cols = 1 + rng() % 30;
+    const bool fortran = rng() % 2 == 0, big = rng() % 2 == 0;
+    const int type = static_cast<int>(rng() % 3);
+    const std::string bytes =
+        type == 0   ? random_file<std::int64_t>(rows, cols, fortran, big, "i8", rng)
+        : type == 1 ? random_file<std::uint32_t>(rows, cols, fortran, big, "u4", rng)
+                    : random_file<std::int16_t>(rows, cols, fortran, big, "i2", rng);
+    const auto path = dir.fresh("m" + std::to_string(trial) + ".npy").string();
+    write_file(path, bytes);
+    const auto whole = read_npy(path, f);
+    for (int parts : {1, 2, 3, 7}) {
+      for (int r = 0; r < parts; ++r) {
+        const std::size_t first = rows * r / parts, count = rows * (r + 1) / parts - first;
+        hepex::io::NpyShape shape;
+        const auto block = hepex::io::read_npy_rows(path, f, first, count, {}, &shape);
+        SCOPED_TRACE("trial " + std::to_string(trial) + ", " + std::to_string(rows) + "x" +
+                     std::to_string(cols) + (fortran ? " Fortran" : " C") + ", rows " +
+                     std::to_string(first) + " + " + std::to_string(count) + " (" +
+                     hepex::test::seed_trace() + ")");
+        ASSERT_EQ(shape.rows, rows);
+        ASSERT_EQ(shape.cols, cols);
+        ASSERT_EQ(block.rows, count);
+        ASSERT_EQ(block.cols, cols);
+        for (std::size_t i = 0; i < count; ++i)
+          for (std::size_t j = 0; j < cols; ++j) ASSERT_EQ(block(i, j), whole(first + i, j));
+      }
+    }
+  }
+}
+
+TEST(NpyRows, ErrorsNameTheWholeMatrix) {
+  hepex::test::ScratchDirectory dir("npy-rows-bad");
+  // 2^53 + 1 has no float64: at a[5, 1] of a 6 x 2 int64 matrix, read as rows 4 and 5.
+  std::string data;
+  for (int k = 0; k < 12; ++k) append(data, std::int64_t{k == 11 ? (1ll << 53) + 1 : k}, false);
+  const auto inexact = dir.fresh("inexact.npy").string();
+  write_file(inexact, npy_file("<i8", false, "(6, 2)", data));
+  try {
+    hepex::io::read_npy_rows(inexact, hepex::field::Real64(1e-10), 4, 2);
+    ADD_FAILURE() << "an inexact entry was taken";
+  } catch (const hepex::Error& e) {
+    EXPECT_NE(std::string(e.what()).find("a[5, 1]"), std::string::npos) << e.what();
+  }
+  EXPECT_EQ(hepex::io::read_npy_rows(inexact, hepex::field::Real64(1e-10), 0, 4).rows, 4u);
+  const auto short_file = dir.fresh("short.npy").string();
+  write_file(short_file, npy_file("<i8", false, "(6, 2)", data.substr(0, data.size() - 8)));
+  EXPECT_THROW(hepex::io::read_npy_rows(short_file, hepex::field::Zp32(65521), 0, 1), hepex::Error);
+  const auto long_file = dir.fresh("long.npy").string();
+  write_file(long_file, npy_file("<i8", false, "(6, 2)", data + data.substr(0, 8)));
+  EXPECT_THROW(hepex::io::read_npy_rows(long_file, hepex::field::Zp32(65521), 0, 1), hepex::Error);
+  EXPECT_THROW(hepex::io::read_npy_rows(inexact, hepex::field::Zp32(65521), 5, 2), hepex::Error);
+  EXPECT_THROW(
+      hepex::io::read_npy_rows(dir.fresh("none.npy").string(), hepex::field::Zp32(65521), 0, 1),
+      hepex::Error);
+}
+
+}  // namespace npy_rows

@@ -91,6 +91,10 @@ if [[ $ranks -gt 1 ]]; then
     fail "rref of one matrix, 62-bit prime, .npy output, under mpiexec"
   "$hepex" rref --prime 4611686018427387847 big.mtx --out one64.npy || fail "rref, 62-bit prime, one rank"
   same one64.npy spread64.npy "rref of one matrix spread, 62-bit prime, .npy"
+  # A .npy input: each rank reads only its rows (io::read_npy_rows).
+  "$hepex" rref --prime 65521 one64.npy >npy.one || fail "rref of a .npy input, one rank"
+  "${mpiexec[@]}" "$hepex" rref --prime 65521 one64.npy >npy.two || fail "rref of a .npy input under mpiexec"
+  same npy.one npy.two "rref of a .npy input spread over $ranks ranks (each rank its rows)"
   # Ranks that read different matrices (mpiexec's ':' with other arguments):
   # exit 1 on every rank, the input named, no output.
   flags=("${mpiexec[@]:3}")

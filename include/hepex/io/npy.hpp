@@ -82,6 +82,14 @@ void read_npy_values(std::istream& in, const F& f, const NpyHeader& h,
   }
 }
 
+// The error for a dtype that the field F cannot take.
+template <class F>
+[[noreturn]] void refuse_npy_dtype(const NpyHeader& h, const std::string& name) {
+  npy_dtype_error(h, name,
+                  F::is_exact ? "a modular run reads integer dtypes (int8-int64, uint8-uint64)"
+                              : "complex entries in a real run (use --field complex)");
+}
+
 template <class Word>
 const char* npy_type_name(const field::Zp<Word>&) {
   return sizeof(Word) == 4 ? "u4" : "u8";
@@ -106,10 +114,7 @@ Matrix<typename F::value_type> read_npy(std::istream& in, const std::string& nam
   detail::visit_npy_type(h.type, [&](auto raw) {
     using Raw = decltype(raw);
     if constexpr (!detail::npy_converts<F, Raw>()) {
-      detail::npy_dtype_error(h, name,
-                              F::is_exact ? "a modular run reads integer dtypes (int8-int64, "
-                                            "uint8-uint64)"
-                                          : "complex entries in a real run (use --field complex)");
+      detail::refuse_npy_dtype<F>(h, name);
     } else {
       detail::check_fits(h.rows, h.cols, sizeof(T), name, limits);
       a = detail::fresh_matrix(h.rows, h.cols, field.zero());
