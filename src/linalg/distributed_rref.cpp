@@ -296,17 +296,7 @@ class PanelLoop {
       rows[j] = owner_row[picked[j]];
     }
     std::vector<int> q;
-    if (k > 0) {
-      const Mat device_s = to_device<Memory>(s, "hepex::distributed_rref::s");
-      const RrefResult reduced = rref(space_, f_, device_s);
-      // S's slices are independent, so its k pivots lie in the panel.
-      if (reduced.rank != k || reduced.pivots.back() >= w) {
-        throw Error("distributed rref: the panel's rows lost their independence",
-                    ErrorKind::runtime);
-      }
-      q = reduced.pivots;
-      s = to_host(device_s);
-    }
+    if (k > 0) s = reduce_candidates(s, w, q);
     return Writer()
         .put(answer_panel)
         .put_array(q.data(), q.size())
@@ -314,6 +304,60 @@ class PanelLoop {
         .put_array(rows.data(), rows.size())
         .put_array(s.data.data(), s.data.size())
         .take();
+  }
+
+  // E = RREF(S) for S of k rows whose first w columns have rank k, and its
+  // pivots q (all among those w): the RREF of [S_p | I_k] (S_p = S[:, :w])
+  // is [G S_p | G] with G invertible, G S_p = RREF(S_p), and then
+  // E = [G S_p | G S[:, w:]], the second part one modgemm. An elimination
+  // over S's n - c columns would cost as much in a latency-bound kernel.
+  Matrix<Word> reduce_candidates(const Matrix<Word>& s, int w, std::vector<int>& q) {
+    const std::size_t k = s.rows, width = s.cols, rest = width - static_cast<std::size_t>(w);
+    const Mat whole = to_device<Memory>(s, "hepex::distributed_rref::s");
+    const Mat m("hepex::distributed_rref::s_panel", k, static_cast<std::size_t>(w) + k);
+    const Word one = f_.one();
+    const auto panel = static_cast<std::int64_t>(w);
+    detail::for_each_entry(
+        "hepex::distributed_rref::s_panel", space_, k, static_cast<std::size_t>(w) + k,
+        KOKKOS_LAMBDA(const std::int64_t i, const std::int64_t j) {
+          m(i, j) = j < panel ? whole(i, j) : j - panel == i ? one : Word(0);
+        });
+    const RrefResult reduced = rref(space_, f_, m);
+    if (reduced.rank != k || reduced.pivots.back() >= w) {
+      throw Error("distributed rref: the panel's rows lost their independence", ErrorKind::runtime);
+    }
+    q = reduced.pivots;
+    const Mat e(Kokkos::view_alloc(Kokkos::WithoutInitializing,
+                                   std::string("hepex::distributed_rref::e_root")),
+                k, width);
+    detail::for_each_entry(
+        "hepex::distributed_rref::e_panel", space_, k, static_cast<std::size_t>(w),
+        KOKKOS_LAMBDA(const std::int64_t i, const std::int64_t j) { e(i, j) = m(i, j); });
+    if (rest > 0) {
+      const Mat g(Kokkos::view_alloc(Kokkos::WithoutInitializing,
+                                     std::string("hepex::distributed_rref::g")),
+                  k, k);
+      const Mat right(Kokkos::view_alloc(Kokkos::WithoutInitializing,
+                                         std::string("hepex::distributed_rref::s_right")),
+                      k, rest);
+      detail::for_each_entry(
+          "hepex::distributed_rref::g", space_, k, k,
+          KOKKOS_LAMBDA(const std::int64_t i, const std::int64_t j) { g(i, j) = m(i, panel + j); });
+      detail::for_each_entry(
+          "hepex::distributed_rref::s_right", space_, k, rest,
+          KOKKOS_LAMBDA(const std::int64_t i, const std::int64_t j) {
+            right(i, j) = whole(i, panel + j);
+          });
+      std::vector<int> all(k);
+      for (std::size_t i = 0; i < k; ++i) all[i] = static_cast<int>(i);
+      modgemm(space_, f_, ConstDeviceMatrix<Word, Memory>(g),
+              ConstDeviceMatrix<Word, Memory>(right),
+              RowSubset<Word, Memory>{e, to_view<Memory>(all, "hepex::distributed_rref::e_rows"),
+                                      panel},
+              GemmMethod::automatic, false, &workspace_);
+    }
+    space_.fence();
+    return to_host(e);
   }
 
   // Step 3: A[:, c:] -= A[:, c + Q] E on this rank; E's rows over S's.
