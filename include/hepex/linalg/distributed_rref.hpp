@@ -15,7 +15,8 @@
 //      left of the panel), picks among them k rows S whose slices are
 //      independent (the same way), and forms E = RREF(S): k rows with their
 //      pivots Q in the panel, E = G S for an invertible G, so that S may be
-//      replaced by E without changing the row space;
+//      replaced by E without changing the row space (G and the panel part
+//      from the RREF of [S_p | I], the rest one modgemm G S[:, w:]);
 //   3. root broadcasts E, Q and who owns S; every rank updates all its rows,
 //      A[:, c:] -= A[:, Q] E (the existing modgemm on its device), and the
 //      owners write E's rows over S's and mark them as pivot rows.
