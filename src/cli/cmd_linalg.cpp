@@ -153,11 +153,14 @@ void emit_matrix(OutputFile& out, const Matrix<typename F::value_type>& a, const
   emit(out, text.take());
 }
 
-// Refuses a block of `rows` rows of `cols` columns that, with rref's
-// scratch, does not fit this rank's device (a matrix too large even when
-// spread: more ranks would hold it).
+// Refuses, before any elimination, a spread matrix of `total` rows whose
+// block of `rows` rows of `cols` columns does not fit this rank's device
+// with rref's scratch (too large even when spread: more ranks would hold
+// it), or whose RREF does not fit rank 0's memory, where it is gathered.
 template <class Word>
-void check_block_fits(const std::string& name, std::size_t rows, std::size_t cols, Place backend) {
+void check_spread_fits(const distributed::Communicator& comm, const std::string& name,
+                       std::size_t total, std::size_t rows, std::size_t cols, Place backend) {
+  if (comm.rank() == 0) check_output_fits<field::Zp<Word>>("the RREF", total, cols, Place::host);
   if (runs_on(backend) != Place::device) return;
   const std::size_t need = rows * cols * sizeof(Word) +
                            linalg::rref_device_workspace(rows, cols, sizeof(Word)),
@@ -211,7 +214,7 @@ void run_rref_spread(const LinalgOptions& o, const field::Zp<Word>& f,
       io::NpyShape shape;
       io::read_npy_rows(input.name, f, 0, 0, limits, &shape);
       const auto [first, count] = linalg::rank_rows(shape.rows, comm.rank(), comm.size());
-      check_block_fits<Word>(input.name, count, shape.cols, backend);
+      check_spread_fits<Word>(comm, input.name, shape.rows, count, shape.cols, backend);
       local = io::read_npy_rows(input.name, f, first, count, limits);
     } else {
       const Matrix<Word> a = io::read_matrix(input, f, limits);
@@ -221,7 +224,7 @@ void run_rref_spread(const LinalgOptions& o, const field::Zp<Word>& f,
       hash.add(a.data.data(), a.data.size() * sizeof(Word));
       print = hash.hexadecimal();
       const auto [first, count] = linalg::rank_rows(a.rows, comm.rank(), comm.size());
-      check_block_fits<Word>(input.name, count, a.cols, backend);
+      check_spread_fits<Word>(comm, input.name, a.rows, count, a.cols, backend);
       local = Matrix<Word>(count, a.cols);
       std::copy_n(a.data.begin() + static_cast<std::ptrdiff_t>(first * a.cols), count * a.cols,
                   local.data.begin());
