@@ -109,8 +109,8 @@ class PanelLoop {
   using Ints = Kokkos::View<int*, Memory>;
 
   PanelLoop(const distributed::Communicator& comm, const ExecSpace& space, const field::Zp<Word>& f,
-            Matrix<Word>& local, int width)
-      : comm_(comm), space_(space), f_(f), local_(local), width_(width) {}
+            Matrix<Word>& local, int width, int chunk)
+      : comm_(comm), space_(space), f_(f), local_(local), width_(width), chunk_(chunk) {}
 
   DistributedRrefResult run() {
     DistributedRrefResult result = agree_on_shape();
@@ -384,9 +384,32 @@ class PanelLoop {
         KOKKOS_LAMBDA(const std::int64_t i, const std::int64_t j) {
           factors(i, j) = f.neg(a(i, first + columns(j)));
         });
-    modgemm(space_, f_, ConstDeviceMatrix<Word, Memory>(factors),
-            ConstDeviceMatrix<Word, Memory>(e), RowSubset<Word, Memory>{a_, all_rows_, first},
-            GemmMethod::automatic, true, &workspace_);
+    // Over chunks of columns, as the blocked rref's update (its
+    // product_columns): the int8 product's scratch grows with C's entries,
+    // and a block of 50,000 rows of 200,000 columns would not fit.
+    const auto width_int = static_cast<int>(width);
+    const int chunk = detail::product_columns(chunk_, static_cast<std::int64_t>(rows_), width_int);
+    workspace_.keep_left_operand(true);  // the factors, converted once for all chunks
+    for (int from = 0; from < width_int; from += chunk) {
+      const int part = std::min(chunk, width_int - from);
+      Mat e_part = e;
+      if (part < width_int) {
+        e_part = Mat(Kokkos::view_alloc(Kokkos::WithoutInitializing,
+                                        std::string("hepex::distributed_rref::e_part")),
+                     k, static_cast<std::size_t>(part));
+        const Mat into = e_part;
+        detail::for_each_entry(
+            "hepex::distributed_rref::e_part", space_, k, static_cast<std::size_t>(part),
+            KOKKOS_LAMBDA(const std::int64_t i, const std::int64_t j) {
+              into(i, j) = e(i, from + j);
+            });
+      }
+      modgemm(space_, f_, ConstDeviceMatrix<Word, Memory>(factors),
+              ConstDeviceMatrix<Word, Memory>(e_part),
+              RowSubset<Word, Memory>{a_, all_rows_, first + from}, GemmMethod::automatic, true,
+              &workspace_);
+    }
+    workspace_.keep_left_operand(false);
     std::vector<int> mine, from;
     for (std::size_t j = 0; j < k; ++j) {
       if (ranks[j] != comm_.rank()) continue;
@@ -425,7 +448,7 @@ class PanelLoop {
   ExecSpace space_;
   field::Zp<Word> f_;
   Matrix<Word>& local_;
-  int width_;
+  int width_, chunk_;
   std::size_t rows_ = 0, cols_ = 0;
   Mat a_;
   Ints all_rows_;
@@ -455,9 +478,12 @@ DistributedRrefResult distributed_rref(const distributed::Communicator& comm,
                     : place == Place::device  ? 512
                                               : 256;
   if (place == Place::device) {
-    return PanelLoop<DeviceSpace, Word>(comm, DeviceSpace(), f, local, width).run();
+    return PanelLoop<DeviceSpace, Word>(comm, DeviceSpace(), f, local, width,
+                                        options.update_columns)
+        .run();
   }
-  return PanelLoop<HostSpace, Word>(comm, HostSpace(), f, local, width).run();
+  return PanelLoop<HostSpace, Word>(comm, HostSpace(), f, local, width, options.update_columns)
+      .run();
 }
 
 template <class Word>

@@ -2,7 +2,8 @@
 // hepex_tests, two ranks in hepex_mpi_tests), on the device and the host:
 // each rank reduces its block of rows of the same random matrix (full rank,
 // low rank with rows repeated across ranks, zero; more ranks than rows),
-// with panels of 1, 3 and 8 columns and the automatic width, and the
+// with panels of 1, 3 and 8 columns and the automatic width (the update in
+// products of 2 and 5 columns for panels of 3 and 8), and the
 // gathered RREF equals FLINT's, with its rank and pivots on every rank.
 // Ranks whose rows have different column counts fail on every rank.
 #include <gtest/gtest.h>
@@ -58,6 +59,7 @@ void expect_distributed_equals_flint(const Matrix<Word>& a, std::uint64_t p, int
     for (std::size_t j = 0; j < a.cols; ++j) local(i, j) = a(first + i, j);
   hepex::linalg::DistributedRrefOptions options;
   options.panel_columns = width;
+  options.update_columns = width == 3 ? 2 : width == 8 ? 5 : 0;  // several products per panel
   options.place = place;
   const auto result =
       hepex::linalg::distributed_rref(comm, hepex::field::Zp<Word>(p), local, options);
@@ -123,6 +125,7 @@ TEST(DistributedRref, EqualsFlintOnALargerMatrix) {
   const std::uint64_t p = 2147483647;
   const auto a = make_matrix<std::uint32_t>(Kind::low_rank, 300, 260, p, rng);
   expect_distributed_equals_flint(a, p, 64, hepex::Place::device, "low rank 300x260");
+  expect_distributed_equals_flint(a, p, 8, hepex::Place::host, "low rank 300x260");
   const auto b = make_matrix<std::uint32_t>(Kind::random, 260, 300, p, rng);
   expect_distributed_equals_flint(b, p, 64, hepex::Place::device, "random 260x300");
 }

@@ -44,6 +44,10 @@ struct DistributedRrefOptions {
   // Columns per panel: 0 chooses (256 on the host, 512 on a device); tests
   // use a few columns to have many panels on small matrices.
   int panel_columns = 0;
+  // Columns per product of the update (at most what keeps a product's C at
+  // 2^29 entries, as rref's blocked update); 0: that bound alone. Tests use a
+  // few columns to have several products per panel.
+  int update_columns = 0;
   Place place = Place::device;  // where each rank's rows are reduced
 };
 
