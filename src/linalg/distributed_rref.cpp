@@ -84,21 +84,31 @@ class Reader {
 // row) and E (k x (n - c)).
 constexpr std::uint8_t answer_error = 0, answer_done = 1, answer_panel = 2;
 
-// The pivot columns of the RREF of the transpose of rows x cols `slices`
-// (row-major): indices of rows of `slices` that span all of its rows.
+// The pivot columns of the RREF of the transpose of the first `cols`
+// columns of `rows` (row-major): indices of rows whose first `cols` entries
+// span those of all the rows.
 template <class ExecSpace, class Word>
 std::vector<int> spanning_rows(const ExecSpace& space, const field::Zp<Word>& f,
-                               const DeviceMatrix<Word, typename ExecSpace::memory_space>& slices) {
+                               const DeviceMatrix<Word, typename ExecSpace::memory_space>& rows,
+                               std::size_t cols) {
   using Memory = typename ExecSpace::memory_space;
-  const std::size_t rows = slices.extent(0), cols = slices.extent(1);
-  if (rows == 0 || cols == 0) return {};
+  const std::size_t count = rows.extent(0);
+  if (count == 0 || cols == 0) return {};
   DeviceMatrix<Word, Memory> t(
       Kokkos::view_alloc(Kokkos::WithoutInitializing, std::string("hepex::distributed_rref::t")),
-      cols, rows);
+      cols, count);
   detail::for_each_entry(
-      "hepex::distributed_rref::transpose", space, cols, rows,
-      KOKKOS_LAMBDA(const std::int64_t j, const std::int64_t i) { t(j, i) = slices(i, j); });
+      "hepex::distributed_rref::transpose", space, cols, count,
+      KOKKOS_LAMBDA(const std::int64_t j, const std::int64_t i) { t(j, i) = rows(i, j); });
   return rref(space, f, t).pivots;
+}
+
+// The indices 0 .. count - 1 as a View: every row of a matrix as a RowSubset's rows.
+template <class Memory>
+Kokkos::View<int*, Memory> every_row(std::size_t count, const char* label) {
+  std::vector<int> all(count);
+  for (std::size_t i = 0; i < count; ++i) all[i] = static_cast<int>(i);
+  return to_view<Memory>(all, label);
 }
 
 template <class ExecSpace, class Word>
@@ -118,9 +128,7 @@ class PanelLoop {
     cols_ = local_.cols;
     row_pivots_.assign(rows_, -1);
     a_ = to_device<Memory>(local_, "hepex::distributed_rref::rows");
-    std::vector<int> all(rows_);
-    for (std::size_t i = 0; i < rows_; ++i) all[i] = static_cast<int>(i);
-    all_rows_ = to_view<Memory>(all, "hepex::distributed_rref::all_rows");
+    all_rows_ = every_row<Memory>(rows_, "hepex::distributed_rref::all_rows");
     for (std::size_t c = 0; c < cols_; c += static_cast<std::size_t>(width_)) {
       const int w = static_cast<int>(std::min<std::size_t>(width_, cols_ - c));
       std::string message;
@@ -221,7 +229,8 @@ class PanelLoop {
           KOKKOS_LAMBDA(const std::int64_t i, const std::int64_t j) {
             slices(i, j) = a(rows(i), first + j);
           });
-      for (const int at : spanning_rows(space_, f_, slices)) chosen.push_back(free[at]);
+      for (const int at : spanning_rows(space_, f_, slices, static_cast<std::size_t>(w)))
+        chosen.push_back(free[at]);
     }
     const std::size_t width = cols_ - c;
     Matrix<Word> tails(chosen.size(), width);
@@ -276,16 +285,9 @@ class PanelLoop {
     Matrix<Word> all(count, width);
     all.data = std::move(stacked);
     const Mat device_all = to_device<Memory>(all, "hepex::distributed_rref::candidates");
-    const Mat slices(Kokkos::view_alloc(Kokkos::WithoutInitializing,
-                                        std::string("hepex::distributed_rref::root_slices")),
-                     count, static_cast<std::size_t>(w));
-    detail::for_each_entry(
-        "hepex::distributed_rref::root_slices", space_, count, static_cast<std::size_t>(w),
-        KOKKOS_LAMBDA(const std::int64_t i, const std::int64_t j) {
-          slices(i, j) = device_all(i, j);
-        });
+    // The candidates' first w columns are their panel slices.
     const std::vector<int> picked =
-        count > 0 ? spanning_rows(space_, f_, slices) : std::vector<int>();
+        spanning_rows(space_, f_, device_all, static_cast<std::size_t>(w));
     const std::size_t k = picked.size();
     Matrix<Word> s(k, width);
     std::vector<int> ranks(k), rows(k);
@@ -348,11 +350,9 @@ class PanelLoop {
           KOKKOS_LAMBDA(const std::int64_t i, const std::int64_t j) {
             right(i, j) = whole(i, panel + j);
           });
-      std::vector<int> all(k);
-      for (std::size_t i = 0; i < k; ++i) all[i] = static_cast<int>(i);
       modgemm(space_, f_, ConstDeviceMatrix<Word, Memory>(g),
               ConstDeviceMatrix<Word, Memory>(right),
-              RowSubset<Word, Memory>{e, to_view<Memory>(all, "hepex::distributed_rref::e_rows"),
+              RowSubset<Word, Memory>{e, every_row<Memory>(k, "hepex::distributed_rref::e_rows"),
                                       panel},
               GemmMethod::automatic, false, &workspace_);
     }
