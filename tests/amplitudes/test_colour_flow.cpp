@@ -88,7 +88,8 @@ TEST_P(ColourFlowReference, OnShellEventsInEveryPrecision) {
 // Each combination's currents are formed in full; the same combinations in
 // a random order (seeded), keeping the currents of the previous one where
 // their particles kept their helicities (colour_flow_jamps' `changed`, as
-// the kernels call it), give the same jamps to the bit.
+// the kernels call it) and summing the jamps in registers as a device
+// kernel does (add_to_jamp), give the same jamps to the bit.
 // The event's momenta and a helicity combination, as colour_flow_jamps reads
 // them (functors callable on host and device, as the function is).
 struct EventMomenta {
@@ -141,8 +142,8 @@ std::vector<double> host_recursion(const test::ReferenceEvents& ref) {
       for (int part = 0; part < info.particles; ++part) combination[part] = helicity(info, h, part);
       const unsigned changed =
           k == 0 ? all_particles_changed : changed_particles(h, order[k - 1], info.particles);
-      colour_flow_jamps(plan, event, CombinationHelicities{combination}, changed, TopQuark{},
-                        Flow::colours, kept, jamps);
+      colour_flow_jamps<Flow::colours>(plan, event, CombinationHelicities{combination}, changed,
+                                       TopQuark{}, Flow::colours, kept, jamps);
       for (int c = 0; c < Flow::colours; ++c) {
         EXPECT_TRUE(jamps[c].re == full[h][c].re && jamps[c].im == full[h][c].im)
             << info.name << " event " << e << " helicity " << h << " after "

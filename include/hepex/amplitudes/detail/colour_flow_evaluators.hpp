@@ -15,6 +15,7 @@
 
 #include <memory>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include "hepex/amplitudes/detail/colour_flow_recursion.hpp"
@@ -47,21 +48,27 @@ class ColourFlowEvaluator : public Evaluator<ExecSpace> {
   static constexpr int particles = Flow::particles;
   static constexpr int colours = Flow::colours;
   static constexpr int nodes = Flow::nodes;
+  // On a device the jamps are summed into registers (add_to_jamp).
+  static constexpr int register_colours = std::is_same_v<Memory, Kokkos::HostSpace> ? 0 : colours;
 
   ColourFlowEvaluator(const TopQuark& top, int coupling_power)
       : top_(top), coupling_power_(coupling_power) {
     const ColourFlowPlan host = Flow::plan();
     node_ = device_copy<Memory>("hepex::flow_node", host.node, 5 * host.nodes);
-    term_ =
-        device_copy<Memory>("hepex::flow_term", host.term, 4 * (Flow::terms > 0 ? Flow::terms : 1));
-    close_ = device_copy<Memory>("hepex::flow_close", host.close, 4 * host.closes);
+    const int terms = Flow::terms > 0 ? Flow::terms : 1;
+    term_ = device_copy<Memory>("hepex::flow_term", host.term, 4 * terms);
+    term_factor_ = device_copy<Memory>("hepex::flow_term_factor", host.term_factor, terms);
+    close_ = device_copy<Memory>("hepex::flow_close", host.close, 3 * host.closes);
+    close_factor_ = device_copy<Memory>("hepex::flow_close_factor", host.close_factor, host.closes);
     kind_ = device_copy<Memory>("hepex::flow_kind", host.kind, particles);
     top_flags_ = device_copy<Memory>("hepex::flow_top", host.top, particles);
     cf_ = device_copy<Memory>("hepex::flow_cf", Flow::cf, colours * colours);
     plan_ = host;
     plan_.node = node_.data();
     plan_.term = term_.data();
+    plan_.term_factor = term_factor_.data();
     plan_.close = close_.data();
+    plan_.close_factor = close_factor_.data();
     plan_.kind = kind_.data();
     plan_.top = top_flags_.data();
     denominator_ = colour_matrix(P).denominator;
@@ -114,8 +121,8 @@ class ColourFlowEvaluator : public Evaluator<ExecSpace> {
         const int i = order(k);
         const unsigned changed = k == 0 ? all_particles_changed
                                         : changed_particles(good(i), good(order(k - 1)), particles);
-        colour_flow_jamps(plan, event, Helicities{good(i), reversed}, changed, top, colours, value,
-                          jamps);
+        colour_flow_jamps<register_colours>(plan, event, Helicities{good(i), reversed}, changed,
+                                            top, colours, value, jamps);
         // |M|^2 = sum_ij Re(conj(J_i) CF_ij J_j) / denominator, in ColourReal.
         ColourReal total = 0;
         for (int a = 0; a < colours; ++a) {
@@ -179,6 +186,7 @@ class ColourFlowEvaluator : public Evaluator<ExecSpace> {
   int denominator_ = 1;
   ColourFlowPlan plan_;
   Kokkos::View<int*, Memory> node_, term_, close_, kind_, top_flags_, cf_;
+  Kokkos::View<double*, Memory> term_factor_, close_factor_;
   std::vector<int> helicities_;
   Kokkos::View<int*, Memory> good_, order_;
 };

@@ -32,11 +32,12 @@ enum ColourFlowNode : int {
   flow_external_row = 5,
   flow_row = 6
 };
+// (The generator's singlet pair, 3, reaches the tables as a pair with its
+// colour factor in the term's factor.)
 enum ColourFlowTerm : int {
   flow_vvv = 0,
   flow_vvvv = 1,
   flow_pair = 2,
-  flow_singlet_pair = 3,
   flow_attach = 4,
   flow_attach_row = 5
 };
@@ -46,17 +47,25 @@ enum ColourFlowTerm : int {
 //                     line's fermion current (0 a massless quark's), first
 //                     term, term count;
 //   term[4 t + 0..3]  kind, a, b, c: vvv J(a) J(b); vvvv J(a) J(b) J(c);
-//                     (singlet_)pair: row current a, column current b;
+//                     pair: row current a, column current b;
 //                     attach(_row): gluon or singlet current a, column (row)
 //                     current b;
-//   close[4 k + 0..3] jamp, sign, gluon or singlet current, column current:
-//                     jamp += sign G ubar(closing) gamma.J psi.
+//   term_factor[t]    the term's rational factor: the pair's colour factor
+//                     (1/2 into the gluon, -1/(2N) into the singlet) times
+//                     the factors of the currents it reads where the
+//                     generator shared a current with a multiple of it
+//                     (colour_flow_plan.py, share_multiples);
+//   close[3 k + 0..2] jamp, gluon or singlet current, column current, and
+//   close_factor[k]:  jamp += factor G ubar(closing) gamma.J psi; the
+//                     closings of one amplitude (J, psi) are adjacent.
 //   kind[p]           per particle 0 gluon, 1 column fermion, 2 row fermion;
 //   top[p]            1 where the particle is a top (mass and width).
 struct ColourFlowPlan {
   const int* node = nullptr;
   const int* term = nullptr;
+  const double* term_factor = nullptr;
   const int* close = nullptr;
+  const double* close_factor = nullptr;
   const int* kind = nullptr;
   const int* top = nullptr;
   int nodes = 0;
@@ -64,11 +73,6 @@ struct ColourFlowPlan {
   int particles = 0;
   int closing = 0;  // the row fermion the amplitude closes on (the outgoing top)
 };
-
-// The colour factors of a quark line closing into a gluon: 1/2 through the
-// gluon's colour flow, -1/(2N) through its U(1) part (N = 3).
-inline constexpr double flow_pair_factor = 0.5;
-inline constexpr double flow_singlet_factor = -1.0 / 6.0;
 
 // F2 gamma^mu F1 (upper index) for a row spinor F2 and a column spinor F1,
 // times `factor`, added to out. In the chiral basis, with
@@ -245,9 +249,48 @@ inline std::vector<int> colour_flow_helicity_order(const ColourFlowPlan& plan, c
   return order;
 }
 
+// A term of the plan other than a pair (term: kind, a, b, c) added to its
+// sum: the three- or four-gluon numerator, or a fermion current times a
+// gluon or singlet current.
+template <class T, int Particles, int Nodes>
+KOKKOS_INLINE_FUNCTION void add_flow_vertex(const int* term,
+                                            const ColourFlowEvent<T, Particles, Nodes>& event,
+                                            const cplx<T>* value, cplx<T>* three, cplx<T>* four,
+                                            cplx<T>* pair) {
+  switch (term[0]) {
+    case flow_vvv:
+      add_vvv_numerator(node_wave(event, value, term[1]), node_wave(event, value, term[2]), three);
+      break;
+    case flow_vvvv:
+      add_vvvv_numerator(value + 4 * term[1], value + 4 * term[2], value + 4 * term[3], four);
+      break;
+    case flow_attach_row:  // psibar gamma.J
+      add_times_gamma(value + 4 * term[2], value + 4 * term[1], pair);
+      break;
+    default:  // attach: gamma.J psi
+      add_gamma_times(value + 4 * term[1], value + 4 * term[2], pair);
+      break;
+  }
+}
+
+// jamps[jamp] += term. With Colours > 0 (a device kernel, Colours the
+// process's count) through a loop over the colours known at compile time,
+// so that the jamps stay in registers: an index known only at run time puts
+// them in the thread's local memory, which on a GPU is off the chip.
+template <int Colours, class T>
+KOKKOS_INLINE_FUNCTION void add_to_jamp(cplx<T>* jamps, int jamp, const cplx<T>& term) {
+  if constexpr (Colours > 0) {
+    for (int c = 0; c < Colours; ++c)
+      if (c == jamp) jamps[c] += term;
+  } else {
+    jamps[jamp] += term;
+  }
+}
+
 // The jamps of one event (prepared) at one helicity combination:
 // helicity(particle) in MadGraph's convention, `value` scratch of 4 Nodes
-// complex numbers; jamps[colours] are overwritten.
+// complex numbers; jamps[colours] are overwritten. RegisterColours: the
+// colours at compile time for a device kernel (add_to_jamp), else 0.
 //
 // A current depends only on the helicities of its own particles, so `value`
 // may keep the currents of this event's previous combination: `changed` has
@@ -256,7 +299,7 @@ inline std::vector<int> colour_flow_helicity_order(const ColourFlowPlan& plan, c
 // are formed again (all_particles_changed: every current, as for an event's
 // first combination). Consecutive combinations in MadGraph's order differ
 // mostly in the last particles, so most currents of the first ones are kept.
-template <class T, int Particles, int Nodes, class Helicity>
+template <int RegisterColours = 0, class T, int Particles, int Nodes, class Helicity>
 KOKKOS_INLINE_FUNCTION void colour_flow_jamps(const ColourFlowPlan& plan,
                                               const ColourFlowEvent<T, Particles, Nodes>& event,
                                               const Helicity& helicity, unsigned changed,
@@ -277,26 +320,24 @@ KOKKOS_INLINE_FUNCTION void colour_flow_jamps(const ColourFlowPlan& plan,
     cplx<T> three[4] = {}, four[4] = {}, pair[4] = {};
     for (int t = n[3]; t < n[3] + n[4]; ++t) {
       const int* term = plan.term + 4 * t;
-      switch (term[0]) {
-        case flow_vvv:
-          add_vvv_numerator(node_wave(event, value, term[1]), node_wave(event, value, term[2]),
-                            three);
-          break;
-        case flow_vvvv:
-          add_vvvv_numerator(value + 4 * term[1], value + 4 * term[2], value + 4 * term[3], four);
-          break;
-        case flow_pair:
-          add_pair_current(value + 4 * term[2], value + 4 * term[1], T(flow_pair_factor), pair);
-          break;
-        case flow_singlet_pair:
-          add_pair_current(value + 4 * term[2], value + 4 * term[1], T(flow_singlet_factor), pair);
-          break;
-        case flow_attach_row:  // psibar gamma.J
-          add_times_gamma(value + 4 * term[2], value + 4 * term[1], pair);
-          break;
-        default:  // attach: gamma.J psi
-          add_gamma_times(value + 4 * term[1], value + 4 * term[2], pair);
-          break;
+      const double factor = plan.term_factor[t];
+      if (term[0] == flow_pair) {
+        add_pair_current(value + 4 * term[2], value + 4 * term[1], T(factor), pair);
+        continue;
+      }
+      // The other vertices: the factor is 1 for most terms. Each sum is
+      // named in its own branch (no pointer chosen at run time), so that a
+      // device kernel keeps the sums in registers.
+      if (factor == 1.0) {
+        add_flow_vertex(term, event, value, three, four, pair);
+      } else {
+        cplx<T> s3[4] = {}, s4[4] = {}, sp[4] = {};
+        add_flow_vertex(term, event, value, s3, s4, sp);
+        for (int mu = 0; mu < 4; ++mu) {
+          three[mu] += T(factor) * s3[mu];
+          four[mu] += T(factor) * s4[mu];
+          pair[mu] += T(factor) * sp[mu];
+        }
       }
     }
     if (n[0] == flow_column || n[0] == flow_row) {
@@ -319,10 +360,14 @@ KOKKOS_INLINE_FUNCTION void colour_flow_jamps(const ColourFlowPlan& plan,
   }
   for (int c = 0; c < colours; ++c) jamps[c] = cplx<T>(T(0));
   const cplx<T>* row = event.ext[chosen[plan.closing]].c;
+  cplx<T> amplitude;
   for (int k = 0; k < plan.closes; ++k) {
-    const int* close = plan.close + 4 * k;
-    const cplx<T> amplitude = ffv_sandwich(value + 4 * close[3], row, value + 4 * close[2]);
-    jamps[close[0]] += T(close[1]) * g * amplitude;  // FFV1_0 = -i GC_11 (...) = G (...)
+    const int* close = plan.close + 3 * k;
+    if (k == 0 || close[1] != close[-2] || close[2] != close[-1]) {
+      // FFV1_0 = -i GC_11 (...) = G (...), once per amplitude.
+      amplitude = g * ffv_sandwich(value + 4 * close[2], row, value + 4 * close[1]);
+    }
+    add_to_jamp<RegisterColours>(jamps, close[0], T(plan.close_factor[k]) * amplitude);
   }
 }
 

@@ -35,7 +35,8 @@ struct ColourFlow<Process::uux_ttx> {
   static constexpr int nodes = uux_ttx::flow_nodes;
   static constexpr const int (&cf)[colours * colours] = uux_ttx::cf;
   static ColourFlowPlan plan() {
-    return {uux_ttx::flow_node, uux_ttx::flow_term, uux_ttx::flow_close, uux_ttx::flow_kind,
+    return {uux_ttx::flow_node, uux_ttx::flow_term, uux_ttx::flow_term_factor,
+            uux_ttx::flow_close, uux_ttx::flow_close_factor, uux_ttx::flow_kind,
             uux_ttx::flow_top, uux_ttx::flow_nodes, uux_ttx::flow_closes, uux_ttx::particles,
             uux_ttx::flow_closing};
   }
@@ -49,7 +50,8 @@ struct ColourFlow<Process::gu_ttxu> {
   static constexpr int nodes = gu_ttxu::flow_nodes;
   static constexpr const int (&cf)[colours * colours] = gu_ttxu::cf;
   static ColourFlowPlan plan() {
-    return {gu_ttxu::flow_node, gu_ttxu::flow_term, gu_ttxu::flow_close, gu_ttxu::flow_kind,
+    return {gu_ttxu::flow_node, gu_ttxu::flow_term, gu_ttxu::flow_term_factor,
+            gu_ttxu::flow_close, gu_ttxu::flow_close_factor, gu_ttxu::flow_kind,
             gu_ttxu::flow_top, gu_ttxu::flow_nodes, gu_ttxu::flow_closes, gu_ttxu::particles,
             gu_ttxu::flow_closing};
   }
@@ -63,7 +65,8 @@ struct ColourFlow<Process::gux_ttxux> {
   static constexpr int nodes = gux_ttxux::flow_nodes;
   static constexpr const int (&cf)[colours * colours] = gux_ttxux::cf;
   static ColourFlowPlan plan() {
-    return {gux_ttxux::flow_node, gux_ttxux::flow_term, gux_ttxux::flow_close, gux_ttxux::flow_kind,
+    return {gux_ttxux::flow_node, gux_ttxux::flow_term, gux_ttxux::flow_term_factor,
+            gux_ttxux::flow_close, gux_ttxux::flow_close_factor, gux_ttxux::flow_kind,
             gux_ttxux::flow_top, gux_ttxux::flow_nodes, gux_ttxux::flow_closes, gux_ttxux::particles,
             gux_ttxux::flow_closing};
   }
@@ -77,7 +80,8 @@ struct ColourFlow<Process::uux_ttxg> {
   static constexpr int nodes = uux_ttxg::flow_nodes;
   static constexpr const int (&cf)[colours * colours] = uux_ttxg::cf;
   static ColourFlowPlan plan() {
-    return {uux_ttxg::flow_node, uux_ttxg::flow_term, uux_ttxg::flow_close, uux_ttxg::flow_kind,
+    return {uux_ttxg::flow_node, uux_ttxg::flow_term, uux_ttxg::flow_term_factor,
+            uux_ttxg::flow_close, uux_ttxg::flow_close_factor, uux_ttxg::flow_kind,
             uux_ttxg::flow_top, uux_ttxg::flow_nodes, uux_ttxg::flow_closes, uux_ttxg::particles,
             uux_ttxg::flow_closing};
   }
@@ -91,7 +95,8 @@ struct ColourFlow<Process::gg_ttxuux> {
   static constexpr int nodes = gg_ttxuux::flow_nodes;
   static constexpr const int (&cf)[colours * colours] = gg_ttxuux::cf;
   static ColourFlowPlan plan() {
-    return {gg_ttxuux::flow_node, gg_ttxuux::flow_term, gg_ttxuux::flow_close, gg_ttxuux::flow_kind,
+    return {gg_ttxuux::flow_node, gg_ttxuux::flow_term, gg_ttxuux::flow_term_factor,
+            gg_ttxuux::flow_close, gg_ttxuux::flow_close_factor, gg_ttxuux::flow_kind,
             gg_ttxuux::flow_top, gg_ttxuux::flow_nodes, gg_ttxuux::flow_closes, gg_ttxuux::particles,
             gg_ttxuux::flow_closing};
   }
@@ -105,7 +110,8 @@ struct ColourFlow<Process::gu_ttxgu> {
   static constexpr int nodes = gu_ttxgu::flow_nodes;
   static constexpr const int (&cf)[colours * colours] = gu_ttxgu::cf;
   static ColourFlowPlan plan() {
-    return {gu_ttxgu::flow_node, gu_ttxgu::flow_term, gu_ttxgu::flow_close, gu_ttxgu::flow_kind,
+    return {gu_ttxgu::flow_node, gu_ttxgu::flow_term, gu_ttxgu::flow_term_factor,
+            gu_ttxgu::flow_close, gu_ttxgu::flow_close_factor, gu_ttxgu::flow_kind,
             gu_ttxgu::flow_top, gu_ttxgu::flow_nodes, gu_ttxgu::flow_closes, gu_ttxgu::particles,
             gu_ttxgu::flow_closing};
   }
@@ -119,7 +125,8 @@ struct ColourFlow<Process::gux_ttxgux> {
   static constexpr int nodes = gux_ttxgux::flow_nodes;
   static constexpr const int (&cf)[colours * colours] = gux_ttxgux::cf;
   static ColourFlowPlan plan() {
-    return {gux_ttxgux::flow_node, gux_ttxgux::flow_term, gux_ttxgux::flow_close, gux_ttxgux::flow_kind,
+    return {gux_ttxgux::flow_node, gux_ttxgux::flow_term, gux_ttxgux::flow_term_factor,
+            gux_ttxgux::flow_close, gux_ttxgux::flow_close_factor, gux_ttxgux::flow_kind,
             gux_ttxgux::flow_top, gux_ttxgux::flow_nodes, gux_ttxgux::flow_closes, gux_ttxgux::particles,
             gux_ttxgux::flow_closing};
   }
@@ -133,7 +140,8 @@ struct ColourFlow<Process::uux_ttxgg> {
   static constexpr int nodes = uux_ttxgg::flow_nodes;
   static constexpr const int (&cf)[colours * colours] = uux_ttxgg::cf;
   static ColourFlowPlan plan() {
-    return {uux_ttxgg::flow_node, uux_ttxgg::flow_term, uux_ttxgg::flow_close, uux_ttxgg::flow_kind,
+    return {uux_ttxgg::flow_node, uux_ttxgg::flow_term, uux_ttxgg::flow_term_factor,
+            uux_ttxgg::flow_close, uux_ttxgg::flow_close_factor, uux_ttxgg::flow_kind,
             uux_ttxgg::flow_top, uux_ttxgg::flow_nodes, uux_ttxgg::flow_closes, uux_ttxgg::particles,
             uux_ttxgg::flow_closing};
   }
@@ -147,7 +155,8 @@ struct ColourFlow<Process::uc_ttxuc> {
   static constexpr int nodes = uc_ttxuc::flow_nodes;
   static constexpr const int (&cf)[colours * colours] = uc_ttxuc::cf;
   static ColourFlowPlan plan() {
-    return {uc_ttxuc::flow_node, uc_ttxuc::flow_term, uc_ttxuc::flow_close, uc_ttxuc::flow_kind,
+    return {uc_ttxuc::flow_node, uc_ttxuc::flow_term, uc_ttxuc::flow_term_factor,
+            uc_ttxuc::flow_close, uc_ttxuc::flow_close_factor, uc_ttxuc::flow_kind,
             uc_ttxuc::flow_top, uc_ttxuc::flow_nodes, uc_ttxuc::flow_closes, uc_ttxuc::particles,
             uc_ttxuc::flow_closing};
   }
@@ -161,7 +170,8 @@ struct ColourFlow<Process::ucx_ttxucx> {
   static constexpr int nodes = ucx_ttxucx::flow_nodes;
   static constexpr const int (&cf)[colours * colours] = ucx_ttxucx::cf;
   static ColourFlowPlan plan() {
-    return {ucx_ttxucx::flow_node, ucx_ttxucx::flow_term, ucx_ttxucx::flow_close, ucx_ttxucx::flow_kind,
+    return {ucx_ttxucx::flow_node, ucx_ttxucx::flow_term, ucx_ttxucx::flow_term_factor,
+            ucx_ttxucx::flow_close, ucx_ttxucx::flow_close_factor, ucx_ttxucx::flow_kind,
             ucx_ttxucx::flow_top, ucx_ttxucx::flow_nodes, ucx_ttxucx::flow_closes, ucx_ttxucx::particles,
             ucx_ttxucx::flow_closing};
   }
@@ -175,7 +185,8 @@ struct ColourFlow<Process::uu_ttxuu> {
   static constexpr int nodes = uu_ttxuu::flow_nodes;
   static constexpr const int (&cf)[colours * colours] = uu_ttxuu::cf;
   static ColourFlowPlan plan() {
-    return {uu_ttxuu::flow_node, uu_ttxuu::flow_term, uu_ttxuu::flow_close, uu_ttxuu::flow_kind,
+    return {uu_ttxuu::flow_node, uu_ttxuu::flow_term, uu_ttxuu::flow_term_factor,
+            uu_ttxuu::flow_close, uu_ttxuu::flow_close_factor, uu_ttxuu::flow_kind,
             uu_ttxuu::flow_top, uu_ttxuu::flow_nodes, uu_ttxuu::flow_closes, uu_ttxuu::particles,
             uu_ttxuu::flow_closing};
   }
@@ -189,7 +200,8 @@ struct ColourFlow<Process::uux_ttxccx> {
   static constexpr int nodes = uux_ttxccx::flow_nodes;
   static constexpr const int (&cf)[colours * colours] = uux_ttxccx::cf;
   static ColourFlowPlan plan() {
-    return {uux_ttxccx::flow_node, uux_ttxccx::flow_term, uux_ttxccx::flow_close, uux_ttxccx::flow_kind,
+    return {uux_ttxccx::flow_node, uux_ttxccx::flow_term, uux_ttxccx::flow_term_factor,
+            uux_ttxccx::flow_close, uux_ttxccx::flow_close_factor, uux_ttxccx::flow_kind,
             uux_ttxccx::flow_top, uux_ttxccx::flow_nodes, uux_ttxccx::flow_closes, uux_ttxccx::particles,
             uux_ttxccx::flow_closing};
   }
@@ -203,7 +215,8 @@ struct ColourFlow<Process::uux_ttxuux> {
   static constexpr int nodes = uux_ttxuux::flow_nodes;
   static constexpr const int (&cf)[colours * colours] = uux_ttxuux::cf;
   static ColourFlowPlan plan() {
-    return {uux_ttxuux::flow_node, uux_ttxuux::flow_term, uux_ttxuux::flow_close, uux_ttxuux::flow_kind,
+    return {uux_ttxuux::flow_node, uux_ttxuux::flow_term, uux_ttxuux::flow_term_factor,
+            uux_ttxuux::flow_close, uux_ttxuux::flow_close_factor, uux_ttxuux::flow_kind,
             uux_ttxuux::flow_top, uux_ttxuux::flow_nodes, uux_ttxuux::flow_closes, uux_ttxuux::particles,
             uux_ttxuux::flow_closing};
   }
@@ -217,7 +230,8 @@ struct ColourFlow<Process::uxcx_ttxuxcx> {
   static constexpr int nodes = uxcx_ttxuxcx::flow_nodes;
   static constexpr const int (&cf)[colours * colours] = uxcx_ttxuxcx::cf;
   static ColourFlowPlan plan() {
-    return {uxcx_ttxuxcx::flow_node, uxcx_ttxuxcx::flow_term, uxcx_ttxuxcx::flow_close, uxcx_ttxuxcx::flow_kind,
+    return {uxcx_ttxuxcx::flow_node, uxcx_ttxuxcx::flow_term, uxcx_ttxuxcx::flow_term_factor,
+            uxcx_ttxuxcx::flow_close, uxcx_ttxuxcx::flow_close_factor, uxcx_ttxuxcx::flow_kind,
             uxcx_ttxuxcx::flow_top, uxcx_ttxuxcx::flow_nodes, uxcx_ttxuxcx::flow_closes, uxcx_ttxuxcx::particles,
             uxcx_ttxuxcx::flow_closing};
   }
@@ -231,7 +245,8 @@ struct ColourFlow<Process::uxux_ttxuxux> {
   static constexpr int nodes = uxux_ttxuxux::flow_nodes;
   static constexpr const int (&cf)[colours * colours] = uxux_ttxuxux::cf;
   static ColourFlowPlan plan() {
-    return {uxux_ttxuxux::flow_node, uxux_ttxuxux::flow_term, uxux_ttxuxux::flow_close, uxux_ttxuxux::flow_kind,
+    return {uxux_ttxuxux::flow_node, uxux_ttxuxux::flow_term, uxux_ttxuxux::flow_term_factor,
+            uxux_ttxuxux::flow_close, uxux_ttxuxux::flow_close_factor, uxux_ttxuxux::flow_kind,
             uxux_ttxuxux::flow_top, uxux_ttxuxux::flow_nodes, uxux_ttxuxux::flow_closes, uxux_ttxuxux::particles,
             uxux_ttxuxux::flow_closing};
   }

@@ -50,12 +50,14 @@ inline constexpr signed char forest[] = {4, 3, 0, 1, 5, 1, 2, 5, 1, -1, 4, 7, 2,
 inline constexpr int flow_kind[5] = {0, 2, 2, 1, 1};
 inline constexpr int flow_top[5] = {0, 0, 1, 1, 0};
 inline constexpr int flow_closing = 2;
-inline constexpr int flow_nodes = 14;
-inline constexpr int flow_node[70] = {0, 1, 0, 0, 0, 5, 2, 1, 0, 0, 1, 16, 4, 0, 0, 2, 18, 0, 0, 1, 6, 3, 0, 1, 1, 2, 19, 0, 2, 2, 1, 8, 3, 4, 0, 4, 9, 1, 4, 1, 4, 17, 0, 5, 1, 3, 19, 0, 6, 2, 3, 18, 0, 8, 1, 4, 26, 1, 9, 1, 2, 19, 0, 10, 2, 4, 26, 1, 12, 1};
-inline constexpr int flow_terms = 13;
-inline constexpr int flow_term[52] = {2, 1, 2, -1, 5, 0, 1, -1, 0, 3, 0, -1, 2, 4, 2, -1, 4, 0, 6, -1, 4, 0, 2, -1, 3, 1, 8, -1, 3, 4, 2, -1, 3, 1, 2, -1, 4, 10, 6, -1, 0, 0, 3, -1, 2, 1, 8, -1, 4, 3, 6, -1};
-inline constexpr int flow_closes = 7;
-inline constexpr int flow_close[28] = {0, 1, 5, 6, 0, 1, 3, 7, 1, 1, 9, 6, 2, 1, 10, 7, 2, 1, 0, 11, 3, 1, 12, 6, 3, 1, 0, 13};
+inline constexpr int flow_nodes = 12;
+inline constexpr int flow_node[60] = {0, 1, 0, 0, 0, 5, 2, 1, 0, 0, 1, 16, 4, 0, 0, 2, 18, 0, 0, 1, 6, 3, 0, 1, 1, 1, 8, 3, 2, 0, 4, 9, 1, 2, 1, 4, 17, 0, 3, 1, 4, 26, 1, 4, 1, 2, 19, 0, 5, 1, 2, 19, 0, 6, 1, 2, 19, 0, 7, 1};
+inline constexpr int flow_terms = 8;
+inline constexpr int flow_term[32] = {2, 1, 2, -1, 5, 0, 1, -1, 4, 0, 5, -1, 4, 0, 2, -1, 4, 3, 5, -1, 0, 0, 3, -1, 2, 4, 2, -1, 2, 1, 7, -1};
+inline constexpr double flow_term_factor[8] = {0.5, 1.0, 1.0, 1.0, 1.0, 1.0, 0.5, 0.5};
+inline constexpr int flow_closes = 10;
+inline constexpr int flow_close[30] = {2, 0, 8, 3, 0, 8, 0, 3, 6, 2, 3, 6, 0, 9, 5, 3, 9, 5, 0, 10, 5, 1, 10, 5, 1, 11, 5, 3, 11, 5};
+inline constexpr double flow_close_factor[10] = {-0.3333333333333333, 1.0, 1.0, -0.3333333333333333, -1.0, 1.0, 1.0, -0.3333333333333333, -0.3333333333333333, 1.0};
 // clang-format on
 
 }  // namespace hepex::amplitudes::detail::generated::gux_ttxux

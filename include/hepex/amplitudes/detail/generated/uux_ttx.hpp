@@ -44,12 +44,14 @@ inline constexpr signed char forest[] = {4, 3, 0};
 inline constexpr int flow_kind[4] = {1, 2, 2, 1};
 inline constexpr int flow_top[4] = {0, 0, 1, 1};
 inline constexpr int flow_closing = 2;
-inline constexpr int flow_nodes = 5;
-inline constexpr int flow_node[25] = {1, 1, 0, 0, 0, 5, 2, 1, 0, 0, 3, 3, 0, 0, 1, 1, 8, 3, 1, 0, 2, 3, 0, 1, 1};
-inline constexpr int flow_terms = 2;
-inline constexpr int flow_term[8] = {3, 1, 0, -1, 2, 1, 0, -1};
+inline constexpr int flow_nodes = 4;
+inline constexpr int flow_node[20] = {1, 1, 0, 0, 0, 5, 2, 1, 0, 0, 1, 8, 3, 0, 0, 2, 3, 0, 0, 1};
+inline constexpr int flow_terms = 1;
+inline constexpr int flow_term[4] = {2, 1, 0, -1};
+inline constexpr double flow_term_factor[1] = {0.5};
 inline constexpr int flow_closes = 2;
-inline constexpr int flow_close[8] = {0, -1, 2, 3, 1, -1, 4, 3};
+inline constexpr int flow_close[6] = {0, 3, 2, 1, 3, 2};
+inline constexpr double flow_close_factor[2] = {0.3333333333333333, -1.0};
 // clang-format on
 
 }  // namespace hepex::amplitudes::detail::generated::uux_ttx

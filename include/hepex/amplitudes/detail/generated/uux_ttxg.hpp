@@ -50,12 +50,14 @@ inline constexpr signed char forest[] = {4, 3, 0, 1, 5, 1, 5, 3, 6, 4, -1, 0, 5,
 inline constexpr int flow_kind[5] = {1, 2, 2, 1, 0};
 inline constexpr int flow_top[5] = {0, 0, 1, 1, 0};
 inline constexpr int flow_closing = 2;
-inline constexpr int flow_nodes = 14;
-inline constexpr int flow_node[70] = {1, 1, 0, 0, 0, 5, 2, 1, 0, 0, 3, 3, 0, 0, 1, 0, 16, 4, 1, 0, 1, 8, 3, 1, 0, 4, 11, 1, 1, 1, 4, 24, 1, 2, 1, 2, 3, 0, 3, 1, 4, 17, 0, 4, 1, 2, 19, 0, 5, 2, 4, 11, 1, 7, 1, 6, 18, 0, 8, 1, 2, 19, 0, 9, 2, 3, 19, 0, 11, 2};
-inline constexpr int flow_terms = 13;
-inline constexpr int flow_term[52] = {3, 1, 0, -1, 4, 2, 4, -1, 4, 3, 4, -1, 2, 1, 0, -1, 4, 3, 0, -1, 0, 3, 7, -1, 2, 1, 8, -1, 4, 7, 4, -1, 5, 3, 1, -1, 0, 7, 3, -1, 2, 11, 0, -1, 3, 1, 8, -1, 3, 11, 0, -1};
-inline constexpr int flow_closes = 7;
-inline constexpr int flow_close[28] = {0, -1, 3, 5, 0, -1, 2, 6, 1, -1, 9, 4, 1, -1, 3, 10, 2, -1, 12, 4, 2, -1, 7, 6, 3, -1, 13, 4};
+inline constexpr int flow_nodes = 12;
+inline constexpr int flow_node[60] = {1, 1, 0, 0, 0, 5, 2, 1, 0, 0, 3, 3, 0, 0, 1, 0, 16, 4, 1, 0, 1, 8, 3, 1, 0, 4, 11, 1, 1, 1, 4, 24, 1, 2, 1, 4, 17, 0, 3, 1, 6, 18, 0, 4, 1, 2, 19, 0, 5, 1, 2, 19, 0, 6, 1, 2, 19, 0, 7, 1};
+inline constexpr int flow_terms = 8;
+inline constexpr int flow_term[32] = {2, 1, 0, -1, 4, 2, 4, -1, 4, 3, 4, -1, 4, 3, 0, -1, 5, 3, 1, -1, 0, 2, 3, -1, 2, 1, 7, -1, 2, 8, 0, -1};
+inline constexpr double flow_term_factor[8] = {0.5, 1.0, 1.0, 1.0, 1.0, 1.0, 0.5, 0.5};
+inline constexpr int flow_closes = 10;
+inline constexpr int flow_close[30] = {0, 2, 6, 2, 2, 6, 0, 3, 5, 1, 3, 5, 1, 9, 4, 2, 9, 4, 1, 10, 4, 3, 10, 4, 2, 11, 4, 3, 11, 4};
+inline constexpr double flow_close_factor[10] = {0.3333333333333333, -1.0, 0.3333333333333333, -1.0, 1.0, -1.0, -1.0, 0.3333333333333333, -1.0, 0.3333333333333333};
 // clang-format on
 
 }  // namespace hepex::amplitudes::detail::generated::uux_ttxg
