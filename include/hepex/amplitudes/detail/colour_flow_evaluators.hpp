@@ -62,7 +62,14 @@ class ColourFlowEvaluator : public Evaluator<ExecSpace> {
     close_factor_ = device_copy<Memory>("hepex::flow_close_factor", host.close_factor, host.closes);
     kind_ = device_copy<Memory>("hepex::flow_kind", host.kind, particles);
     top_flags_ = device_copy<Memory>("hepex::flow_top", host.top, particles);
-    cf_ = device_copy<Memory>("hepex::flow_cf", Flow::cf, colours * colours);
+    // The colour matrix's upper triangle, w_ii = CF_ii and w_ik = 2 CF_ik
+    // (CF symmetric), in the colour sum's precision: small integers, exact.
+    ColourReal triangle[colours * (colours + 1) / 2];
+    for (int a = 0, at = 0; a < colours; ++a)
+      for (int b = a; b < colours; ++b)
+        triangle[at++] = ColourReal((a == b ? 1 : 2) * Flow::cf[a * colours + b]);
+    triangle_ =
+        device_copy<Memory>("hepex::flow_colour_triangle", triangle, colours * (colours + 1) / 2);
     plan_ = host;
     plan_.node = node_.data();
     plan_.term = term_.data();
@@ -80,8 +87,8 @@ class ColourFlowEvaluator : public Evaluator<ExecSpace> {
     MomentaView<Memory> momenta;
     ColourFlowPlan plan;
     Kokkos::View<const int*, Memory> good;
-    Kokkos::View<const int*, Memory> order;  // colour_flow_helicity_order of good
-    Kokkos::View<const int*, Memory> cf;
+    Kokkos::View<const int*, Memory> order;            // colour_flow_helicity_order of good
+    Kokkos::View<const ColourReal*, Memory> triangle;  // the colour matrix's, row by row
     Kokkos::View<double*, Memory> me;
     TopQuark top;
     unsigned reversed;
@@ -123,14 +130,16 @@ class ColourFlowEvaluator : public Evaluator<ExecSpace> {
                                         : changed_particles(good(i), good(order(k - 1)), particles);
         colour_flow_jamps<register_colours>(plan, event, Helicities{good(i), reversed}, changed,
                                             top, colours, value, jamps);
-        // |M|^2 = sum_ij Re(conj(J_i) CF_ij J_j) / denominator, in ColourReal.
+        // |M|^2 = sum_ij Re(conj(J_i) CF_ij J_j) / denominator, in ColourReal,
+        // over the triangle (triangle_colour_sum.hpp): sum_i Re(conj(J_i) z_i),
+        // z_i = sum_{k >= i} w_ik J_k.
         ColourReal total = 0;
-        for (int a = 0; a < colours; ++a) {
+        for (int a = 0, at = 0; a < colours; ++a) {
           const cplx<ColourReal> ja(ColourReal(jamps[a].re), ColourReal(jamps[a].im));
           cplx<ColourReal> row(ColourReal(0));
-          for (int b = 0; b < colours; ++b) {
+          for (int b = a; b < colours; ++b) {
             const cplx<ColourReal> jb(ColourReal(jamps[b].re), ColourReal(jamps[b].im));
-            row += ColourReal(cf(a * colours + b)) * jb;
+            row += triangle(at++) * jb;
           }
           total += ja.re * row.re + ja.im * row.im;
           jamp2[a] += double(ja.re) * double(ja.re) + double(ja.im) * double(ja.im);
@@ -168,7 +177,7 @@ class ColourFlowEvaluator : public Evaluator<ExecSpace> {
                         plan_,
                         good_,
                         order_,
-                        cf_,
+                        triangle_,
                         me,
                         top_,
                         process_info(P).reversed_helicities,
@@ -185,7 +194,8 @@ class ColourFlowEvaluator : public Evaluator<ExecSpace> {
   int coupling_power_;
   int denominator_ = 1;
   ColourFlowPlan plan_;
-  Kokkos::View<int*, Memory> node_, term_, close_, kind_, top_flags_, cf_;
+  Kokkos::View<int*, Memory> node_, term_, close_, kind_, top_flags_;
+  Kokkos::View<ColourReal*, Memory> triangle_;
   Kokkos::View<double*, Memory> term_factor_, close_factor_;
   std::vector<int> helicities_;
   Kokkos::View<int*, Memory> good_, order_;
