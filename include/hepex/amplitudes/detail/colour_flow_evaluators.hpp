@@ -50,6 +50,13 @@ class ColourFlowEvaluator : public Evaluator<ExecSpace> {
   static constexpr int nodes = Flow::nodes;
   // On a device the jamps are summed into registers (add_to_jamp).
   static constexpr int register_colours = std::is_same_v<Memory, Kokkos::HostSpace> ? 0 : colours;
+  // The colour sum in double runs over the matrix's upper triangle, in
+  // double weights converted once: on the H200 it took uux_ttxgg from 1.70e7
+  // to 2.04e7 MEs/s (perf/results/amplitudes/README.md). In float (mixed and
+  // single precision) the kernel keeps the whole integer matrix: there the
+  // triangle in float weights measured slower (1.64e7 against 2.04e7 MEs/s
+  // in mixed), for reasons not profiled.
+  static constexpr bool triangle_sum = std::is_same_v<ColourReal, double>;
 
   ColourFlowEvaluator(const TopQuark& top, int coupling_power)
       : top_(top), coupling_power_(coupling_power) {
@@ -62,14 +69,18 @@ class ColourFlowEvaluator : public Evaluator<ExecSpace> {
     close_factor_ = device_copy<Memory>("hepex::flow_close_factor", host.close_factor, host.closes);
     kind_ = device_copy<Memory>("hepex::flow_kind", host.kind, particles);
     top_flags_ = device_copy<Memory>("hepex::flow_top", host.top, particles);
-    // The colour matrix's upper triangle, w_ii = CF_ii and w_ik = 2 CF_ik
-    // (CF symmetric), in the colour sum's precision: small integers, exact.
-    ColourReal triangle[colours * (colours + 1) / 2];
-    for (int a = 0, at = 0; a < colours; ++a)
-      for (int b = a; b < colours; ++b)
-        triangle[at++] = ColourReal((a == b ? 1 : 2) * Flow::cf[a * colours + b]);
-    triangle_ =
-        device_copy<Memory>("hepex::flow_colour_triangle", triangle, colours * (colours + 1) / 2);
+    if constexpr (triangle_sum) {
+      // The colour matrix's upper triangle, w_ii = CF_ii and w_ik = 2 CF_ik
+      // (CF symmetric): small integers, exact.
+      ColourReal triangle[colours * (colours + 1) / 2];
+      for (int a = 0, at = 0; a < colours; ++a)
+        for (int b = a; b < colours; ++b)
+          triangle[at++] = ColourReal((a == b ? 1 : 2) * Flow::cf[a * colours + b]);
+      triangle_ =
+          device_copy<Memory>("hepex::flow_colour_triangle", triangle, colours * (colours + 1) / 2);
+    } else {
+      cf_ = device_copy<Memory>("hepex::flow_cf", Flow::cf, colours * colours);
+    }
     plan_ = host;
     plan_.node = node_.data();
     plan_.term = term_.data();
@@ -88,7 +99,8 @@ class ColourFlowEvaluator : public Evaluator<ExecSpace> {
     ColourFlowPlan plan;
     Kokkos::View<const int*, Memory> good;
     Kokkos::View<const int*, Memory> order;            // colour_flow_helicity_order of good
-    Kokkos::View<const ColourReal*, Memory> triangle;  // the colour matrix's, row by row
+    Kokkos::View<const ColourReal*, Memory> triangle;  // triangle_sum: CF's, row by row
+    Kokkos::View<const int*, Memory> cf;               // else CF
     Kokkos::View<double*, Memory> me;
     TopQuark top;
     unsigned reversed;
@@ -130,16 +142,23 @@ class ColourFlowEvaluator : public Evaluator<ExecSpace> {
                                         : changed_particles(good(i), good(order(k - 1)), particles);
         colour_flow_jamps<register_colours>(plan, event, Helicities{good(i), reversed}, changed,
                                             top, colours, value, jamps);
-        // |M|^2 = sum_ij Re(conj(J_i) CF_ij J_j) / denominator, in ColourReal,
-        // over the triangle (triangle_colour_sum.hpp): sum_i Re(conj(J_i) z_i),
-        // z_i = sum_{k >= i} w_ik J_k.
+        // |M|^2 = sum_ij Re(conj(J_i) CF_ij J_j) / denominator, in ColourReal;
+        // triangle_sum: over the triangle (triangle_colour_sum.hpp),
+        // sum_i Re(conj(J_i) z_i) with z_i = sum_{k >= i} w_ik J_k.
         ColourReal total = 0;
         for (int a = 0, at = 0; a < colours; ++a) {
           const cplx<ColourReal> ja(ColourReal(jamps[a].re), ColourReal(jamps[a].im));
           cplx<ColourReal> row(ColourReal(0));
-          for (int b = a; b < colours; ++b) {
-            const cplx<ColourReal> jb(ColourReal(jamps[b].re), ColourReal(jamps[b].im));
-            row += triangle(at++) * jb;
+          if constexpr (triangle_sum) {
+            for (int b = a; b < colours; ++b) {
+              const cplx<ColourReal> jb(ColourReal(jamps[b].re), ColourReal(jamps[b].im));
+              row += triangle(at++) * jb;
+            }
+          } else {
+            for (int b = 0; b < colours; ++b) {
+              const cplx<ColourReal> jb(ColourReal(jamps[b].re), ColourReal(jamps[b].im));
+              row += ColourReal(cf(a * colours + b)) * jb;
+            }
           }
           total += ja.re * row.re + ja.im * row.im;
           jamp2[a] += double(ja.re) * double(ja.re) + double(ja.im) * double(ja.im);
@@ -178,6 +197,7 @@ class ColourFlowEvaluator : public Evaluator<ExecSpace> {
                         good_,
                         order_,
                         triangle_,
+                        cf_,
                         me,
                         top_,
                         process_info(P).reversed_helicities,
@@ -194,7 +214,7 @@ class ColourFlowEvaluator : public Evaluator<ExecSpace> {
   int coupling_power_;
   int denominator_ = 1;
   ColourFlowPlan plan_;
-  Kokkos::View<int*, Memory> node_, term_, close_, kind_, top_flags_;
+  Kokkos::View<int*, Memory> node_, term_, close_, kind_, top_flags_, cf_;
   Kokkos::View<ColourReal*, Memory> triangle_;
   Kokkos::View<double*, Memory> term_factor_, close_factor_;
   std::vector<int> helicities_;
