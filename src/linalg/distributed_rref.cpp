@@ -77,11 +77,14 @@ class Reader {
   std::size_t at_ = 0;
 };
 
-// What every rank sends root per panel: an error (empty when none), its free
-// row count, and its candidates (local row indices, their columns c..n-1).
-// Root answers with an error, or "done" (no free row left anywhere), or the
-// panel's pivots: Q (offsets in the panel), the owners of S (rank, local
-// row) and E (k x (n - c)).
+// Two exchanges per panel. First every rank sends root an error (empty when
+// none), its free row count and its candidates (local row indices and their
+// panel slices, w columns); root answers with an error, or "done" (no free
+// row left anywhere), or the owners of S (rank, local row). Then the owners
+// send S's rows (an error slot, their columns c..n-1), and root answers with
+// an error or the panel's pivots Q (offsets in the panel) and E (k x (n - c)).
+// Root so receives ranks x w slices and k whole rows per panel, where one
+// exchange of the candidates' whole rows would bring it ranks x w of them.
 constexpr std::uint8_t answer_error = 0, answer_done = 1, answer_panel = 2;
 
 // The pivot columns of the RREF of the transpose of the first `cols`
@@ -138,23 +141,26 @@ class PanelLoop {
       } catch (const std::exception& e) {
         message = Writer().put_text(e.what()).take();
       }
-      const std::vector<std::string> parts = comm_.gather(message);
-      std::string answer;
-      if (comm_.rank() == 0) {
-        try {
-          answer = choose(parts, c, w);
-        } catch (const std::exception& e) {
-          answer = Writer().put(answer_error).put_text("rank 0: " + std::string(e.what())).take();
-        }
-      }
-      comm_.broadcast(answer);
-      Reader read(answer);
-      const auto kind = read.get<std::uint8_t>();
-      if (kind == answer_error) throw Error(read.get_text());
-      if (kind == answer_done) break;
+      const std::string owners = exchange(
+          message, [&](const std::vector<std::string>& parts) { return choose(parts, w); });
+      Reader read(owners);
+      if (read.get<std::uint8_t>() == answer_done) break;
+      const std::vector<int> ranks = read.get_array<int>();
+      const std::vector<int> rows = read.get_array<int>();
       ++result.panels;
+      if (rows.empty()) continue;  // the panel's columns are zero in every free row
       try {
-        apply(read, c);
+        message = pivot_rows(ranks, rows, c);
+      } catch (const std::exception& e) {
+        message = Writer().put_text(e.what()).take();
+      }
+      const std::string pivots = exchange(message, [&](const std::vector<std::string>& parts) {
+        return reduce(parts, ranks, c, w);
+      });
+      try {
+        Reader panel(pivots);
+        panel.get<std::uint8_t>();
+        apply(panel, ranks, rows, c);
       } catch (const std::exception& e) {
         pending_ = e.what();
       }
@@ -210,8 +216,29 @@ class PanelLoop {
     return result;
   }
 
+  // One exchange: every rank's message gathered on root, root's answer
+  // (answer(parts), or the first rank's error) broadcast; an error answer
+  // becomes the same Error on every rank.
+  template <class Answer>
+  std::string exchange(const std::string& message, const Answer& answer) {
+    const std::vector<std::string> parts = comm_.gather(message);
+    std::string reply;
+    if (comm_.rank() == 0) {
+      try {
+        const std::string error = first_error(parts);
+        reply = error.empty() ? answer(parts) : Writer().put(answer_error).put_text(error).take();
+      } catch (const std::exception& e) {
+        reply = Writer().put(answer_error).put_text("rank 0: " + std::string(e.what())).take();
+      }
+    }
+    comm_.broadcast(reply);
+    Reader read(reply);
+    if (read.get<std::uint8_t>() == answer_error) throw Error(read.get_text());
+    return reply;
+  }
+
   // Step 1: this rank's free rows that span all of its free rows in the
-  // panel, with their columns c..n-1.
+  // panel, with their slices (columns c..c+w-1).
   std::string candidates(std::size_t c, int w) {
     std::vector<int> free;
     for (std::size_t i = 0; i < rows_; ++i)
@@ -232,35 +259,46 @@ class PanelLoop {
       for (const int at : spanning_rows(space_, f_, slices, static_cast<std::size_t>(w)))
         chosen.push_back(free[at]);
     }
-    const std::size_t width = cols_ - c;
-    Matrix<Word> tails(chosen.size(), width);
-    if (!chosen.empty()) {
-      const Ints rows = to_view<Memory>(chosen, "hepex::distributed_rref::chosen");
-      const Mat out(Kokkos::view_alloc(Kokkos::WithoutInitializing,
-                                       std::string("hepex::distributed_rref::tails")),
-                    chosen.size(), width);
-      const Mat a = a_;
-      const auto first = static_cast<std::int64_t>(c);
-      detail::for_each_entry(
-          "hepex::distributed_rref::tails", space_, chosen.size(), width,
-          KOKKOS_LAMBDA(const std::int64_t i, const std::int64_t j) {
-            out(i, j) = a(rows(i), first + j);
-          });
-      tails = to_host(out);
-    }
+    const Matrix<Word> panel = rows_from(chosen, c, static_cast<std::size_t>(w));
     return Writer()
         .put_text(std::string())
         .put(static_cast<std::uint64_t>(free.size()))
         .put_array(chosen.data(), chosen.size())
-        .put_array(tails.data.data(), tails.data.size())
+        .put_array(panel.data.data(), panel.data.size())
         .take();
   }
 
-  // Step 2, on root: S among every rank's candidates, E = RREF(S).
-  std::string choose(const std::vector<std::string>& parts, std::size_t c, int w) {
-    const std::string error = first_error(parts);
-    if (!error.empty()) return Writer().put(answer_error).put_text(error).take();
-    const std::size_t width = cols_ - c;
+  // Columns c..c+width-1 of this rank's rows `rows`, on the host.
+  Matrix<Word> rows_from(const std::vector<int>& rows, std::size_t c, std::size_t width) {
+    if (rows.empty()) return Matrix<Word>(0, width);
+    const Ints which = to_view<Memory>(rows, "hepex::distributed_rref::which");
+    const Mat out(Kokkos::view_alloc(Kokkos::WithoutInitializing,
+                                     std::string("hepex::distributed_rref::rows_from")),
+                  rows.size(), width);
+    const Mat a = a_;
+    const auto first = static_cast<std::int64_t>(c);
+    detail::for_each_entry(
+        "hepex::distributed_rref::rows_from", space_, rows.size(), width,
+        KOKKOS_LAMBDA(const std::int64_t i, const std::int64_t j) {
+          out(i, j) = a(which(i), first + j);
+        });
+    return to_host(out);
+  }
+
+  // Step 3: this rank's rows of S (those of `ranks` equal to this rank, in
+  // S's order), with their columns c..n-1.
+  std::string pivot_rows(const std::vector<int>& ranks, const std::vector<int>& rows,
+                         std::size_t c) {
+    std::vector<int> mine;
+    for (std::size_t j = 0; j < rows.size(); ++j)
+      if (ranks[j] == comm_.rank()) mine.push_back(rows[j]);
+    const Matrix<Word> tails = rows_from(mine, c, cols_ - c);
+    return Writer().put_text(std::string()).put_array(tails.data.data(), tails.data.size()).take();
+  }
+
+  // Step 2, on root: S among every rank's candidates, by their slices.
+  std::string choose(const std::vector<std::string>& parts, int w) {
+    const auto width = static_cast<std::size_t>(w);
     std::vector<int> owner_rank, owner_row;
     std::vector<Word> stacked;
     std::uint64_t free_rows = 0;
@@ -269,8 +307,8 @@ class PanelLoop {
       read.get_text();
       free_rows += read.get<std::uint64_t>();
       const std::vector<int> rows = read.get_array<int>();
-      const std::vector<Word> tails = read.get_array<Word>();
-      if (tails.size() != rows.size() * width) {
+      const std::vector<Word> slices = read.get_array<Word>();
+      if (slices.size() != rows.size() * width) {
         throw Error("distributed rref: rank " + std::to_string(r) + " sent a malformed panel",
                     ErrorKind::runtime);
       }
@@ -278,32 +316,53 @@ class PanelLoop {
         owner_rank.push_back(static_cast<int>(r));
         owner_row.push_back(row);
       }
-      stacked.insert(stacked.end(), tails.begin(), tails.end());
+      stacked.insert(stacked.end(), slices.begin(), slices.end());
     }
     if (free_rows == 0) return Writer().put(answer_done).take();
-    const std::size_t count = owner_row.size();
-    Matrix<Word> all(count, width);
+    Matrix<Word> all(owner_row.size(), width);
     all.data = std::move(stacked);
-    const Mat device_all = to_device<Memory>(all, "hepex::distributed_rref::candidates");
-    // The candidates' first w columns are their panel slices.
-    const std::vector<int> picked =
-        spanning_rows(space_, f_, device_all, static_cast<std::size_t>(w));
-    const std::size_t k = picked.size();
+    const std::vector<int> picked = spanning_rows(
+        space_, f_, to_device<Memory>(all, "hepex::distributed_rref::candidates"), width);
+    std::vector<int> ranks, rows;
+    for (const int j : picked) {
+      ranks.push_back(owner_rank[j]);
+      rows.push_back(owner_row[j]);
+    }
+    return Writer()
+        .put(answer_panel)
+        .put_array(ranks.data(), ranks.size())
+        .put_array(rows.data(), rows.size())
+        .take();
+  }
+
+  // Step 4, on root: S from its owners' rows (each rank's in S's order),
+  // E = RREF(S) and its pivots.
+  std::string reduce(const std::vector<std::string>& parts, const std::vector<int>& ranks,
+                     std::size_t c, int w) {
+    const std::size_t k = ranks.size(), width = cols_ - c;
+    std::vector<std::vector<Word>> sent(parts.size());
+    std::vector<std::size_t> used(parts.size(), 0), expected(parts.size(), 0);
+    for (const int r : ranks) ++expected[static_cast<std::size_t>(r)];
+    for (std::size_t r = 0; r < parts.size(); ++r) {
+      Reader read(parts[r]);
+      read.get_text();
+      sent[r] = read.get_array<Word>();
+      if (sent[r].size() != expected[r] * width) {
+        throw Error("distributed rref: rank " + std::to_string(r) + " sent a malformed pivot row",
+                    ErrorKind::runtime);
+      }
+    }
     Matrix<Word> s(k, width);
-    std::vector<int> ranks(k), rows(k);
     for (std::size_t j = 0; j < k; ++j) {
-      std::copy_n(all.data.begin() + static_cast<std::ptrdiff_t>(picked[j] * width), width,
+      const auto r = static_cast<std::size_t>(ranks[j]);
+      std::copy_n(sent[r].begin() + static_cast<std::ptrdiff_t>(used[r]++ * width), width,
                   s.data.begin() + static_cast<std::ptrdiff_t>(j * width));
-      ranks[j] = owner_rank[picked[j]];
-      rows[j] = owner_row[picked[j]];
     }
     std::vector<int> q;
-    if (k > 0) s = reduce_candidates(s, w, q);
+    s = reduce_candidates(s, w, q);
     return Writer()
         .put(answer_panel)
         .put_array(q.data(), q.size())
-        .put_array(ranks.data(), ranks.size())
-        .put_array(rows.data(), rows.size())
         .put_array(s.data.data(), s.data.size())
         .take();
   }
@@ -360,11 +419,10 @@ class PanelLoop {
     return to_host(e);
   }
 
-  // Step 3: A[:, c:] -= A[:, c + Q] E on this rank; E's rows over S's.
-  void apply(Reader& read, std::size_t c) {
+  // Step 5: A[:, c:] -= A[:, c + Q] E on this rank; E's rows over S's.
+  void apply(Reader& read, const std::vector<int>& ranks, const std::vector<int>& rows,
+             std::size_t c) {
     const std::vector<int> q = read.get_array<int>();
-    const std::vector<int> ranks = read.get_array<int>();
-    const std::vector<int> rows = read.get_array<int>();
     const std::vector<Word> e_entries = read.get_array<Word>();
     const std::size_t k = q.size(), width = cols_ - c;
     for (const int column : q) pivots_.push_back(static_cast<int>(c) + column);

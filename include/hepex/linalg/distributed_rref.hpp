@@ -11,20 +11,24 @@
 //   1. every rank picks, among its free rows (not yet pivot rows), at most w
 //      whose slices in the panel span those of all its free rows (the pivot
 //      columns of the RREF of the transposed slices);
-//   2. root gathers these candidates (columns c..n-1: a free row is zero
-//      left of the panel), picks among them k rows S whose slices are
-//      independent (the same way), and forms E = RREF(S): k rows with their
-//      pivots Q in the panel, E = G S for an invertible G, so that S may be
-//      replaced by E without changing the row space (G and the panel part
-//      from the RREF of [S_p | I], the rest one modgemm G S[:, w:]);
-//   3. root broadcasts E, Q and who owns S; every rank updates all its rows,
+//   2. root gathers these candidates' slices, picks among them k rows S
+//      whose slices are independent (the same way) and broadcasts who owns
+//      them;
+//   3. the owners send S's rows (columns c..n-1: a free row is zero left of
+//      the panel), and root forms E = RREF(S): k rows with their pivots Q in
+//      the panel, E = G S for an invertible G, so that S may be replaced by
+//      E without changing the row space (G and the panel part from the RREF
+//      of [S_p | I], the rest one modgemm G S[:, w:]);
+//   4. root broadcasts E and Q; every rank updates all its rows,
 //      A[:, c:] -= A[:, Q] E (the existing modgemm on its device), and the
 //      owners write E's rows over S's and mark them as pivot rows.
 // After the update every free row is zero in the panel: its slice lay in the
 // span of S's slices, i.e. of E's, and a vector v of that span is v[Q] E.
 // Every row is updated by every panel (Gauss-Jordan clears above the pivots
 // too), so contiguous blocks of equal size share the work equally; the
-// serial part is root's RREF of at most (ranks x w) x n candidates per panel.
+// serial part is root's: the RREF of at most (ranks x w) x w candidate
+// slices and E from k <= w rows of n - c columns per panel. Root receives
+// those slices and S's k rows, not the candidates' whole rows.
 // Messages are host bytes over the communicator (MPI); a rank's failure in
 // any step reaches every rank as the same error (no rank is left waiting).
 
