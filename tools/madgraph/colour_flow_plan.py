@@ -353,10 +353,11 @@ def share_multiples(nodes, closing_terms):
     the factor, ordered so that closings of one amplitude (the same gluon and
     column node) are adjacent: the executor forms each amplitude once. Nodes
     that no closing reads are dropped. u u > t t~ u u: 49 nodes, 68 terms, 28
-    closings before; 31, 44 and 14 amplitudes after (its 14 diagrams)."""
+    closings before; 31, 44 and 14 amplitudes after (its 14 diagrams), and
+    26 terms after close_on_terms."""
     rep = {}  # node -> (representative node, factor), or None for a zero current
     found = {}
-    kept = []  # representatives: (kind, mask, extra, {(kind, reads): factor})
+    kept = []  # representatives: (id, kind, mask, extra, {(term kind, reads): factor})
     for i, (kind, mask, extra, terms) in enumerate(nodes):
         if not terms:
             key = ("external", kind, extra)
@@ -446,9 +447,10 @@ def close_on_terms(kept, amplitudes, first_id):
     their terms: a closing is linear in its gluon current, and the currents
     of the whole process but the top and one column current share many terms
     (u u > t t~ u u: 10 such currents of 28 terms are 10 distinct terms).
-    Each distinct term
-    becomes a current of its own (the same propagator, 1/P^2), read by the
-    closings of every current it was in, with that current's factor.
+    Each distinct term becomes a current of its own (the same propagator,
+    1/P^2), read by the closings of every current it was in, with that
+    current's factor; not where that would make more currents than it
+    replaces.
     kept: the representatives (id, kind, mask, extra, {term: factor});
     amplitudes: {(gluon, column, jamp): factor}. New ids count from first_id."""
     read = {r for *_, sums in kept for _, reads in sums for r in reads}
