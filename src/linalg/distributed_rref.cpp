@@ -166,12 +166,8 @@ class PanelLoop {
       }
     }
     // A failure in the last update reaches every rank here.
-    std::string status = pending_.empty() ? std::string() : Writer().put_text(pending_).take();
-    const std::vector<std::string> parts = comm_.gather(status);
-    std::string first;
-    if (comm_.rank() == 0) first = first_error(parts);
-    comm_.broadcast(first);
-    if (!first.empty()) throw Error(first);
+    exchange(Writer().put_text(pending_).take(),
+             [](const std::vector<std::string>&) { return Writer().put(answer_done).take(); });
     local_ = to_host(a_);
     result.rank = pivots_.size();
     result.pivots = pivots_;
