@@ -1,5 +1,6 @@
 // The process registry's entries (generated/process_table.hpp). The table's
-// factories instantiate every process's evaluators here.
+// factories are instantiated each in its process's translation unit
+// (src/amplitudes/processes/<name>.cpp, generated with the table).
 #include "hepex/amplitudes/detail/generated/process_table.hpp"
 
 #include <string>

@@ -88,8 +88,10 @@ TEST_P(ColourFlowReference, OnShellEventsInEveryPrecision) {
 // Each combination's currents are formed in full; the same combinations in
 // a random order (seeded), keeping the currents of the previous one where
 // their particles kept their helicities (colour_flow_jamps' `changed`, as
-// the kernels call it) and summing the jamps in registers as a device
-// kernel does (add_to_jamp), give the same jamps to the bit.
+// the kernels call it) and summing the jamps in registers (add_to_jamp),
+// give the same jamps to the bit; so does the plan written out as code
+// (ColourFlow<P>::jamps, generated/<process>_flow_code.hpp), which the
+// kernels run, in the same order.
 // The event's momenta and a helicity combination, as colour_flow_jamps reads
 // them (functors callable on host and device, as the function is).
 struct EventMomenta {
@@ -136,6 +138,7 @@ std::vector<double> host_recursion(const test::ReferenceEvents& ref) {
     std::iota(order.begin(), order.end(), 0);
     std::shuffle(order.begin(), order.end(), random);
     cplx<double> kept[4 * Flow::nodes], jamps[Flow::colours];
+    cplx<double> code_kept[4 * Flow::nodes], code_jamps[Flow::colours];
     for (std::size_t k = 0; k < order.size(); ++k) {
       const int h = order[k];
       int combination[Flow::particles];
@@ -144,10 +147,17 @@ std::vector<double> host_recursion(const test::ReferenceEvents& ref) {
           k == 0 ? all_particles_changed : changed_particles(h, order[k - 1], info.particles);
       colour_flow_jamps<Flow::colours>(plan, event, CombinationHelicities{combination}, changed,
                                        TopQuark{}, Flow::colours, kept, jamps);
+      Flow::jamps(event, CombinationHelicities{combination}, changed, TopQuark{}, code_kept,
+                  code_jamps);
       for (int c = 0; c < Flow::colours; ++c) {
         EXPECT_TRUE(jamps[c].re == full[h][c].re && jamps[c].im == full[h][c].im)
             << info.name << " event " << e << " helicity " << h << " after "
             << (k > 0 ? order[k - 1] : -1) << ", jamp " << c;
+        EXPECT_TRUE(code_jamps[c].re == full[h][c].re && code_jamps[c].im == full[h][c].im)
+            << info.name << " event " << e << " helicity " << h << " after "
+            << (k > 0 ? order[k - 1] : -1) << ", jamp " << c << ": the plan as code "
+            << code_jamps[c].re << " + i " << code_jamps[c].im << ", executed " << full[h][c].re
+            << " + i " << full[h][c].im;
       }
     }
   }

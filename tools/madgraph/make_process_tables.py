@@ -12,6 +12,13 @@ include/hepex/amplitudes/detail/generated/:
                         evaluator family's factory
   <kernel>.hpp          per evaluator family, the compile-time map from the
                         family's template parameter to its process's tables
+  <name>_flow_code.hpp  a colour-flow process's plan written out as code
+                        (colour_flow_code, below)
+and src/amplitudes/processes/:
+  <name>.cpp            the translation unit that instantiates the process's
+                        evaluators (its factory), so that a build compiles
+                        the processes' kernels in parallel
+  sources.cmake         their list, for src/CMakeLists.txt
 
 Adding a process: its reference data, one line in processes.json, run this
 (from anywhere: python3 tools/madgraph/make_process_tables.py). With --check
@@ -28,6 +35,7 @@ import colour_flow_plan
 root = pathlib.Path(__file__).resolve().parents[2]
 data = root / "tests/data/madgraph"
 out_dir = root / "include/hepex/amplitudes/detail/generated"
+source_dir = root / "src/amplitudes/processes"
 manifest = json.loads((root / "tools/madgraph/processes.json").read_text())
 
 # MadGraph's particle names (model sm) and PDG codes; spin states and colour
@@ -206,6 +214,7 @@ class ProcessData:
         assert len(basis) == self.colours, f"{self.name}: colour basis and matrix disagree"
         plan = colour_flow_plan.Plan(self.pdg, basis)
         nodes, terms, term_factors, closes, close_factors = plan.flat()
+        self.flow_plan = (plan.closing, nodes, terms, term_factors, closes, close_factors)
         assert {c[0] for c in closes} == set(range(self.colours)), f"{self.name}: a jamp without terms"
         self.flow_nodes, self.flow_terms, self.flow_closes = len(nodes), len(terms), len(closes)
         flat = lambda rows: cpp_list(x for r in rows for x in r)
@@ -231,12 +240,83 @@ class ProcessData:
                 f"{{{cpp_doubles(close_factors)}}};"]
 
 
+# The plan's kinds (colour_flow_recursion.hpp, ColourFlowNode and
+# ColourFlowTerm) by the names the generated code uses.
+NODE_KINDS = {0: "flow_external_gluon", 1: "flow_external_column", 2: "flow_gluon",
+              3: "flow_singlet", 4: "flow_column", 5: "flow_external_row", 6: "flow_row"}
+TERM_KINDS = {0: "flow_vvv", 1: "flow_vvvv", 2: "flow_pair", 4: "flow_attach",
+              5: "flow_attach_row"}
+# The sum each term kind feeds (add_flow_term; ColourFlowSums).
+TERM_SUM = {0: ("three", 1), 1: ("four", 2), 2: ("pair", 4), 4: ("pair", 4), 5: ("pair", 4)}
+
+
+def colour_flow_code(p):
+    """generated/<name>_flow_code.hpp: the process's plan written out as
+    code, the steps of colour_flow_jamps (colour_flow_recursion.hpp) in the
+    same order with every node, term and jamp index a constant. Executing
+    the tables, a GPU thread reads each index from memory before it can
+    address the current it names, and keeps the currents in local memory
+    indexed at run time; here the compiler sees every address."""
+    closing, nodes, terms, term_factors, closes, close_factors = p.flow_plan
+    n = p.name
+    lines = header(f"tools/madgraph/colour_flow_plan.py's plan of {n} ({n}.hpp)")
+    lines += [f"// {p.madgraph}: the colour-flow recursion's plan (flow_node, flow_term,",
+              "// flow_close of the tables) as code: colour_flow_jamps' steps, in its order and",
+              "// with its helpers, every index known at compile time (make_process_tables.py,",
+              "// colour_flow_code, says why).", "",
+              '#include "hepex/amplitudes/detail/colour_flow_recursion.hpp"', "",
+              f"namespace hepex::amplitudes::detail::generated::{n} {{", "",
+              "// The jamps of one prepared event at one helicity combination, as",
+              "// colour_flow_jamps(plan, event, helicity, changed, quark, colours, value, jamps).",
+              "template <class T, int Particles, int Nodes, class Helicity>",
+              "KOKKOS_INLINE_FUNCTION void flow_jamps(const ColourFlowEvent<T, Particles, Nodes>& e,",
+              "                                       const Helicity& helicity, unsigned changed,",
+              "                                       const TopQuark& quark, cplx<T>* v, cplx<T>* jamps) {",
+              f"  static_assert(Particles == {p.particles} && Nodes == {len(nodes)}, \"{n}'s sizes\");",
+              "  int chosen[Particles];",
+              "  for (int part = 0; part < Particles; ++part) chosen[part] = 2 * part + (helicity(part) > 0);",
+              "  cplx<T>* const unused = nullptr;  // a sum no term of the node feeds",
+              "  (void)unused;",
+              "  // clang-format off"]
+    for i, (kind, mask, extra, first, count) in enumerate(nodes):
+        particles = " ".join(str(b) for b in range(p.particles) if mask >> b & 1)
+        if kind in (0, 1, 5):
+            lines.append(f"  if (changed & 0x{mask:x}u) set_external_current(e, chosen[{extra}], v + {4 * i});"
+                         f"  // node {i}: particle {extra}")
+            continue
+        used = sorted({TERM_SUM[terms[t][0]] for t in range(first, first + count)}, key=lambda x: x[1])
+        sums = sum(bit for _, bit in used) if kind in (2, 3) else 4
+        names = {name for name, _ in used}
+        lines.append(f"  if (changed & 0x{mask:x}u) {{  // node {i}: {NODE_KINDS[kind]} of particles {particles}")
+        lines.append("    cplx<T> " + ", ".join(f"{s}[4] = {{}}" for s in ("three", "four", "pair")
+                                                 if s in names) + ";")
+        arg = lambda s: s if s in names else "unused"
+        for t in range(first, first + count):
+            tk, a, b, c = terms[t]
+            lines.append(f"    add_flow_term({TERM_KINDS[tk]}, {a}, {b}, {c}, {float(term_factors[t])!r}, e, v, "
+                         f"{arg('three')}, {arg('four')}, {arg('pair')});")
+        lines.append(f"    finish_flow_current<{sums}u>({NODE_KINDS[kind]}, {extra}, {i}, e, quark, "
+                     f"{arg('three')}, {arg('four')}, {arg('pair')}, v + {4 * i});")
+        lines.append("  }")
+    lines += [f"  for (int c = 0; c < {p.colours}; ++c) jamps[c] = cplx<T>(T(0));",
+              f"  const cplx<T>* row = e.ext[chosen[{closing}]].c;",
+              "  cplx<T> amplitude;"]
+    for k, ((jamp, gluon, column), factor) in enumerate(zip(closes, close_factors)):
+        if k == 0 or tuple(closes[k - 1][1:]) != (gluon, column):
+            lines.append(f"  amplitude = flow_amplitude(row, v + {4 * gluon}, v + {4 * column});")
+        lines.append(f"  jamps[{jamp}] += T({float(factor)!r}) * amplitude;")
+    lines += ["  // clang-format on", "}", "",
+              f"}}  // namespace hepex::amplitudes::detail::generated::{n}", ""]
+    return lines
+
+
 # Each evaluator family: the header with its factory, and the factory's
 # template argument for a process (top_line_gluons: the gluons, legs g g t t~ g...).
 families = {
     "top_line_gluons": {
         "header": "hepex/amplitudes/detail/top_line_gluons_evaluators.hpp",
         "factory": lambda p: f"make_top_line_gluons_evaluator<{p.gluons}>",
+        "generated": [],
         "parameter": lambda p: p.gluons,
         "fits": lambda p: p.pdg == [21, 21, 6, -6] + [21] * (p.particles - 4)
                           and p.reversed == 1 << 3,
@@ -247,6 +327,7 @@ families = {
     "colour_flow": {
         "header": "hepex/amplitudes/detail/colour_flow_evaluators.hpp",
         "factory": lambda p: f"make_colour_flow_evaluator<Process::{p.name}>",
+        "generated": ["colour_flow.hpp"],
         "fits": lambda p: p.pdg[2:4] == [6, -6]
                           and all(abs(c) in (1, 2, 3, 4, 5, 6, 21) for c in p.pdg),
         "host_lanes": True,  # colour_flow_lane_kernel.hpp
@@ -261,6 +342,7 @@ def colour_flow_header(members):
               "// (colour_flow_recursion.hpp) and the sizes its kernel's arrays take at",
               "// compile time.", ""]
     lines += [f'#include "hepex/amplitudes/detail/generated/{p.name}.hpp"' for p in members]
+    lines += [f'#include "hepex/amplitudes/detail/generated/{p.name}_flow_code.hpp"' for p in members]
     lines += ['#include "hepex/amplitudes/detail/colour_flow_recursion.hpp"',
               '#include "hepex/amplitudes/detail/generated/process_list.hpp"', "",
               "namespace hepex::amplitudes::detail::generated {", "",
@@ -279,6 +361,14 @@ def colour_flow_header(members):
                   f"            {n}::flow_closing}};",
                   "  }",
                   f"  static constexpr int terms = {n}::flow_terms;",
+                  "  // The plan as code (<name>_flow_code.hpp): colour_flow_jamps' jamps.",
+                  "  template <class T, int Particles, int Nodes, class Helicity>",
+                  "  static KOKKOS_INLINE_FUNCTION void jamps(const ColourFlowEvent<T, Particles, Nodes>& event,",
+                  "                                           const Helicity& helicity, unsigned changed,",
+                  "                                           const TopQuark& quark, cplx<T>* value,",
+                  "                                           cplx<T>* jamps) {",
+                  f"    {n}::flow_jamps(event, helicity, changed, quark, value, jamps);",
+                  "  }",
                   "};", ""]
     lines += ["// The family's processes, for code that visits each at compile time.",
               "inline constexpr Process colour_flow_processes[] = {"
@@ -298,6 +388,8 @@ def write_all(check):
         assert p.kernel in families, f"{p.name}: unknown evaluator family {p.kernel}"
         assert families[p.kernel]["fits"](p), f"{p.name}: legs do not fit {p.kernel}"
         files[f"{p.name}.hpp"] = p.tables()
+        if p.kernel == "colour_flow":
+            files[f"{p.name}_flow_code.hpp"] = colour_flow_code(p)
 
     lines = header("tools/madgraph/processes.json")
     lines += ["// The processes of the matrix elements, in the registry's order", "",
@@ -320,10 +412,20 @@ def write_all(check):
 
     lines = header("tools/madgraph/processes.json")
     lines += ["// The registry: one entry per process (process_registry.hpp). Included by",
-              "// src/amplitudes/process_registry.cpp only: it instantiates the kernels.", ""]
+              "// src/amplitudes/process_registry.cpp only; the kernels are instantiated in",
+              "// src/amplitudes/processes/<name>.cpp.", ""]
     lines += sorted({f'#include "{families[p.kernel]["header"]}"' for p in processes})
     lines += [f'#include "hepex/amplitudes/detail/generated/{p.name}.hpp"' for p in processes]
     lines += ['#include "hepex/amplitudes/detail/process_registry.hpp"', "",
+              "namespace hepex::amplitudes::detail {", "",
+              "// Each factory is instantiated in its process's own translation unit",
+              "// (src/amplitudes/processes/<name>.cpp), not where the table names it.",
+              "// clang-format off"]
+    lines += [f"extern template std::unique_ptr<Evaluator<DeviceSpace>> "
+              f"{families[p.kernel]['factory'](p)}(Process, const MatrixElementOptions&);"
+              for p in processes]
+    lines += ["// clang-format on", "",
+              "}  // namespace hepex::amplitudes::detail", "",
               "namespace hepex::amplitudes::detail::generated {", "",
               "// clang-format off",
               f"inline const ProcessEntry process_table[{len(processes)}] = {{"]
@@ -371,7 +473,41 @@ def write_all(check):
                   "}  // namespace hepex::amplitudes::detail::generated", ""]
         files[f"{kernel}.hpp"] = lines
 
+    sources = {}
+    for p in processes:
+        family = families[p.kernel]
+        lines = ["// GENERATED by tools/madgraph/make_process_tables.py: do not edit.",
+                 "// From tools/madgraph/processes.json.",
+                 f"// {p.madgraph}: its evaluators (every precision, the build's execution",
+                 "// space) compiled in a translation unit of their own.", "",
+                 f'#include "{family["header"]}"']
+        lines += [f'#include "hepex/amplitudes/detail/generated/{g}"' for g in family["generated"]]
+        lines += ['#include "hepex/amplitudes/detail/generated/process_list.hpp"', "",
+                  "namespace hepex::amplitudes::detail {", "",
+                  "// clang-format off",
+                  f"template std::unique_ptr<Evaluator<DeviceSpace>> {family['factory'](p)}(Process, "
+                  "const MatrixElementOptions&);",
+                  "// clang-format on", "",
+                  "}  // namespace hepex::amplitudes::detail", ""]
+        sources[f"{p.name}.cpp"] = lines
+    sources["sources.cmake"] = [
+        "# GENERATED by tools/madgraph/make_process_tables.py: do not edit.",
+        "# One translation unit per process (its evaluators), for hepex_add_library.",
+        "set(HEPEX_PROCESS_SOURCES"] + [f"  {p.name}.cpp" for p in processes] + [")", ""]
+
     stale = []
+    for folder, generated in ((source_dir, sources),):
+        for name, lines in generated.items():
+            path = folder / name
+            text = "\n".join(lines)
+            if check:
+                if not path.exists() or path.read_text() != text:
+                    stale.append(str(path.relative_to(root)))
+            else:
+                folder.mkdir(exist_ok=True)
+                path.write_text(text)
+        extra = sorted(set(f.name for f in folder.iterdir()) - set(generated))
+        stale += [f"{folder.relative_to(root)}/{e} (not generated)" for e in extra]
     for name, lines in files.items():
         path = out_dir / name
         text = "\n".join(lines)
@@ -387,7 +523,7 @@ def write_all(check):
               *stale, sep="\n  ")
         return 1
     if check:
-        print(f"{len(files)} generated files current ({len(processes)} processes)")
+        print(f"{len(files) + len(sources)} generated files current ({len(processes)} processes)")
     return 0
 
 

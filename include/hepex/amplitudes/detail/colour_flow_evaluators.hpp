@@ -11,7 +11,8 @@
 // the factory builds the SIMD lane evaluator (colour_flow_lane_kernel.hpp)
 // instead. The portable kernel has no teams on the device yet (the top-line
 // family's has); the plan's currents live in the thread's own arrays, sized
-// by the process at compile time.
+// by the process at compile time. Small plans run as generated code, large
+// ones from their tables (plan_as_code).
 
 #include <memory>
 #include <string>
@@ -48,7 +49,19 @@ class ColourFlowEvaluator : public Evaluator<ExecSpace> {
   static constexpr int particles = Flow::particles;
   static constexpr int colours = Flow::colours;
   static constexpr int nodes = Flow::nodes;
-  // On a device the jamps are summed into registers (add_to_jamp).
+  // Each helicity's jamps from the plan written out as code (ColourFlow<P>::
+  // jamps, generated/<process>_flow_code.hpp), or by executing the plan's
+  // tables (colour_flow_jamps). Measured on the H200 in double (perf/results/
+  // amplitudes/README.md): the code ran the small plans (at most 26 terms:
+  // the 4-quark and 0-1 jet subprocesses) 1.7-2.0x faster (uu_ttxuu 3.55e7
+  // -> 5.95e7 MEs/s, uc_ttxuc 1.07e8 -> 2.10e8) and the 77-term plans of the
+  // 2-gluon subprocesses 11-18% slower (uux_ttxgg 2.06e7 -> 1.70e7): there
+  // it takes all 255 registers and about 8 KB of stack per thread, against
+  // the executor's 168 registers. Register caps (launch bounds of 256 x 2 or
+  // 128 x 3 threads) made the code slower everywhere.
+  static constexpr bool plan_as_code = Flow::terms <= 32;
+  // Executing the tables on a device, the jamps are summed into registers
+  // (add_to_jamp).
   static constexpr int register_colours = std::is_same_v<Memory, Kokkos::HostSpace> ? 0 : colours;
   // The colour sum in double runs over the matrix's upper triangle, in
   // double weights converted once: on the H200 it took uux_ttxgg from 1.70e7
@@ -140,8 +153,12 @@ class ColourFlowEvaluator : public Evaluator<ExecSpace> {
         const int i = order(k);
         const unsigned changed = k == 0 ? all_particles_changed
                                         : changed_particles(good(i), good(order(k - 1)), particles);
-        colour_flow_jamps<register_colours>(plan, event, Helicities{good(i), reversed}, changed,
-                                            top, colours, value, jamps);
+        if constexpr (plan_as_code) {
+          Flow::jamps(event, Helicities{good(i), reversed}, changed, top, value, jamps);
+        } else {
+          colour_flow_jamps<register_colours>(plan, event, Helicities{good(i), reversed}, changed,
+                                              top, colours, value, jamps);
+        }
         // |M|^2 = sum_ij Re(conj(J_i) CF_ij J_j) / denominator, in ColourReal;
         // triangle_sum: over the triangle (triangle_colour_sum.hpp),
         // sum_i Re(conj(J_i) z_i) with z_i = sum_{k >= i} w_ik J_k.

@@ -3,9 +3,12 @@
 // events in SIMD lanes (detail/lanes.hpp), every good helicity in turn (in
 // the order of colour_flow_helicity_order, keeping the currents that the
 // next combination shares), by
-// the same plan executor as the portable kernel (colour_flow_recursion.hpp)
-// over Lanes instead of scalars: the plan is the same for every event, so
-// each step of it is one SIMD operation across the pack. The colour sum is
+// the process's plan written out as code (ColourFlow<P>::jamps, the steps of
+// colour_flow_recursion.hpp's executor) over Lanes instead of scalars: the
+// plan is the same for every event, so each step of it is one SIMD
+// operation across the pack. On one core the code ran 10-30% faster than
+// executing the tables (perf/results/amplitudes/README.md), large plans
+// included. The colour sum is
 // MadGraph's matrix over the jamps, in ColourReal lanes, as the portable
 // kernel forms it (colour_flow_evaluators.hpp). Included only by the
 // per-instruction-set translation units (src/amplitudes/lane_kernel_*.cpp),
@@ -85,8 +88,8 @@ struct ColourFlowLaneKernelOf {
       const unsigned changed =
           k == 0 ? all_particles_changed
                  : changed_particles(task.good[i], task.good[task.order[k - 1]], particles);
-      colour_flow_jamps(plan, s.event, Helicities{task.good[i], task.reversed}, changed, task.top,
-                        colours, s.value, s.jamps);
+      Flow::jamps(s.event, Helicities{task.good[i], task.reversed}, changed, task.top, s.value,
+                  s.jamps);
       // |M|^2 = sum_ab Re(conj(J_a) CF_ab J_b) / denominator, in ColourReal.
       ColourReal total = ColourReal(0);
       for (int a = 0; a < colours; ++a) {

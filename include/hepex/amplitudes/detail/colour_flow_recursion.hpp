@@ -249,28 +249,133 @@ inline std::vector<int> colour_flow_helicity_order(const ColourFlowPlan& plan, c
   return order;
 }
 
-// A term of the plan other than a pair (term: kind, a, b, c) added to its
-// sum: the three- or four-gluon numerator, or a fermion current times a
-// gluon or singlet current.
+// Adds factor * s to a current's sum (4 components).
+template <class T>
+KOKKOS_INLINE_FUNCTION void add_scaled(double factor, const cplx<T>* s, cplx<T>* sum) {
+  for (int mu = 0; mu < 4; ++mu) sum[mu] += T(factor) * s[mu];
+}
+
+// One term of the plan (kind, nodes a, b, c; colour_flow_plan.py) times its
+// factor added to its sum: the three- or four-gluon numerator (into `three`,
+// `four`), a quark pair's current or a fermion current times a gluon or
+// singlet current (into `pair`). A sum the kind does not feed is not read
+// (it may be null). Each sum is named in its own branch (no pointer chosen
+// at run time), so that a device kernel keeps the sums in registers; the
+// factor is 1 for most terms.
 template <class T, int Particles, int Nodes>
-KOKKOS_INLINE_FUNCTION void add_flow_vertex(const int* term,
-                                            const ColourFlowEvent<T, Particles, Nodes>& event,
-                                            const cplx<T>* value, cplx<T>* three, cplx<T>* four,
-                                            cplx<T>* pair) {
-  switch (term[0]) {
-    case flow_vvv:
-      add_vvv_numerator(node_wave(event, value, term[1]), node_wave(event, value, term[2]), three);
-      break;
-    case flow_vvvv:
-      add_vvvv_numerator(value + 4 * term[1], value + 4 * term[2], value + 4 * term[3], four);
-      break;
-    case flow_attach_row:  // psibar gamma.J
-      add_times_gamma(value + 4 * term[2], value + 4 * term[1], pair);
-      break;
-    default:  // attach: gamma.J psi
-      add_gamma_times(value + 4 * term[1], value + 4 * term[2], pair);
-      break;
+KOKKOS_INLINE_FUNCTION void add_flow_term(int kind, int a, int b, int c, double factor,
+                                          const ColourFlowEvent<T, Particles, Nodes>& event,
+                                          const cplx<T>* value, cplx<T>* three, cplx<T>* four,
+                                          cplx<T>* pair) {
+  switch (kind) {
+    case flow_pair: add_pair_current(value + 4 * b, value + 4 * a, T(factor), pair); return;
+    case flow_vvv: {
+      if (factor == 1.0) {
+        add_vvv_numerator(node_wave(event, value, a), node_wave(event, value, b), three);
+        return;
+      }
+      cplx<T> s[4] = {};
+      add_vvv_numerator(node_wave(event, value, a), node_wave(event, value, b), s);
+      add_scaled(factor, s, three);
+      return;
+    }
+    case flow_vvvv: {
+      if (factor == 1.0) {
+        add_vvvv_numerator(value + 4 * a, value + 4 * b, value + 4 * c, four);
+        return;
+      }
+      cplx<T> s[4] = {};
+      add_vvvv_numerator(value + 4 * a, value + 4 * b, value + 4 * c, s);
+      add_scaled(factor, s, four);
+      return;
+    }
+    case flow_attach_row: {  // psibar gamma.J
+      if (factor == 1.0) {
+        add_times_gamma(value + 4 * b, value + 4 * a, pair);
+        return;
+      }
+      cplx<T> s[4] = {};
+      add_times_gamma(value + 4 * b, value + 4 * a, s);
+      add_scaled(factor, s, pair);
+      return;
+    }
+    default: {  // attach: gamma.J psi
+      if (factor == 1.0) {
+        add_gamma_times(value + 4 * a, value + 4 * b, pair);
+        return;
+      }
+      cplx<T> s[4] = {};
+      add_gamma_times(value + 4 * a, value + 4 * b, s);
+      add_scaled(factor, s, pair);
+      return;
+    }
   }
+}
+
+// Which sums a node's terms feed (add_flow_term), for finish_flow_current:
+// the plan executor passes all; the generated code (colour_flow_code.hpp)
+// only those its terms use, so that no empty sum is multiplied.
+enum ColourFlowSums : unsigned {
+  flow_sum_three = 1,
+  flow_sum_four = 2,
+  flow_sum_pair = 4,
+  flow_all_sums = 7
+};
+
+// Node i's current (kind, and for a fermion current whether it is the top
+// line) from its sums: the propagator of a top or massless quark line
+// (pair), or the gluon's or singlet's (GC_10 VVV + GC_12 VVVV + G pair) /
+// P^2, summed left to right over the sums in Sums.
+template <unsigned Sums = flow_all_sums, class T, int Particles, int Nodes>
+KOKKOS_INLINE_FUNCTION void finish_flow_current(int kind, int top_line, int i,
+                                                const ColourFlowEvent<T, Particles, Nodes>& event,
+                                                const TopQuark& quark, const cplx<T>* three,
+                                                const cplx<T>* four, const cplx<T>* pair,
+                                                cplx<T>* out) {
+  if (kind == flow_column || kind == flow_row) {
+    const cplx<T> gc11(T(0), T(gc11_im));
+    FermionLine<T, Doubles<T>> line;
+    for (int mu = 0; mu < 4; ++mu) line.k[mu] = event.k[4 * i + mu];
+    line.virtuality = event.denominator[i];
+    const TopTerms<T> terms{T(top_line ? quark.mass : 0.0),
+                            T(top_line ? quark.mass * quark.width : 0.0)};
+    if (kind == flow_column) {
+      fermion_propagator(line, terms, gc11, pair, out);
+    } else {
+      row_propagator(line, terms, gc11, pair, out);
+    }
+    return;
+  }
+  const T propagator = event.denominator[i];
+  for (int mu = 0; mu < 4; ++mu) {
+    cplx<T> sum(T(0));
+    if constexpr ((Sums & flow_sum_three) != 0) sum = three[mu] * T(gc10_re);
+    if constexpr ((Sums & flow_sum_four) != 0) {
+      sum = (Sums & flow_sum_three) != 0 ? sum + four[mu] * T(gc12_im) : four[mu] * T(gc12_im);
+    }
+    if constexpr ((Sums & flow_sum_pair) != 0) {
+      sum = (Sums & (flow_sum_three | flow_sum_four)) != 0 ? sum + pair[mu] * T(strong_coupling)
+                                                           : pair[mu] * T(strong_coupling);
+    }
+    out[mu] = sum * propagator;
+  }
+}
+
+// An external particle's current: its wavefunction at the chosen helicity
+// (chosen = 2 part + (helicity > 0), the index into event.ext).
+template <class T, int Particles, int Nodes>
+KOKKOS_INLINE_FUNCTION void set_external_current(const ColourFlowEvent<T, Particles, Nodes>& event,
+                                                 int chosen, cplx<T>* out) {
+  for (int mu = 0; mu < 4; ++mu) out[mu] = event.ext[chosen].c[mu];
+}
+
+// One amplitude, closed on the row spinor of the closing top: FFV1_0 =
+// -i GC_11 (...) = G ubar gamma.J psi, J the gluon or singlet current and
+// psi the column current.
+template <class T>
+KOKKOS_INLINE_FUNCTION cplx<T> flow_amplitude(const cplx<T>* row, const cplx<T>* gluon,
+                                              const cplx<T>* column) {
+  return T(strong_coupling) * ffv_sandwich(column, row, gluon);
 }
 
 // jamps[jamp] += term. With Colours > 0 (a device kernel, Colours the
@@ -287,18 +392,21 @@ KOKKOS_INLINE_FUNCTION void add_to_jamp(cplx<T>* jamps, int jamp, const cplx<T>&
   }
 }
 
-// The jamps of one event (prepared) at one helicity combination:
-// helicity(particle) in MadGraph's convention, `value` scratch of 4 Nodes
-// complex numbers; jamps[colours] are overwritten. RegisterColours: the
-// colours at compile time for a device kernel (add_to_jamp), else 0.
+// The jamps of one event (prepared) at one helicity combination, by
+// executing the plan: helicity(particle) in MadGraph's convention, `value`
+// scratch of 4 Nodes complex numbers; jamps[colours] are overwritten.
+// RegisterColours: the colours at compile time for a device kernel
+// (add_to_jamp), else 0. Each process's plan is also written out as code
+// (generated/<process>_flow_code.hpp, ColourFlow<P>::jamps), the same steps
+// with every index known at compile time, which the kernels call; this
+// executor is its reference in the tests.
 //
 // A current depends only on the helicities of its own particles, so `value`
 // may keep the currents of this event's previous combination: `changed` has
 // bit p set where particle p's helicity differs from that combination
 // (changed_particles), and only the currents with one of those particles
 // are formed again (all_particles_changed: every current, as for an event's
-// first combination). Consecutive combinations in MadGraph's order differ
-// mostly in the last particles, so most currents of the first ones are kept.
+// first combination).
 template <int RegisterColours = 0, class T, int Particles, int Nodes, class Helicity>
 KOKKOS_INLINE_FUNCTION void colour_flow_jamps(const ColourFlowPlan& plan,
                                               const ColourFlowEvent<T, Particles, Nodes>& event,
@@ -307,56 +415,21 @@ KOKKOS_INLINE_FUNCTION void colour_flow_jamps(const ColourFlowPlan& plan,
                                               cplx<T>* jamps) {
   int chosen[Particles];
   for (int part = 0; part < plan.particles; ++part) chosen[part] = 2 * part + (helicity(part) > 0);
-  const T g = T(strong_coupling);
-  const cplx<T> gc11(T(0), T(gc11_im));
   for (int i = 0; i < plan.nodes; ++i) {
     const int* n = plan.node + 5 * i;
     if ((unsigned(n[1]) & changed) == 0) continue;
     cplx<T>* out = value + 4 * i;
     if (n[0] == flow_external_gluon || n[0] == flow_external_column || n[0] == flow_external_row) {
-      for (int mu = 0; mu < 4; ++mu) out[mu] = event.ext[chosen[n[2]]].c[mu];
+      set_external_current(event, chosen[n[2]], out);
       continue;
     }
     cplx<T> three[4] = {}, four[4] = {}, pair[4] = {};
     for (int t = n[3]; t < n[3] + n[4]; ++t) {
       const int* term = plan.term + 4 * t;
-      const double factor = plan.term_factor[t];
-      if (term[0] == flow_pair) {
-        add_pair_current(value + 4 * term[2], value + 4 * term[1], T(factor), pair);
-        continue;
-      }
-      // The other vertices: the factor is 1 for most terms. Each sum is
-      // named in its own branch (no pointer chosen at run time), so that a
-      // device kernel keeps the sums in registers.
-      if (factor == 1.0) {
-        add_flow_vertex(term, event, value, three, four, pair);
-      } else {
-        cplx<T> s3[4] = {}, s4[4] = {}, sp[4] = {};
-        add_flow_vertex(term, event, value, s3, s4, sp);
-        for (int mu = 0; mu < 4; ++mu) {
-          three[mu] += T(factor) * s3[mu];
-          four[mu] += T(factor) * s4[mu];
-          pair[mu] += T(factor) * sp[mu];
-        }
-      }
+      add_flow_term(term[0], term[1], term[2], term[3], plan.term_factor[t], event, value, three,
+                    four, pair);
     }
-    if (n[0] == flow_column || n[0] == flow_row) {
-      FermionLine<T, Doubles<T>> line;
-      for (int mu = 0; mu < 4; ++mu) line.k[mu] = event.k[4 * i + mu];
-      line.virtuality = event.denominator[i];
-      const TopTerms<T> terms{T(n[2] ? quark.mass : 0.0), T(n[2] ? quark.mass * quark.width : 0.0)};
-      if (n[0] == flow_column) {
-        fermion_propagator(line, terms, gc11, pair, out);
-      } else {
-        row_propagator(line, terms, gc11, pair, out);
-      }
-    } else {
-      // Gluon or singlet: (GC_10 VVV + GC_12 VVVV + G pair) / P^2.
-      const T propagator = event.denominator[i];
-      for (int mu = 0; mu < 4; ++mu) {
-        out[mu] = (three[mu] * T(gc10_re) + four[mu] * T(gc12_im) + pair[mu] * g) * propagator;
-      }
-    }
+    finish_flow_current(n[0], n[2], i, event, quark, three, four, pair, out);
   }
   for (int c = 0; c < colours; ++c) jamps[c] = cplx<T>(T(0));
   const cplx<T>* row = event.ext[chosen[plan.closing]].c;
@@ -364,8 +437,7 @@ KOKKOS_INLINE_FUNCTION void colour_flow_jamps(const ColourFlowPlan& plan,
   for (int k = 0; k < plan.closes; ++k) {
     const int* close = plan.close + 3 * k;
     if (k == 0 || close[1] != close[-2] || close[2] != close[-1]) {
-      // FFV1_0 = -i GC_11 (...) = G (...), once per amplitude.
-      amplitude = g * ffv_sandwich(value + 4 * close[2], row, value + 4 * close[1]);
+      amplitude = flow_amplitude(row, value + 4 * close[1], value + 4 * close[2]);
     }
     add_to_jamp<RegisterColours>(jamps, close[0], T(plan.close_factor[k]) * amplitude);
   }

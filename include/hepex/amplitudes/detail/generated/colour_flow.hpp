@@ -20,6 +20,21 @@
 #include "hepex/amplitudes/detail/generated/uux_ttxuux.hpp"
 #include "hepex/amplitudes/detail/generated/uxcx_ttxuxcx.hpp"
 #include "hepex/amplitudes/detail/generated/uxux_ttxuxux.hpp"
+#include "hepex/amplitudes/detail/generated/uux_ttx_flow_code.hpp"
+#include "hepex/amplitudes/detail/generated/gu_ttxu_flow_code.hpp"
+#include "hepex/amplitudes/detail/generated/gux_ttxux_flow_code.hpp"
+#include "hepex/amplitudes/detail/generated/uux_ttxg_flow_code.hpp"
+#include "hepex/amplitudes/detail/generated/gg_ttxuux_flow_code.hpp"
+#include "hepex/amplitudes/detail/generated/gu_ttxgu_flow_code.hpp"
+#include "hepex/amplitudes/detail/generated/gux_ttxgux_flow_code.hpp"
+#include "hepex/amplitudes/detail/generated/uux_ttxgg_flow_code.hpp"
+#include "hepex/amplitudes/detail/generated/uc_ttxuc_flow_code.hpp"
+#include "hepex/amplitudes/detail/generated/ucx_ttxucx_flow_code.hpp"
+#include "hepex/amplitudes/detail/generated/uu_ttxuu_flow_code.hpp"
+#include "hepex/amplitudes/detail/generated/uux_ttxccx_flow_code.hpp"
+#include "hepex/amplitudes/detail/generated/uux_ttxuux_flow_code.hpp"
+#include "hepex/amplitudes/detail/generated/uxcx_ttxuxcx_flow_code.hpp"
+#include "hepex/amplitudes/detail/generated/uxux_ttxuxux_flow_code.hpp"
 #include "hepex/amplitudes/detail/colour_flow_recursion.hpp"
 #include "hepex/amplitudes/detail/generated/process_list.hpp"
 
@@ -41,6 +56,14 @@ struct ColourFlow<Process::uux_ttx> {
             uux_ttx::flow_closing};
   }
   static constexpr int terms = uux_ttx::flow_terms;
+  // The plan as code (<name>_flow_code.hpp): colour_flow_jamps' jamps.
+  template <class T, int Particles, int Nodes, class Helicity>
+  static KOKKOS_INLINE_FUNCTION void jamps(const ColourFlowEvent<T, Particles, Nodes>& event,
+                                           const Helicity& helicity, unsigned changed,
+                                           const TopQuark& quark, cplx<T>* value,
+                                           cplx<T>* jamps) {
+    uux_ttx::flow_jamps(event, helicity, changed, quark, value, jamps);
+  }
 };
 
 template <>
@@ -56,6 +79,14 @@ struct ColourFlow<Process::gu_ttxu> {
             gu_ttxu::flow_closing};
   }
   static constexpr int terms = gu_ttxu::flow_terms;
+  // The plan as code (<name>_flow_code.hpp): colour_flow_jamps' jamps.
+  template <class T, int Particles, int Nodes, class Helicity>
+  static KOKKOS_INLINE_FUNCTION void jamps(const ColourFlowEvent<T, Particles, Nodes>& event,
+                                           const Helicity& helicity, unsigned changed,
+                                           const TopQuark& quark, cplx<T>* value,
+                                           cplx<T>* jamps) {
+    gu_ttxu::flow_jamps(event, helicity, changed, quark, value, jamps);
+  }
 };
 
 template <>
@@ -71,6 +102,14 @@ struct ColourFlow<Process::gux_ttxux> {
             gux_ttxux::flow_closing};
   }
   static constexpr int terms = gux_ttxux::flow_terms;
+  // The plan as code (<name>_flow_code.hpp): colour_flow_jamps' jamps.
+  template <class T, int Particles, int Nodes, class Helicity>
+  static KOKKOS_INLINE_FUNCTION void jamps(const ColourFlowEvent<T, Particles, Nodes>& event,
+                                           const Helicity& helicity, unsigned changed,
+                                           const TopQuark& quark, cplx<T>* value,
+                                           cplx<T>* jamps) {
+    gux_ttxux::flow_jamps(event, helicity, changed, quark, value, jamps);
+  }
 };
 
 template <>
@@ -86,6 +125,14 @@ struct ColourFlow<Process::uux_ttxg> {
             uux_ttxg::flow_closing};
   }
   static constexpr int terms = uux_ttxg::flow_terms;
+  // The plan as code (<name>_flow_code.hpp): colour_flow_jamps' jamps.
+  template <class T, int Particles, int Nodes, class Helicity>
+  static KOKKOS_INLINE_FUNCTION void jamps(const ColourFlowEvent<T, Particles, Nodes>& event,
+                                           const Helicity& helicity, unsigned changed,
+                                           const TopQuark& quark, cplx<T>* value,
+                                           cplx<T>* jamps) {
+    uux_ttxg::flow_jamps(event, helicity, changed, quark, value, jamps);
+  }
 };
 
 template <>
@@ -101,6 +148,14 @@ struct ColourFlow<Process::gg_ttxuux> {
             gg_ttxuux::flow_closing};
   }
   static constexpr int terms = gg_ttxuux::flow_terms;
+  // The plan as code (<name>_flow_code.hpp): colour_flow_jamps' jamps.
+  template <class T, int Particles, int Nodes, class Helicity>
+  static KOKKOS_INLINE_FUNCTION void jamps(const ColourFlowEvent<T, Particles, Nodes>& event,
+                                           const Helicity& helicity, unsigned changed,
+                                           const TopQuark& quark, cplx<T>* value,
+                                           cplx<T>* jamps) {
+    gg_ttxuux::flow_jamps(event, helicity, changed, quark, value, jamps);
+  }
 };
 
 template <>
@@ -116,6 +171,14 @@ struct ColourFlow<Process::gu_ttxgu> {
             gu_ttxgu::flow_closing};
   }
   static constexpr int terms = gu_ttxgu::flow_terms;
+  // The plan as code (<name>_flow_code.hpp): colour_flow_jamps' jamps.
+  template <class T, int Particles, int Nodes, class Helicity>
+  static KOKKOS_INLINE_FUNCTION void jamps(const ColourFlowEvent<T, Particles, Nodes>& event,
+                                           const Helicity& helicity, unsigned changed,
+                                           const TopQuark& quark, cplx<T>* value,
+                                           cplx<T>* jamps) {
+    gu_ttxgu::flow_jamps(event, helicity, changed, quark, value, jamps);
+  }
 };
 
 template <>
@@ -131,6 +194,14 @@ struct ColourFlow<Process::gux_ttxgux> {
             gux_ttxgux::flow_closing};
   }
   static constexpr int terms = gux_ttxgux::flow_terms;
+  // The plan as code (<name>_flow_code.hpp): colour_flow_jamps' jamps.
+  template <class T, int Particles, int Nodes, class Helicity>
+  static KOKKOS_INLINE_FUNCTION void jamps(const ColourFlowEvent<T, Particles, Nodes>& event,
+                                           const Helicity& helicity, unsigned changed,
+                                           const TopQuark& quark, cplx<T>* value,
+                                           cplx<T>* jamps) {
+    gux_ttxgux::flow_jamps(event, helicity, changed, quark, value, jamps);
+  }
 };
 
 template <>
@@ -146,6 +217,14 @@ struct ColourFlow<Process::uux_ttxgg> {
             uux_ttxgg::flow_closing};
   }
   static constexpr int terms = uux_ttxgg::flow_terms;
+  // The plan as code (<name>_flow_code.hpp): colour_flow_jamps' jamps.
+  template <class T, int Particles, int Nodes, class Helicity>
+  static KOKKOS_INLINE_FUNCTION void jamps(const ColourFlowEvent<T, Particles, Nodes>& event,
+                                           const Helicity& helicity, unsigned changed,
+                                           const TopQuark& quark, cplx<T>* value,
+                                           cplx<T>* jamps) {
+    uux_ttxgg::flow_jamps(event, helicity, changed, quark, value, jamps);
+  }
 };
 
 template <>
@@ -161,6 +240,14 @@ struct ColourFlow<Process::uc_ttxuc> {
             uc_ttxuc::flow_closing};
   }
   static constexpr int terms = uc_ttxuc::flow_terms;
+  // The plan as code (<name>_flow_code.hpp): colour_flow_jamps' jamps.
+  template <class T, int Particles, int Nodes, class Helicity>
+  static KOKKOS_INLINE_FUNCTION void jamps(const ColourFlowEvent<T, Particles, Nodes>& event,
+                                           const Helicity& helicity, unsigned changed,
+                                           const TopQuark& quark, cplx<T>* value,
+                                           cplx<T>* jamps) {
+    uc_ttxuc::flow_jamps(event, helicity, changed, quark, value, jamps);
+  }
 };
 
 template <>
@@ -176,6 +263,14 @@ struct ColourFlow<Process::ucx_ttxucx> {
             ucx_ttxucx::flow_closing};
   }
   static constexpr int terms = ucx_ttxucx::flow_terms;
+  // The plan as code (<name>_flow_code.hpp): colour_flow_jamps' jamps.
+  template <class T, int Particles, int Nodes, class Helicity>
+  static KOKKOS_INLINE_FUNCTION void jamps(const ColourFlowEvent<T, Particles, Nodes>& event,
+                                           const Helicity& helicity, unsigned changed,
+                                           const TopQuark& quark, cplx<T>* value,
+                                           cplx<T>* jamps) {
+    ucx_ttxucx::flow_jamps(event, helicity, changed, quark, value, jamps);
+  }
 };
 
 template <>
@@ -191,6 +286,14 @@ struct ColourFlow<Process::uu_ttxuu> {
             uu_ttxuu::flow_closing};
   }
   static constexpr int terms = uu_ttxuu::flow_terms;
+  // The plan as code (<name>_flow_code.hpp): colour_flow_jamps' jamps.
+  template <class T, int Particles, int Nodes, class Helicity>
+  static KOKKOS_INLINE_FUNCTION void jamps(const ColourFlowEvent<T, Particles, Nodes>& event,
+                                           const Helicity& helicity, unsigned changed,
+                                           const TopQuark& quark, cplx<T>* value,
+                                           cplx<T>* jamps) {
+    uu_ttxuu::flow_jamps(event, helicity, changed, quark, value, jamps);
+  }
 };
 
 template <>
@@ -206,6 +309,14 @@ struct ColourFlow<Process::uux_ttxccx> {
             uux_ttxccx::flow_closing};
   }
   static constexpr int terms = uux_ttxccx::flow_terms;
+  // The plan as code (<name>_flow_code.hpp): colour_flow_jamps' jamps.
+  template <class T, int Particles, int Nodes, class Helicity>
+  static KOKKOS_INLINE_FUNCTION void jamps(const ColourFlowEvent<T, Particles, Nodes>& event,
+                                           const Helicity& helicity, unsigned changed,
+                                           const TopQuark& quark, cplx<T>* value,
+                                           cplx<T>* jamps) {
+    uux_ttxccx::flow_jamps(event, helicity, changed, quark, value, jamps);
+  }
 };
 
 template <>
@@ -221,6 +332,14 @@ struct ColourFlow<Process::uux_ttxuux> {
             uux_ttxuux::flow_closing};
   }
   static constexpr int terms = uux_ttxuux::flow_terms;
+  // The plan as code (<name>_flow_code.hpp): colour_flow_jamps' jamps.
+  template <class T, int Particles, int Nodes, class Helicity>
+  static KOKKOS_INLINE_FUNCTION void jamps(const ColourFlowEvent<T, Particles, Nodes>& event,
+                                           const Helicity& helicity, unsigned changed,
+                                           const TopQuark& quark, cplx<T>* value,
+                                           cplx<T>* jamps) {
+    uux_ttxuux::flow_jamps(event, helicity, changed, quark, value, jamps);
+  }
 };
 
 template <>
@@ -236,6 +355,14 @@ struct ColourFlow<Process::uxcx_ttxuxcx> {
             uxcx_ttxuxcx::flow_closing};
   }
   static constexpr int terms = uxcx_ttxuxcx::flow_terms;
+  // The plan as code (<name>_flow_code.hpp): colour_flow_jamps' jamps.
+  template <class T, int Particles, int Nodes, class Helicity>
+  static KOKKOS_INLINE_FUNCTION void jamps(const ColourFlowEvent<T, Particles, Nodes>& event,
+                                           const Helicity& helicity, unsigned changed,
+                                           const TopQuark& quark, cplx<T>* value,
+                                           cplx<T>* jamps) {
+    uxcx_ttxuxcx::flow_jamps(event, helicity, changed, quark, value, jamps);
+  }
 };
 
 template <>
@@ -251,6 +378,14 @@ struct ColourFlow<Process::uxux_ttxuxux> {
             uxux_ttxuxux::flow_closing};
   }
   static constexpr int terms = uxux_ttxuxux::flow_terms;
+  // The plan as code (<name>_flow_code.hpp): colour_flow_jamps' jamps.
+  template <class T, int Particles, int Nodes, class Helicity>
+  static KOKKOS_INLINE_FUNCTION void jamps(const ColourFlowEvent<T, Particles, Nodes>& event,
+                                           const Helicity& helicity, unsigned changed,
+                                           const TopQuark& quark, cplx<T>* value,
+                                           cplx<T>* jamps) {
+    uxux_ttxuxux::flow_jamps(event, helicity, changed, quark, value, jamps);
+  }
 };
 
 // The family's processes, for code that visits each at compile time.
