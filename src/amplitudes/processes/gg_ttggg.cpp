@@ -3,8 +3,8 @@
 // g g > t t~ g g g: its evaluators (every precision, the build's execution
 // space) compiled in a translation unit of their own.
 
-#include "hepex/amplitudes/detail/top_line_gluons_evaluators.hpp"
 #include "hepex/amplitudes/detail/generated/process_list.hpp"
+#include "hepex/amplitudes/detail/top_line_gluons_evaluators.hpp"
 
 namespace hepex::amplitudes::detail {
 
