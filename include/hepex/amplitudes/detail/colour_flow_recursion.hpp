@@ -313,7 +313,7 @@ KOKKOS_INLINE_FUNCTION void add_flow_term(int kind, int a, int b, int c, double 
 }
 
 // Which sums a node's terms feed (add_flow_term), for finish_flow_current:
-// the plan executor passes all; the generated code (colour_flow_code.hpp)
+// the plan executor passes all; the generated code (<process>_flow_code.hpp)
 // only those its terms use, so that no empty sum is multiplied.
 enum ColourFlowSums : unsigned {
   flow_sum_three = 1,
