@@ -240,14 +240,20 @@ class ProcessData:
                 f"{{{cpp_doubles(close_factors)}}};"]
 
 
-# The plan's kinds (colour_flow_recursion.hpp, ColourFlowNode and
-# ColourFlowTerm) by the names the generated code uses.
-NODE_KINDS = {0: "flow_external_gluon", 1: "flow_external_column", 2: "flow_gluon",
-              3: "flow_singlet", 4: "flow_column", 5: "flow_external_row", 6: "flow_row"}
-TERM_KINDS = {0: "flow_vvv", 1: "flow_vvvv", 2: "flow_pair", 4: "flow_attach",
-              5: "flow_attach_row"}
-# The sum each term kind feeds (add_flow_term; ColourFlowSums).
-TERM_SUM = {0: ("three", 1), 1: ("four", 2), 2: ("pair", 4), 4: ("pair", 4), 5: ("pair", 4)}
+# The plan's kinds (colour_flow_plan.py's constants) by the names of
+# colour_flow_recursion.hpp's ColourFlowNode and ColourFlowTerm.
+cfp = colour_flow_plan
+NODE_KINDS = {cfp.NODE_EXTERNAL_GLUON: "flow_external_gluon",
+              cfp.NODE_EXTERNAL_COLUMN: "flow_external_column", cfp.NODE_GLUON: "flow_gluon",
+              cfp.NODE_SINGLET: "flow_singlet", cfp.NODE_COLUMN: "flow_column",
+              cfp.NODE_EXTERNAL_ROW: "flow_external_row", cfp.NODE_ROW: "flow_row"}
+EXTERNAL_NODES = (cfp.NODE_EXTERNAL_GLUON, cfp.NODE_EXTERNAL_COLUMN, cfp.NODE_EXTERNAL_ROW)
+TERM_KINDS = {cfp.TERM_VVV: "flow_vvv", cfp.TERM_VVVV: "flow_vvvv", cfp.TERM_PAIR: "flow_pair",
+              cfp.TERM_ATTACH: "flow_attach", cfp.TERM_ATTACH_ROW: "flow_attach_row"}
+# The sum each term kind feeds (add_flow_term) and the sums' bits (ColourFlowSums).
+TERM_SUM = {cfp.TERM_VVV: "three", cfp.TERM_VVVV: "four", cfp.TERM_PAIR: "pair",
+            cfp.TERM_ATTACH: "pair", cfp.TERM_ATTACH_ROW: "pair"}
+SUM_BITS = {"three": 1, "four": 2, "pair": 4}
 
 
 def colour_flow_code(p):
@@ -280,13 +286,13 @@ def colour_flow_code(p):
               "  // clang-format off"]
     for i, (kind, mask, extra, first, count) in enumerate(nodes):
         particles = " ".join(str(b) for b in range(p.particles) if mask >> b & 1)
-        if kind in (0, 1, 5):
+        if kind in EXTERNAL_NODES:
             lines.append(f"  if (changed & 0x{mask:x}u) set_external_current(e, chosen[{extra}], v + {4 * i});"
                          f"  // node {i}: particle {extra}")
             continue
-        used = sorted({TERM_SUM[terms[t][0]] for t in range(first, first + count)}, key=lambda x: x[1])
-        sums = sum(bit for _, bit in used) if kind in (2, 3) else 4
-        names = {name for name, _ in used}
+        names = {TERM_SUM[terms[t][0]] for t in range(first, first + count)}
+        # (a fermion current reads its pair sum only)
+        sums = sum(SUM_BITS[n] for n in names) if kind in (cfp.NODE_GLUON, cfp.NODE_SINGLET) else 4
         lines.append(f"  if (changed & 0x{mask:x}u) {{  // node {i}: {NODE_KINDS[kind]} of particles {particles}")
         lines.append("    cplx<T> " + ", ".join(f"{s}[4] = {{}}" for s in ("three", "four", "pair")
                                                  if s in names) + ";")
