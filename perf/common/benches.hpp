@@ -4,7 +4,7 @@
 // - option benchmarks (rref, gemm, zippel, me): CLI11 subcommands with
 //   --options, a table on stdout and --json; each add_*_bench registers one;
 // - argument benchmarks (rref-flint, rref-api, row-space, rref-check,
-//   npy-read, replay-rate, reconstruct): positional arguments, read by the
+//   spread-rref, npy-read, replay-rate, reconstruct): positional arguments, read by the
 //   driver scripts in perf/; each *_main gets argv[0] = its name and the
 //   arguments after it, and returns the exit status (bad input: a message on
 //   stderr and 1, perf/common/bench_args.hpp).
@@ -32,6 +32,7 @@ int rref_flint_main(int argc, char* argv[]);   // linalg/bench_rref_flint.cpp
 int rref_api_main(int argc, char* argv[]);     // python/bench_rref_api.cpp
 int row_space_main(int argc, char* argv[]);    // linalg/bench_row_space.cpp
 int rref_check_main(int argc, char* argv[]);   // linalg/bench_rref_check.cpp
+int spread_rref_main(int argc, char* argv[]);  // linalg/bench_spread_rref.cpp
 int npy_read_main(int argc, char* argv[]);     // linalg/bench_npy_read.cpp
 int replay_rate_main(int argc, char* argv[]);  // reduce/replay_rate.cpp
 int reconstruct_main(int argc, char* argv[]);  // reconstruct/reconstruct_bench.cpp

@@ -246,12 +246,20 @@ void run_rref_spread(const LinalgOptions& o, const field::Zp<Word>& f,
                              {"ranks", comm.size()},
                              {"distributed", true},
                              {"panels", r.panels},
+                             {"nccl", r.nccl},
                              {"input", o.inputs.at(0)},
                              {"rows", r.rows},
                              {"cols", r.cols},
                              {"rank", r.rank},
                              {"pivots", r.pivots},
-                             {"seconds", seconds}});
+                             {"seconds", seconds},
+                             {"rank0_seconds_by_step",
+                              {{"candidates", r.seconds.candidates},
+                               {"choose", r.seconds.choose},
+                               {"rows", r.seconds.rows},
+                               {"messages", r.seconds.messages},
+                               {"update", r.seconds.update},
+                               {"back", r.seconds.back}}}});
   }
   TextStream text(io::output_bytes(reduced, f, format));
   io::write_matrix(text, reduced, f, format);

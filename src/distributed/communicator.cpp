@@ -1,6 +1,7 @@
 #include "hepex/distributed/communicator.hpp"
 
 #include <climits>
+#include <cstring>
 
 #include "hepex/core/error.hpp"
 
@@ -135,6 +136,55 @@ std::vector<std::vector<std::string>> Communicator::gather_parts(std::vector<std
   return out;
 }
 
+std::vector<std::string> Communicator::all_gather(const std::string& bytes) const {
+  if (size_ == 1) return {bytes};
+  const int length = checked_int(bytes.size(), "an all-gathered message");
+  std::vector<int> lengths(static_cast<std::size_t>(size_));
+  check(MPI_Allgather(&length, 1, MPI_INT, lengths.data(), 1, MPI_INT, comm_), "MPI_Allgather");
+  std::vector<int> displacements(lengths.size());
+  std::size_t total = 0;
+  for (std::size_t r = 0; r < lengths.size(); ++r) {
+    displacements[r] = checked_int(total, "an all-gather");
+    total += static_cast<std::size_t>(lengths[r]);
+  }
+  std::string all(total, '\0');
+  check(MPI_Allgatherv(bytes.data(), length, MPI_CHAR, all.data(), lengths.data(),
+                       displacements.data(), MPI_CHAR, comm_),
+        "MPI_Allgatherv");
+  std::vector<std::string> out;
+  for (std::size_t r = 0; r < lengths.size(); ++r) {
+    out.push_back(all.substr(static_cast<std::size_t>(displacements[r]),
+                             static_cast<std::size_t>(lengths[r])));
+  }
+  return out;
+}
+
+void Communicator::all_gather_into(const void* mine, void* all,
+                                   const std::vector<std::size_t>& counts, std::size_t unit) const {
+  if (counts.size() != static_cast<std::size_t>(size_)) {
+    throw Error("all_gather_into: " + std::to_string(counts.size()) + " counts for " +
+                std::to_string(size_) + " ranks");
+  }
+  if (size_ == 1) {
+    if (counts[0] > 0) std::memcpy(all, mine, counts[0] * unit);
+    return;
+  }
+  std::vector<int> sizes(counts.size()), displacements(counts.size());
+  std::size_t total = 0;
+  for (std::size_t r = 0; r < counts.size(); ++r) {
+    sizes[r] = checked_int(counts[r], "an all-gathered part's values");
+    displacements[r] = checked_int(total, "an all-gather's values");
+    total += counts[r];
+  }
+  MPI_Datatype value = MPI_DATATYPE_NULL;
+  check(MPI_Type_contiguous(checked_int(unit, "a value"), MPI_BYTE, &value), "MPI_Type_contiguous");
+  check(MPI_Type_commit(&value), "MPI_Type_commit");
+  const int code = MPI_Allgatherv(mine, sizes[static_cast<std::size_t>(rank_)], value, all,
+                                  sizes.data(), displacements.data(), value, comm_);
+  MPI_Type_free(&value);
+  check(code, "MPI_Allgatherv");
+}
+
 long long Communicator::max(long long value) const {
   if (size_ == 1) return value;
   long long result = 0;
@@ -154,6 +204,16 @@ std::vector<std::vector<std::string>> Communicator::gather_parts(std::vector<std
   std::vector<std::vector<std::string>> out;
   out.push_back(std::move(parts));
   return out;
+}
+std::vector<std::string> Communicator::all_gather(const std::string& bytes) const {
+  return {bytes};
+}
+void Communicator::all_gather_into(const void* mine, void* all,
+                                   const std::vector<std::size_t>& counts, std::size_t unit) const {
+  if (counts.size() != 1) {
+    throw Error("all_gather_into: " + std::to_string(counts.size()) + " counts for 1 rank");
+  }
+  if (counts[0] > 0) std::memcpy(all, mine, counts[0] * unit);
 }
 long long Communicator::max(long long value) const { return value; }
 

@@ -1,5 +1,7 @@
-// distributed_rref and gather_rref (distributed_rref.hpp): the panel loop,
-// its messages and the update of each rank's rows on its execution space.
+// distributed_rref and gather_rref (distributed_rref.hpp): the forward
+// pass's panel loop and the update of each rank's rows on its execution
+// space; the back substitution in distributed_back_substitution.hpp, what
+// both share in distributed_rref_common.hpp.
 #include "hepex/linalg/distributed_rref.hpp"
 
 #include <Kokkos_Core.hpp>
@@ -7,6 +9,7 @@
 #include <cstring>
 #include <exception>
 #include <string>
+#include <type_traits>
 
 #include "hepex/core/error.hpp"
 #include "hepex/core/kokkos_lock.hpp"
@@ -16,104 +19,33 @@
 #include "hepex/linalg/row_subset.hpp"
 #include "hepex/linalg/rref.hpp"
 
+#include "../distributed/device_all_gather.hpp"
+#include "distributed_back_substitution.hpp"
+#include "distributed_rref_common.hpp"
+
 namespace hepex::linalg {
 
 namespace {
 
-// Messages: plain values and arrays appended to a string and read back in
-// the same order. The ranks run the same build, so no byte order is fixed.
-class Writer {
- public:
-  template <class T>
-  Writer& put(const T& value) {
-    bytes_.append(reinterpret_cast<const char*>(&value), sizeof(T));
-    return *this;
-  }
-  template <class T>
-  Writer& put_array(const T* data, std::size_t count) {
-    put(static_cast<std::uint64_t>(count));
-    bytes_.append(reinterpret_cast<const char*>(data), count * sizeof(T));
-    return *this;
-  }
-  Writer& put_text(const std::string& text) { return put_array(text.data(), text.size()); }
-  std::string take() { return std::move(bytes_); }
+using namespace distributed_rref_detail;
 
- private:
-  std::string bytes_;
-};
-
-class Reader {
- public:
-  explicit Reader(const std::string& bytes) : bytes_(bytes) {}
-  template <class T>
-  T get() {
-    T value;
-    need(sizeof(T));
-    std::memcpy(&value, bytes_.data() + at_, sizeof(T));
-    at_ += sizeof(T);
-    return value;
-  }
-  template <class T>
-  std::vector<T> get_array() {
-    const auto count = static_cast<std::size_t>(get<std::uint64_t>());
-    need(count * sizeof(T));
-    std::vector<T> values(count);
-    if (count > 0) std::memcpy(values.data(), bytes_.data() + at_, count * sizeof(T));
-    at_ += count * sizeof(T);
-    return values;
-  }
-  std::string get_text() {
-    const std::vector<char> text = get_array<char>();
-    return std::string(text.begin(), text.end());
-  }
-
- private:
-  void need(std::size_t size) const {
-    if (bytes_.size() - at_ < size) {
-      throw Error("distributed rref: a message ended early", ErrorKind::runtime);
-    }
-  }
-  const std::string& bytes_;
-  std::size_t at_ = 0;
-};
-
-// Two exchanges per panel. First every rank sends root an error (empty when
-// none), its free row count and its candidates (local row indices and their
-// panel slices, w columns); root answers with an error, or "done" (no free
-// row left anywhere), or the owners of S (rank, local row). Then the owners
-// send S's rows (an error slot, their columns c..n-1), and root answers with
-// an error or the panel's pivots Q (offsets in the panel) and E (k x (n - c)).
-// Root so receives ranks x w slices and k whole rows per panel, where one
-// exchange of the candidates' whole rows would bring it ranks x w of them.
-constexpr std::uint8_t answer_error = 0, answer_done = 1, answer_panel = 2;
-
-// The pivot columns of the RREF of the transpose of the first `cols`
-// columns of `rows` (row-major): indices of rows whose first `cols` entries
-// span those of all the rows.
-template <class ExecSpace, class Word>
-std::vector<int> spanning_rows(const ExecSpace& space, const field::Zp<Word>& f,
-                               const DeviceMatrix<Word, typename ExecSpace::memory_space>& rows,
-                               std::size_t cols) {
-  using Memory = typename ExecSpace::memory_space;
-  const std::size_t count = rows.extent(0);
-  if (count == 0 || cols == 0) return {};
-  DeviceMatrix<Word, Memory> t(
-      Kokkos::view_alloc(Kokkos::WithoutInitializing, std::string("hepex::distributed_rref::t")),
-      cols, count);
-  detail::for_each_entry(
-      "hepex::distributed_rref::transpose", space, cols, count,
-      KOKKOS_LAMBDA(const std::int64_t j, const std::int64_t i) { t(j, i) = rows(i, j); });
-  return rref(space, f, t).pivots;
-}
-
-// The indices 0 .. count - 1 as a View: every row of a matrix as a RowSubset's rows.
-template <class Memory>
-Kokkos::View<int*, Memory> every_row(std::size_t count, const char* label) {
-  std::vector<int> all(count);
-  for (std::size_t i = 0; i < count; ++i) all[i] = static_cast<int>(i);
-  return to_view<Memory>(all, label);
-}
-
+// The forward pass, per panel of w columns from column c (the free rows are
+// zero left of c):
+//   1. every rank sends root its first min(w, free) free rows' slices (a
+//      trial: on a matrix of full rank any w rows with independent slices
+//      span the panel, so no rank eliminates anything);
+//   2. root picks S among them (spanning_rows, in an order that takes rows
+//      from the ranks with the most free rows first, so that the free rows,
+//      the forward pass's work, stay balanced). If S spans fewer than w
+//      dimensions while some rank holds more free rows than it sent, root
+//      asks again, and every rank sends the free rows that span all of its
+//      free rows' slices (the pivot columns of the RREF of the transposed
+//      slices); S from these is complete. Root answers with S's owners
+//      (grouped by rank), the pivots Q and G (pivot_transform);
+//   3. the owners share S's rows (RowSharing);
+//   4. every rank forms E = G S = RREF(S) and updates its free rows,
+//      A[:, c:] -= A[:, c + Q] E (the pivot rows of earlier panels are left
+//      to the back substitution), and the owners write E over S.
 template <class ExecSpace, class Word>
 class PanelLoop {
  public:
@@ -122,66 +54,103 @@ class PanelLoop {
   using Ints = Kokkos::View<int*, Memory>;
 
   PanelLoop(const distributed::Communicator& comm, const ExecSpace& space, const field::Zp<Word>& f,
-            Matrix<Word>& local, int width, int chunk)
-      : comm_(comm), space_(space), f_(f), local_(local), width_(width), chunk_(chunk) {}
+            const Mat& local, int width, int chunk, DistributedRrefOptions::Messages messages)
+      : comm_(comm),
+        space_(space),
+        f_(f),
+        a_(local),
+        width_(width),
+        chunk_(chunk),
+        messages_(messages) {}
 
   DistributedRrefResult run() {
+    const Kokkos::Timer whole;
+    using Messages = DistributedRrefOptions::Messages;
+    constexpr bool on_gpu = has_accelerator && std::is_same_v<ExecSpace, DeviceSpace>;
+    if (messages_ == Messages::nccl && !on_gpu) {
+      throw Error(
+          "distributed rref: NCCL carries rows between GPUs; these rows are in host memory");
+    }
+    if (messages_ == Messages::nccl && !distributed::built_with_nccl()) {
+      throw Error(
+          "distributed rref: NCCL was asked for, but this hepex was built without it "
+          "(HEPEX_ENABLE_NCCL, docs/gpu.md)");
+    }
     DistributedRrefResult result = agree_on_shape();
-    rows_ = local_.rows;
-    cols_ = local_.cols;
+    const double entries = static_cast<double>(result.rows) * static_cast<double>(result.cols);
+    if (messages_ == Messages::nccl ||
+        (messages_ == Messages::automatic && on_gpu && distributed::built_with_nccl() &&
+         !comm_.alone() && entries >= 16777216.0)) {
+      sharing_.use_device_messages(distributed::DeviceAllGather::open(comm_));
+    }
+    result.nccl = sharing_.device_messages();
+    rows_ = a_.extent(0);
+    cols_ = a_.extent(1);
     row_pivots_.assign(rows_, -1);
-    a_ = to_device<Memory>(local_, "hepex::distributed_rref::rows");
-    all_rows_ = every_row<Memory>(rows_, "hepex::distributed_rref::all_rows");
     for (std::size_t c = 0; c < cols_; c += static_cast<std::size_t>(width_)) {
       const int w = static_cast<int>(std::min<std::size_t>(width_, cols_ - c));
-      std::string message;
-      try {
-        rethrow_pending();
-        message = candidates(c, w);
-      } catch (const std::exception& e) {
-        message = Writer().put_text(e.what()).take();
-      }
-      const std::string owners = exchange(
-          message, [&](const std::vector<std::string>& parts) { return choose(parts, w); });
-      Reader read(owners);
+      std::string answer = offer(c, w, false);
+      if (static_cast<std::uint8_t>(answer.at(0)) == answer_more) answer = offer(c, w, true);
+      Reader read(answer);
       if (read.get<std::uint8_t>() == answer_done) break;
-      const std::vector<int> ranks = read.get_array<int>();
-      const std::vector<int> rows = read.get_array<int>();
+      Panel panel;
+      panel.first = c;
+      panel.ranks = read.get_array<int>();
+      panel.rows = read.get_array<int>();
+      panel.offsets = read.get_array<int>();
+      const std::vector<Word> g = read.get_array<Word>();
       ++result.panels;
-      if (rows.empty()) continue;  // the panel's columns are zero in every free row
-      try {
-        message = pivot_rows(ranks, rows, c);
-      } catch (const std::exception& e) {
-        message = Writer().put_text(e.what()).take();
+      if (panel.rows.empty()) continue;  // the panel's columns are zero in every free row
+      std::vector<std::size_t> counts(static_cast<std::size_t>(comm_.size()), 0);
+      std::vector<int> mine;
+      for (std::size_t j = 0; j < panel.rows.size(); ++j) {
+        ++counts.at(static_cast<std::size_t>(panel.ranks[j]));
+        if (panel.ranks[j] == comm_.rank()) mine.push_back(panel.rows[j]);
       }
-      const std::string pivots = exchange(message, [&](const std::vector<std::string>& parts) {
-        return reduce(parts, ranks, c, w);
-      });
+      const Mat s = sharing_.share(comm_, space_, a_, mine, c, cols_ - c, counts, pending_,
+                                   seconds_.rows, seconds_.messages);
       try {
-        Reader panel(pivots);
-        panel.get<std::uint8_t>();
-        apply(panel, ranks, rows, c);
+        timed(seconds_.update, [&] { apply(panel, g, s); });
       } catch (const std::exception& e) {
         pending_ = e.what();
       }
+      for (const int q : panel.offsets) pivots_.push_back(static_cast<int>(c) + q);
+      panels_.push_back(std::move(panel));
     }
-    // A failure in the last update reaches every rank here.
+    BackSubstitution<ExecSpace, Word>(comm_, space_, f_, a_, pivots_, row_pivots_, panels_, chunk_)
+        .run(sharing_, pending_, seconds_.rows, seconds_.messages, seconds_.back);
+    // A failure in the last steps reaches every rank here.
     exchange(Writer().put_text(pending_).take(),
              [](const std::vector<std::string>&) { return Writer().put(answer_done).take(); });
-    local_ = to_host(a_);
     result.rank = pivots_.size();
     result.pivots = pivots_;
     result.row_pivots = row_pivots_;
+    seconds_.total = whole.seconds();
+    result.seconds = seconds_;
     return result;
   }
 
   // The steps are public: nvcc takes no device lambda in a private member.
+  // Steps 1 and 2: this rank's candidates to root, root's answer back.
+  std::string offer(std::size_t c, int w, bool spanning) {
+    std::string message;
+    try {
+      rethrow_pending();
+      message = timed(seconds_.candidates, [&] { return candidates(c, w, spanning); });
+    } catch (const std::exception& e) {
+      message = Writer().put_text(e.what()).take();
+    }
+    return exchange(message, [&](const std::vector<std::string>& parts) {
+      return choose(parts, w, !spanning);
+    });
+  }
+
   // Every rank's column count equals rank 0's; the total row count.
   DistributedRrefResult agree_on_shape() {
     const std::vector<std::string> parts =
         comm_.gather(Writer()
-                         .put(static_cast<std::uint64_t>(local_.rows))
-                         .put(static_cast<std::uint64_t>(local_.cols))
+                         .put(static_cast<std::uint64_t>(a_.extent(0)))
+                         .put(static_cast<std::uint64_t>(a_.extent(1)))
                          .take());
     std::string answer;
     if (comm_.rank() == 0) {
@@ -214,235 +183,249 @@ class PanelLoop {
 
   // One exchange: every rank's message gathered on root, root's answer
   // (answer(parts), or the first rank's error) broadcast; an error answer
-  // becomes the same Error on every rank.
+  // becomes the same Error on every rank. Root's answer counts as `choose`.
   template <class Answer>
   std::string exchange(const std::string& message, const Answer& answer) {
+    const Kokkos::Timer timer;
+    double root_seconds = 0;
     const std::vector<std::string> parts = comm_.gather(message);
     std::string reply;
     if (comm_.rank() == 0) {
       try {
         const std::string error = first_error(parts);
-        reply = error.empty() ? answer(parts) : Writer().put(answer_error).put_text(error).take();
+        reply = error.empty() ? timed(root_seconds, [&] { return answer(parts); })
+                              : Writer().put(answer_error).put_text(error).take();
       } catch (const std::exception& e) {
         reply = Writer().put(answer_error).put_text("rank 0: " + std::string(e.what())).take();
       }
     }
     comm_.broadcast(reply);
+    seconds_.choose += root_seconds;
+    seconds_.messages += timer.seconds() - root_seconds;
     Reader read(reply);
     if (read.get<std::uint8_t>() == answer_error) throw Error(read.get_text());
     return reply;
   }
 
-  // Step 1: this rank's free rows that span all of its free rows in the
-  // panel, with their slices (columns c..c+w-1).
-  std::string candidates(std::size_t c, int w) {
+  // Step 1: this rank's free row count, whether it sends all of its free
+  // rows, and candidates with their slices (columns c..c+w-1): the first
+  // min(w, free) free rows, or (spanning) those that span every free row's
+  // slice.
+  std::string candidates(std::size_t c, int w, bool spanning) {
     std::vector<int> free;
     for (std::size_t i = 0; i < rows_; ++i)
       if (row_pivots_[i] < 0) free.push_back(static_cast<int>(i));
     std::vector<int> chosen;
-    if (!free.empty()) {
-      const Ints rows = to_view<Memory>(free, "hepex::distributed_rref::free");
-      const Mat slices(Kokkos::view_alloc(Kokkos::WithoutInitializing,
-                                          std::string("hepex::distributed_rref::slices")),
-                       free.size(), static_cast<std::size_t>(w));
-      const Mat a = a_;
-      const auto first = static_cast<std::int64_t>(c);
-      detail::for_each_entry(
-          "hepex::distributed_rref::slices", space_, free.size(), static_cast<std::size_t>(w),
-          KOKKOS_LAMBDA(const std::int64_t i, const std::int64_t j) {
-            slices(i, j) = a(rows(i), first + j);
-          });
-      for (const int at : spanning_rows(space_, f_, slices, static_cast<std::size_t>(w)))
-        chosen.push_back(free[at]);
+    const auto width = static_cast<std::size_t>(w);
+    if (!spanning || free.size() <= width) {
+      chosen.assign(free.begin(),
+                    free.begin() + static_cast<std::ptrdiff_t>(std::min(free.size(), width)));
+    } else {
+      const Mat slices = RowSharing<ExecSpace, Word>::gather(space_, a_, free, c, width);
+      for (const int at : spanning_rows(space_, f_, slices, width)) chosen.push_back(free[at]);
     }
-    const Matrix<Word> panel = rows_from(chosen, c, static_cast<std::size_t>(w));
+    const Matrix<Word> panel =
+        to_host(RowSharing<ExecSpace, Word>::gather(space_, a_, chosen, c, width));
+    const std::uint8_t complete = spanning || free.size() <= width ? 1 : 0;
     return Writer()
         .put_text(std::string())
         .put(static_cast<std::uint64_t>(free.size()))
+        .put(complete)
         .put_array(chosen.data(), chosen.size())
         .put_array(panel.data.data(), panel.data.size())
         .take();
   }
 
-  // Columns c..c+width-1 of this rank's rows `rows`, on the host.
-  Matrix<Word> rows_from(const std::vector<int>& rows, std::size_t c, std::size_t width) {
-    if (rows.empty()) return Matrix<Word>(0, width);
-    const Ints which = to_view<Memory>(rows, "hepex::distributed_rref::which");
-    const Mat out(Kokkos::view_alloc(Kokkos::WithoutInitializing,
-                                     std::string("hepex::distributed_rref::rows_from")),
-                  rows.size(), width);
-    const Mat a = a_;
-    const auto first = static_cast<std::int64_t>(c);
-    detail::for_each_entry(
-        "hepex::distributed_rref::rows_from", space_, rows.size(), width,
-        KOKKOS_LAMBDA(const std::int64_t i, const std::int64_t j) {
-          out(i, j) = a(which(i), first + j);
-        });
-    return to_host(out);
-  }
-
-  // Step 3: this rank's rows of S (those of `ranks` equal to this rank, in
-  // S's order), with their columns c..n-1.
-  std::string pivot_rows(const std::vector<int>& ranks, const std::vector<int>& rows,
-                         std::size_t c) {
-    std::vector<int> mine;
-    for (std::size_t j = 0; j < rows.size(); ++j)
-      if (ranks[j] == comm_.rank()) mine.push_back(rows[j]);
-    const Matrix<Word> tails = rows_from(mine, c, cols_ - c);
-    return Writer().put_text(std::string()).put_array(tails.data.data(), tails.data.size()).take();
-  }
-
-  // Step 2, on root: S among every rank's candidates, by their slices.
-  std::string choose(const std::vector<std::string>& parts, int w) {
+  // Step 2, on root: S among every rank's candidates, by their slices, or
+  // (when `may_ask` and S might miss some free row's slice) answer_more.
+  std::string choose(const std::vector<std::string>& parts, int w, bool may_ask) {
     const auto width = static_cast<std::size_t>(w);
-    std::vector<int> owner_rank, owner_row;
-    std::vector<Word> stacked;
+    struct Offer {
+      std::uint64_t free = 0;
+      std::vector<int> rows;
+      std::vector<Word> slices;
+    };
+    std::vector<Offer> offers(parts.size());
     std::uint64_t free_rows = 0;
+    bool complete = true;
     for (std::size_t r = 0; r < parts.size(); ++r) {
       Reader read(parts[r]);
       read.get_text();
-      free_rows += read.get<std::uint64_t>();
-      const std::vector<int> rows = read.get_array<int>();
-      const std::vector<Word> slices = read.get_array<Word>();
-      if (slices.size() != rows.size() * width) {
+      offers[r].free = read.get<std::uint64_t>();
+      const bool sent_all = read.get<std::uint8_t>() == 1;
+      complete = complete && sent_all;
+      offers[r].rows = read.get_array<int>();
+      offers[r].slices = read.get_array<Word>();
+      free_rows += offers[r].free;
+      if (offers[r].slices.size() != offers[r].rows.size() * width ||
+          offers[r].rows.size() > offers[r].free) {
         throw Error("distributed rref: rank " + std::to_string(r) + " sent a malformed panel",
                     ErrorKind::runtime);
       }
-      for (const int row : rows) {
-        owner_rank.push_back(static_cast<int>(r));
-        owner_row.push_back(row);
-      }
-      stacked.insert(stacked.end(), slices.begin(), slices.end());
     }
     if (free_rows == 0) return Writer().put(answer_done).take();
+    // The candidates in the order S is picked from: each next one from the
+    // rank with the most free rows not yet offered.
+    std::vector<int> owner_rank, owner_row;
+    std::vector<Word> stacked;
+    std::vector<std::size_t> next(offers.size(), 0);
+    std::vector<std::uint64_t> left(offers.size());
+    for (std::size_t r = 0; r < offers.size(); ++r) left[r] = offers[r].free;
+    for (;;) {
+      std::size_t best = offers.size();
+      for (std::size_t r = 0; r < offers.size(); ++r) {
+        if (next[r] < offers[r].rows.size() && (best == offers.size() || left[r] > left[best]))
+          best = r;
+      }
+      if (best == offers.size()) break;
+      const std::size_t at = next[best]++;
+      --left[best];
+      owner_rank.push_back(static_cast<int>(best));
+      owner_row.push_back(offers[best].rows[at]);
+      const auto from = offers[best].slices.begin() + static_cast<std::ptrdiff_t>(at * width);
+      stacked.insert(stacked.end(), from, from + static_cast<std::ptrdiff_t>(width));
+    }
     Matrix<Word> all(owner_row.size(), width);
     all.data = std::move(stacked);
-    const std::vector<int> picked = spanning_rows(
-        space_, f_, to_device<Memory>(all, "hepex::distributed_rref::candidates"), width);
+    const Mat candidates = to_device<Memory>(all, "hepex::distributed_rref::candidates");
+    // S grouped by rank (the order in which the owners' rows arrive).
+    const auto by_owner = [&](std::vector<int> picked) {
+      std::sort(picked.begin(), picked.end(), [&](int x, int y) {
+        return std::make_pair(owner_rank[x], owner_row[x]) <
+               std::make_pair(owner_rank[y], owner_row[y]);
+      });
+      return picked;
+    };
+    // The first w candidates (a matrix of full rank: almost always
+    // independent) in one elimination; else those that span all of them.
+    std::vector<int> picked, q;
+    Matrix<Word> g;
+    if (owner_row.size() >= width) {
+      std::vector<int> first(width);
+      for (std::size_t j = 0; j < width; ++j) first[j] = static_cast<int>(j);
+      picked = by_owner(first);
+      if (!pivot_transform(candidates, picked, w, q, g)) picked.clear();
+    }
+    if (picked.empty()) {
+      picked = spanning_rows(space_, f_, candidates, width);
+      if (may_ask && !complete && picked.size() < width) return Writer().put(answer_more).take();
+      picked = by_owner(picked);
+      if (!pivot_transform(candidates, picked, w, q, g)) {
+        throw Error("distributed rref: the panel's rows lost their independence",
+                    ErrorKind::runtime);
+      }
+    }
     std::vector<int> ranks, rows;
     for (const int j : picked) {
-      ranks.push_back(owner_rank[j]);
-      rows.push_back(owner_row[j]);
+      ranks.push_back(owner_rank[static_cast<std::size_t>(j)]);
+      rows.push_back(owner_row[static_cast<std::size_t>(j)]);
     }
     return Writer()
         .put(answer_panel)
         .put_array(ranks.data(), ranks.size())
         .put_array(rows.data(), rows.size())
-        .take();
-  }
-
-  // Step 4, on root: S from its owners' rows (each rank's in S's order),
-  // E = RREF(S) and its pivots.
-  std::string reduce(const std::vector<std::string>& parts, const std::vector<int>& ranks,
-                     std::size_t c, int w) {
-    const std::size_t k = ranks.size(), width = cols_ - c;
-    std::vector<std::vector<Word>> sent(parts.size());
-    std::vector<std::size_t> used(parts.size(), 0), expected(parts.size(), 0);
-    for (const int r : ranks) ++expected[static_cast<std::size_t>(r)];
-    for (std::size_t r = 0; r < parts.size(); ++r) {
-      Reader read(parts[r]);
-      read.get_text();
-      sent[r] = read.get_array<Word>();
-      if (sent[r].size() != expected[r] * width) {
-        throw Error("distributed rref: rank " + std::to_string(r) + " sent a malformed pivot row",
-                    ErrorKind::runtime);
-      }
-    }
-    Matrix<Word> s(k, width);
-    for (std::size_t j = 0; j < k; ++j) {
-      const auto r = static_cast<std::size_t>(ranks[j]);
-      std::copy_n(sent[r].begin() + static_cast<std::ptrdiff_t>(used[r]++ * width), width,
-                  s.data.begin() + static_cast<std::ptrdiff_t>(j * width));
-    }
-    std::vector<int> q;
-    s = reduce_candidates(s, w, q);
-    return Writer()
-        .put(answer_panel)
         .put_array(q.data(), q.size())
-        .put_array(s.data.data(), s.data.size())
+        .put_array(g.data.data(), g.data.size())
         .take();
   }
 
-  // E = RREF(S) for S of k rows whose first w columns have rank k, and its
-  // pivots q (all among those w): the RREF of [S_p | I_k] (S_p = S[:, :w])
-  // is [G S_p | G] with G invertible, G S_p = RREF(S_p), and then
-  // E = [G S_p | G S[:, w:]], the second part one modgemm. An elimination
-  // over S's n - c columns would cost as much in a latency-bound kernel.
-  Matrix<Word> reduce_candidates(const Matrix<Word>& s, int w, std::vector<int>& q) {
-    const std::size_t k = s.rows, width = s.cols, rest = width - static_cast<std::size_t>(w);
-    const Mat whole = to_device<Memory>(s, "hepex::distributed_rref::s");
+  // G (k x k, on the host) and the pivots q of S_p, the candidates' slices
+  // `picked`: the RREF of [S_p | I_k] is [G S_p | G] with G invertible and
+  // G S_p = RREF(S_p), so that RREF(S) = G S for the whole rows S whose
+  // panel slices are S_p (a free row is zero left of the panel). False when
+  // the slices are not independent (a pivot right of S_p).
+  bool pivot_transform(const Mat& candidates, const std::vector<int>& picked, int w,
+                       std::vector<int>& q, Matrix<Word>& g_host) {
+    const std::size_t k = picked.size();
+    q.clear();
+    g_host = Matrix<Word>(0, 0);
+    if (k == 0) return true;
+    const Ints which = to_view<Memory>(picked, "hepex::distributed_rref::picked");
     const Mat m("hepex::distributed_rref::s_panel", k, static_cast<std::size_t>(w) + k);
     const Word one = f_.one();
     const auto panel = static_cast<std::int64_t>(w);
     detail::for_each_entry(
         "hepex::distributed_rref::s_panel", space_, k, static_cast<std::size_t>(w) + k,
         KOKKOS_LAMBDA(const std::int64_t i, const std::int64_t j) {
-          m(i, j) = j < panel ? whole(i, j) : j - panel == i ? one : Word(0);
+          m(i, j) = j < panel ? candidates(which(i), j) : j - panel == i ? one : Word(0);
         });
     const RrefResult reduced = rref(space_, f_, m);
-    if (reduced.rank != k || reduced.pivots.back() >= w) {
-      throw Error("distributed rref: the panel's rows lost their independence", ErrorKind::runtime);
-    }
+    if (reduced.rank != k || reduced.pivots.back() >= w) return false;
     q = reduced.pivots;
-    const Mat e(Kokkos::view_alloc(Kokkos::WithoutInitializing,
-                                   std::string("hepex::distributed_rref::e_root")),
-                k, width);
+    const Mat g(
+        Kokkos::view_alloc(Kokkos::WithoutInitializing, std::string("hepex::distributed_rref::g")),
+        k, k);
     detail::for_each_entry(
-        "hepex::distributed_rref::e_panel", space_, k, static_cast<std::size_t>(w),
-        KOKKOS_LAMBDA(const std::int64_t i, const std::int64_t j) { e(i, j) = m(i, j); });
-    if (rest > 0) {
-      const Mat g(Kokkos::view_alloc(Kokkos::WithoutInitializing,
-                                     std::string("hepex::distributed_rref::g")),
-                  k, k);
-      const Mat right(Kokkos::view_alloc(Kokkos::WithoutInitializing,
-                                         std::string("hepex::distributed_rref::s_right")),
-                      k, rest);
-      detail::for_each_entry(
-          "hepex::distributed_rref::g", space_, k, k,
-          KOKKOS_LAMBDA(const std::int64_t i, const std::int64_t j) { g(i, j) = m(i, panel + j); });
-      detail::for_each_entry(
-          "hepex::distributed_rref::s_right", space_, k, rest,
-          KOKKOS_LAMBDA(const std::int64_t i, const std::int64_t j) {
-            right(i, j) = whole(i, panel + j);
-          });
-      modgemm(space_, f_, ConstDeviceMatrix<Word, Memory>(g),
-              ConstDeviceMatrix<Word, Memory>(right),
-              RowSubset<Word, Memory>{e, every_row<Memory>(k, "hepex::distributed_rref::e_rows"),
-                                      panel},
-              GemmMethod::automatic, false, &workspace_);
-    }
-    space_.fence();
-    return to_host(e);
+        "hepex::distributed_rref::g", space_, k, k,
+        KOKKOS_LAMBDA(const std::int64_t i, const std::int64_t j) { g(i, j) = m(i, panel + j); });
+    g_host = to_host(g);
+    return true;
   }
 
-  // Step 5: A[:, c:] -= A[:, c + Q] E on this rank; E's rows over S's.
-  void apply(Reader& read, const std::vector<int>& ranks, const std::vector<int>& rows,
-             std::size_t c) {
-    const std::vector<int> q = read.get_array<int>();
-    const std::vector<Word> e_entries = read.get_array<Word>();
-    const std::size_t k = q.size(), width = cols_ - c;
-    for (const int column : q) pivots_.push_back(static_cast<int>(c) + column);
-    if (k == 0 || rows_ == 0) return;
-    Matrix<Word> e_host(k, width);
-    e_host.data = e_entries;
-    const Mat e = to_device<Memory>(e_host, "hepex::distributed_rref::e");
-    const Ints columns = to_view<Memory>(q, "hepex::distributed_rref::q");
+  // Step 4: E = G S; A[f, c:] -= A[f, c + Q] E for this rank's free rows f
+  // other than S's; E's rows over S's.
+  void apply(const Panel& panel, const std::vector<Word>& g_entries, const Mat& s) {
+    const std::size_t k = panel.offsets.size(), width = cols_ - panel.first;
+    if (g_entries.size() != k * k || s.extent(0) != k) {
+      throw Error("distributed rref: root sent a malformed panel", ErrorKind::runtime);
+    }
+    std::vector<int> mine, from, free;
+    for (std::size_t j = 0; j < k; ++j) {
+      if (panel.ranks[j] != comm_.rank()) continue;
+      mine.push_back(panel.rows[j]);
+      from.push_back(static_cast<int>(j));
+      row_pivots_.at(static_cast<std::size_t>(panel.rows[j])) =
+          static_cast<int>(panel.first) + panel.offsets[j];
+    }
+    for (std::size_t i = 0; i < rows_; ++i)
+      if (row_pivots_[i] < 0) free.push_back(static_cast<int>(i));
+    if (mine.empty() && free.empty()) return;
+    Matrix<Word> g_host(k, k);
+    g_host.data = g_entries;
+    const Mat g = to_device<Memory>(g_host, "hepex::distributed_rref::g");
+    const Mat e(
+        Kokkos::view_alloc(Kokkos::WithoutInitializing, std::string("hepex::distributed_rref::e")),
+        k, width);
+    modgemm(space_, f_, ConstDeviceMatrix<Word, Memory>(g), ConstDeviceMatrix<Word, Memory>(s), e,
+            GemmMethod::automatic, false, &workspace_);
+    const Mat a = a_;
+    const auto first = static_cast<std::int64_t>(panel.first);
+    if (!free.empty()) update_free_rows(free, panel, e);
+    if (!mine.empty()) {
+      const Ints targets = to_view<Memory>(mine, "hepex::distributed_rref::targets");
+      const Ints sources = to_view<Memory>(from, "hepex::distributed_rref::sources");
+      detail::for_each_entry(
+          "hepex::distributed_rref::place_e", space_, mine.size(), width,
+          KOKKOS_LAMBDA(const std::int64_t i, const std::int64_t j) {
+            a(targets(i), first + j) = e(sources(i), j);
+          });
+    }
+    space_.fence();
+  }
+
+  // A[f, c:] -= A[f, c + Q] E over chunks of columns, as the blocked rref's
+  // update (its product_columns): the int8 product's scratch grows with C's
+  // entries, and a block of 50,000 rows of 200,000 columns would not fit.
+  void update_free_rows(const std::vector<int>& free, const Panel& panel, const Mat& e) {
+    const std::size_t k = e.extent(0), width = e.extent(1);
+    const Ints rows = to_view<Memory>(free, "hepex::distributed_rref::free");
+    std::vector<int> pivot_columns;
+    for (const int q : panel.offsets) pivot_columns.push_back(static_cast<int>(panel.first) + q);
+    const Ints columns = to_view<Memory>(pivot_columns, "hepex::distributed_rref::q");
     const Mat factors(Kokkos::view_alloc(Kokkos::WithoutInitializing,
                                          std::string("hepex::distributed_rref::factors")),
-                      rows_, k);
+                      free.size(), k);
     const Mat a = a_;
     const field::Zp<Word> f = f_;
-    const auto first = static_cast<std::int64_t>(c);
     detail::for_each_entry(
-        "hepex::distributed_rref::factors", space_, rows_, k,
+        "hepex::distributed_rref::factors", space_, free.size(), k,
         KOKKOS_LAMBDA(const std::int64_t i, const std::int64_t j) {
-          factors(i, j) = f.neg(a(i, first + columns(j)));
+          factors(i, j) = f.neg(a(rows(i), columns(j)));
         });
-    // Over chunks of columns, as the blocked rref's update (its
-    // product_columns): the int8 product's scratch grows with C's entries,
-    // and a block of 50,000 rows of 200,000 columns would not fit.
     const auto width_int = static_cast<int>(width);
-    const int chunk = detail::product_columns(chunk_, static_cast<std::int64_t>(rows_), width_int);
+    const int chunk =
+        detail::product_columns(chunk_, static_cast<std::int64_t>(free.size()), width_int);
+    const auto first = static_cast<std::int64_t>(panel.first);
     workspace_.keep_left_operand(true);  // the factors, converted once for all chunks
     for (int from = 0; from < width_int; from += chunk) {
       const int part = std::min(chunk, width_int - from);
@@ -460,26 +443,10 @@ class PanelLoop {
       }
       modgemm(space_, f_, ConstDeviceMatrix<Word, Memory>(factors),
               ConstDeviceMatrix<Word, Memory>(e_part),
-              RowSubset<Word, Memory>{a_, all_rows_, first + from}, GemmMethod::automatic, true,
+              RowSubset<Word, Memory>{a_, rows, first + from}, GemmMethod::automatic, true,
               &workspace_);
     }
     workspace_.keep_left_operand(false);
-    std::vector<int> mine, from;
-    for (std::size_t j = 0; j < k; ++j) {
-      if (ranks[j] != comm_.rank()) continue;
-      mine.push_back(rows[j]);
-      from.push_back(static_cast<int>(j));
-      row_pivots_.at(static_cast<std::size_t>(rows[j])) = static_cast<int>(c) + q[j];
-    }
-    if (mine.empty()) return;
-    const Ints targets = to_view<Memory>(mine, "hepex::distributed_rref::targets");
-    const Ints sources = to_view<Memory>(from, "hepex::distributed_rref::sources");
-    detail::for_each_entry(
-        "hepex::distributed_rref::place_e", space_, mine.size(), width,
-        KOKKOS_LAMBDA(const std::int64_t i, const std::int64_t j) {
-          a(targets(i), first + j) = e(sources(i), j);
-        });
-    space_.fence();
   }
 
   // The first rank's error among the gathered messages ("" when none).
@@ -501,13 +468,15 @@ class PanelLoop {
   const distributed::Communicator& comm_;
   ExecSpace space_;
   field::Zp<Word> f_;
-  Matrix<Word>& local_;
-  int width_, chunk_;
-  std::size_t rows_ = 0, cols_ = 0;
   Mat a_;
-  Ints all_rows_;
+  int width_, chunk_;
+  DistributedRrefOptions::Messages messages_;
+  std::size_t rows_ = 0, cols_ = 0;
   std::vector<int> row_pivots_, pivots_;
+  std::vector<Panel> panels_;
   std::string pending_;
+  RowSharing<ExecSpace, Word> sharing_;
+  DistributedRrefSeconds seconds_;
   GemmWorkspace<Memory> workspace_;
 };
 
@@ -522,21 +491,46 @@ std::pair<std::size_t, std::size_t> rank_rows(std::size_t rows, int rank, int si
   return {r * base + std::min(r, extra), base + (r < extra ? 1 : 0)};
 }
 
+namespace {
+
+int panel_width(const DistributedRrefOptions& options, Place place) {
+  return options.panel_columns > 0 ? options.panel_columns : place == Place::device ? 512 : 256;
+}
+
+}  // namespace
+
 template <class Word>
 DistributedRrefResult distributed_rref(const distributed::Communicator& comm,
                                        const field::Zp<Word>& f, Matrix<Word>& local,
                                        const DistributedRrefOptions& options) {
   const KokkosLock lock;
   const Place place = runs_on(options.place);
-  const int width = options.panel_columns > 0 ? options.panel_columns
-                    : place == Place::device  ? 512
-                                              : 256;
+  const int width = panel_width(options, place);
   if (place == Place::device) {
-    return PanelLoop<DeviceSpace, Word>(comm, DeviceSpace(), f, local, width,
-                                        options.update_columns)
-        .run();
+    const auto a = to_device<DeviceMemory>(local, "hepex::distributed_rref::rows");
+    const auto result = PanelLoop<DeviceSpace, Word>(comm, DeviceSpace(), f, a, width,
+                                                     options.update_columns, options.messages)
+                            .run();
+    local = to_host(a);
+    return result;
   }
-  return PanelLoop<HostSpace, Word>(comm, HostSpace(), f, local, width, options.update_columns)
+  const auto a = to_device<HostSpace::memory_space>(local, "hepex::distributed_rref::rows");
+  const auto result = PanelLoop<HostSpace, Word>(comm, HostSpace(), f, a, width,
+                                                 options.update_columns, options.messages)
+                          .run();
+  local = to_host(a);
+  return result;
+}
+
+template <class Word>
+DistributedRrefResult distributed_rref(const distributed::Communicator& comm,
+                                       const field::Zp<Word>& f,
+                                       const DeviceMatrix<Word, DeviceMemory>& local,
+                                       const DistributedRrefOptions& options) {
+  const KokkosLock lock;
+  return PanelLoop<DeviceSpace, Word>(comm, DeviceSpace(), f, local,
+                                      panel_width(options, runs_on(Place::device)),
+                                      options.update_columns, options.messages)
       .run();
 }
 
@@ -584,6 +578,12 @@ template DistributedRrefResult distributed_rref<std::uint64_t>(const distributed
                                                                const field::Zp64&,
                                                                Matrix<std::uint64_t>&,
                                                                const DistributedRrefOptions&);
+template DistributedRrefResult distributed_rref<std::uint32_t>(
+    const distributed::Communicator&, const field::Zp32&,
+    const DeviceMatrix<std::uint32_t, DeviceMemory>&, const DistributedRrefOptions&);
+template DistributedRrefResult distributed_rref<std::uint64_t>(
+    const distributed::Communicator&, const field::Zp64&,
+    const DeviceMatrix<std::uint64_t, DeviceMemory>&, const DistributedRrefOptions&);
 template Matrix<std::uint32_t> gather_rref<std::uint32_t>(const distributed::Communicator&,
                                                           const Matrix<std::uint32_t>&,
                                                           const DistributedRrefResult&, int);

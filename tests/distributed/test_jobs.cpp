@@ -238,6 +238,27 @@ TEST(Jobs, CollectivesAgreeAcrossRanks) {
   } else {
     EXPECT_TRUE(gathered.empty());
   }
+  // All-gathers: every rank's bytes on every rank; values of 12 bytes, rank
+  // r sending 3 r + 1 of them (uneven parts), into one buffer in rank order.
+  const auto everyone =
+      comm.all_gather(std::string(static_cast<std::size_t>(comm.rank()) + 1, 'y'));
+  ASSERT_EQ(everyone.size(), static_cast<std::size_t>(comm.size()));
+  for (int r = 0; r < comm.size(); ++r) EXPECT_EQ(everyone[r], std::string(r + 1, 'y'));
+  constexpr std::size_t unit = 12;
+  std::vector<std::size_t> counts;
+  std::size_t total = 0;
+  for (int r = 0; r < comm.size(); ++r) total += counts.emplace_back(3 * r + 1);
+  const auto byte = [](std::size_t r, std::size_t at) { return static_cast<char>(31 * r + at); };
+  std::string mine_values(counts[comm.rank()] * unit, '\0');
+  for (std::size_t at = 0; at < mine_values.size(); ++at) mine_values[at] = byte(comm.rank(), at);
+  std::string all(total * unit, '\0');
+  comm.all_gather_into(mine_values.data(), all.data(), counts, unit);
+  for (std::size_t r = 0, from = 0; r < counts.size(); from += counts[r++] * unit) {
+    for (std::size_t at = 0; at < counts[r] * unit; ++at)
+      ASSERT_EQ(all[from + at], byte(r, at)) << "rank " << r << " byte " << at;
+  }
+  counts.push_back(0);  // a count for a rank that is not there
+  EXPECT_THROW(comm.all_gather_into(mine_values.data(), all.data(), counts, unit), hepex::Error);
   EXPECT_GE(comm.node_rank(), 0);
   EXPECT_LT(comm.node_rank(), comm.node_size());
   EXPECT_EQ(hepex::distributed::device_for_rank(comm, 0), 0);

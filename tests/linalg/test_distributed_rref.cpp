@@ -1,11 +1,14 @@
 // linalg::distributed_rref over the test communicator (one process in
 // hepex_tests, two ranks in hepex_mpi_tests), on the device and the host:
 // each rank reduces its block of rows of the same random matrix (full rank,
-// low rank with rows repeated across ranks, zero; more ranks than rows),
-// with panels of 1, 3 and 8 columns and the automatic width (the update in
-// products of 2 and 5 columns for panels of 3 and 8), and the
-// gathered RREF equals FLINT's, with its rank and pivots on every rank.
-// Ranks whose rows have different column counts fail on every rank.
+// low rank with rows repeated across ranks, zero, staircase rows whose
+// first free rows do not span a panel; more ranks than rows), with panels of
+// 1, 3 and 8 columns and the automatic width (the update and the back
+// substitution in products of 2 and 5 columns for panels of 3 and 8), and
+// the gathered RREF equals FLINT's, with its rank and pivots on every rank;
+// the same for rows given in device memory, and with rows over NCCL (or its
+// refusal where it cannot run). Ranks whose rows have different column counts
+// fail on every rank.
 #include <gtest/gtest.h>
 
 #include <random>
@@ -23,7 +26,7 @@ namespace {
 using hepex::Matrix;
 using hepex::test::communicator;
 
-enum class Kind { random, low_rank, repeated, zero };
+enum class Kind { random, low_rank, repeated, zero, staircase };
 
 template <class Word>
 Matrix<Word> make_matrix(Kind kind, std::size_t rows, std::size_t cols, std::uint64_t p,
@@ -32,6 +35,15 @@ Matrix<Word> make_matrix(Kind kind, std::size_t rows, std::size_t cols, std::uin
   if (kind == Kind::zero) return a;
   if (kind == Kind::random) {
     for (auto& x : a.data) x = static_cast<Word>(hepex::test::random_below(rng, p));
+    return a;
+  }
+  // staircase: row i zero left of column (rows - 1 - i) cols / rows, so that
+  // the first free rows of every rank are zero in the first panels and do
+  // not span them (root must ask every rank for its spanning rows).
+  if (kind == Kind::staircase) {
+    for (std::size_t i = 0; i < rows; ++i)
+      for (std::size_t j = (rows - 1 - i) * cols / rows; j < cols; ++j)
+        a(i, j) = static_cast<Word>(hepex::test::random_below(rng, p));
     return a;
   }
   // low_rank: a product of rows x r and r x cols factors; repeated: the
@@ -92,7 +104,7 @@ void random_cases(std::uint64_t p) {
   std::mt19937_64 rng(hepex::test::seed() ^ p);
   const std::vector<std::pair<std::size_t, std::size_t>> shapes = {
       {1, 1}, {1, 9}, {9, 1}, {2, 5}, {13, 13}, {40, 40}, {61, 17}, {17, 61}, {33, 70}, {70, 33}};
-  const Kind kinds[] = {Kind::random, Kind::low_rank, Kind::repeated, Kind::zero};
+  const Kind kinds[] = {Kind::random, Kind::low_rank, Kind::repeated, Kind::zero, Kind::staircase};
   for (int trial = 0; trial < hepex::test::cases(1); ++trial) {
     for (const auto& [rows, cols] : shapes) {
       for (const Kind kind : kinds) {
@@ -128,6 +140,72 @@ TEST(DistributedRref, EqualsFlintOnALargerMatrix) {
   expect_distributed_equals_flint(a, p, 8, hepex::Place::host, "low rank 300x260");
   const auto b = make_matrix<std::uint32_t>(Kind::random, 260, 300, p, rng);
   expect_distributed_equals_flint(b, p, 64, hepex::Place::device, "random 260x300");
+}
+
+// The device API: each rank's rows in device memory, reduced there in place.
+TEST(DistributedRref, ReducesDeviceRowsInPlace) {
+  const auto& comm = communicator();
+  std::mt19937_64 rng(hepex::test::seed() + 42);
+  const std::uint64_t p = 2147483647;
+  for (const Kind kind : {Kind::random, Kind::low_rank, Kind::staircase}) {
+    const auto a = make_matrix<std::uint32_t>(kind, 90, 75, p, rng);
+    const auto [first, count] = hepex::linalg::rank_rows(a.rows, comm.rank(), comm.size());
+    Matrix<std::uint32_t> block(count, a.cols);
+    std::copy_n(a.data.begin() + static_cast<std::ptrdiff_t>(first * a.cols), count * a.cols,
+                block.data.begin());
+    const auto rows = hepex::to_device<hepex::DeviceMemory>(block);
+    hepex::linalg::DistributedRrefOptions options;
+    options.panel_columns = 16;
+    options.update_columns = 7;
+    const auto result = hepex::linalg::distributed_rref(comm, hepex::field::Zp32(p), rows, options);
+    const Matrix<std::uint32_t> got =
+        hepex::linalg::gather_rref(comm, hepex::to_host(rows), result);
+    hepex::test::FlintMatrix oracle(a, p);
+    const auto rank = static_cast<std::size_t>(nmod_mat_rref(oracle.get()));
+    const std::string where = "kind " + std::to_string(static_cast<int>(kind)) + ", rank " +
+                              std::to_string(comm.rank()) + " (" + hepex::test::seed_trace() + ")";
+    EXPECT_EQ(result.rank, rank) << where;
+    if (comm.rank() == 0) EXPECT_TRUE(got == oracle.to_matrix<std::uint32_t>()) << where;
+    if (communicator().max(::testing::Test::HasFailure() ? 1 : 0) != 0) return;
+  }
+}
+
+// Rows over NCCL, GPU to GPU, when asked for: with NCCL and a GPU the same
+// RREF as FLINT's (the rows travelled over NCCL); otherwise a clear error on
+// every rank before any work (no NCCL in the build, or rows in host memory).
+TEST(DistributedRref, NcclCarriesTheRowsOrIsRefused) {
+  const auto& comm = communicator();
+  std::mt19937_64 rng(hepex::test::seed() + 7);
+  const std::uint64_t p = 2147483647;
+  const auto a = make_matrix<std::uint32_t>(Kind::staircase, 80, 96, p, rng);
+  const auto [first, count] = hepex::linalg::rank_rows(a.rows, comm.rank(), comm.size());
+  for (const auto place : {hepex::Place::device, hepex::Place::host}) {
+    Matrix<std::uint32_t> local(count, a.cols);
+    std::copy_n(a.data.begin() + static_cast<std::ptrdiff_t>(first * a.cols), count * a.cols,
+                local.data.begin());
+    hepex::linalg::DistributedRrefOptions options;
+    options.panel_columns = 16;
+    options.place = place;
+    options.messages = hepex::linalg::DistributedRrefOptions::Messages::nccl;
+    const bool possible = hepex::distributed::built_with_nccl() && hepex::has_accelerator &&
+                          place == hepex::Place::device;
+    const std::string where =
+        std::string(hepex::place_name(place)) + ", rank " + std::to_string(comm.rank());
+    try {
+      const auto result =
+          hepex::linalg::distributed_rref(comm, hepex::field::Zp32(p), local, options);
+      EXPECT_TRUE(possible) << where << ": NCCL was taken where it cannot run";
+      EXPECT_TRUE(result.nccl) << where;
+      const Matrix<std::uint32_t> got = hepex::linalg::gather_rref(comm, local, result);
+      hepex::test::FlintMatrix oracle(a, p);
+      nmod_mat_rref(oracle.get());
+      if (comm.rank() == 0) EXPECT_TRUE(got == oracle.to_matrix<std::uint32_t>()) << where;
+    } catch (const hepex::Error& e) {
+      EXPECT_FALSE(possible) << where << ": " << e.what();
+      EXPECT_NE(std::string(e.what()).find("NCCL"), std::string::npos) << e.what();
+    }
+    if (communicator().max(::testing::Test::HasFailure() ? 1 : 0) != 0) return;
+  }
 }
 
 TEST(DistributedRref, RanksWithDifferentColumnCountsFailOnEveryRank) {

@@ -45,6 +45,14 @@ class Communicator {
   // total: each part must be below 2^31 bytes). Elsewhere: empty.
   std::vector<std::vector<std::string>> gather_parts(std::vector<std::string> parts,
                                                      int root = 0) const;
+  // Every rank's bytes, in rank order, on every rank.
+  std::vector<std::string> all_gather(const std::string& bytes) const;
+  // Every rank's values on every rank, in rank order, into `all`: rank r
+  // sends counts[r] values of `unit` bytes each (`mine` on this rank), and
+  // `all` receives their sum. Every rank passes the same counts. Values,
+  // not bytes, are counted, so that a part may exceed 2^31 bytes.
+  void all_gather_into(const void* mine, void* all, const std::vector<std::size_t>& counts,
+                       std::size_t unit) const;
   // The largest of the ranks' values, on every rank.
   long long max(long long value) const;
 
@@ -54,6 +62,10 @@ class Communicator {
 #endif
   int rank_ = 0, size_ = 1, node_rank_ = 0, node_size_ = 1;
 };
+
+// Whether this build can carry device buffers between ranks over NCCL, GPU
+// to GPU (HEPEX_ENABLE_NCCL; the distributed RREF's rows, docs/gpu.md).
+bool built_with_nccl();
 
 // The accelerator a rank should use: node_rank modulo the devices visible
 // (0 when there are none), so that the ranks of a node spread over its GPUs.

@@ -7,30 +7,29 @@
 // equal to one device's, because the RREF of a matrix is unique: any pivot
 // rows that span the same space give it.
 //
-// Gauss-Jordan over panels of w columns (detail in src/linalg/distributed_rref.cpp):
-//   1. every rank picks, among its free rows (not yet pivot rows), at most w
-//      whose slices in the panel span those of all its free rows (the pivot
-//      columns of the RREF of the transposed slices);
-//   2. root gathers these candidates' slices, picks among them k rows S
-//      whose slices are independent (the same way) and broadcasts who owns
-//      them;
-//   3. the owners send S's rows (columns c..n-1: a free row is zero left of
-//      the panel), and root forms E = RREF(S): k rows with their pivots Q in
-//      the panel, E = G S for an invertible G, so that S may be replaced by
-//      E without changing the row space (G and the panel part from the RREF
-//      of [S_p | I], the rest one modgemm G S[:, w:]);
-//   4. root broadcasts E and Q; every rank updates all its rows,
-//      A[:, c:] -= A[:, Q] E (the existing modgemm on its device), and the
-//      owners write E's rows over S's and mark them as pivot rows.
-// After the update every free row is zero in the panel: its slice lay in the
-// span of S's slices, i.e. of E's, and a vector v of that span is v[Q] E.
-// Every row is updated by every panel (Gauss-Jordan clears above the pivots
-// too), so contiguous blocks of equal size share the work equally; the
+// Two passes over panels of w columns, as LU followed by a triangular solve
+// (the single device's blocked elimination does the same: n^3/3
+// multiply-adds on a square matrix of full rank, against Gauss-Jordan's
+// n^3/2); detail in src/linalg/distributed_rref.cpp:
+//   forward, per panel: root picks k free rows S whose panel slices S_p are
+//   independent and span every free row's (from at most w rows offered by
+//   each rank, balancing the ranks' free rows), and from the RREF of
+//   [S_p | I] = [G S_p | G] the pivots Q and G; the owners share S's rows
+//   with every rank (one all-gather); every rank forms E = G S = RREF(S)
+//   (one modgemm), updates its free rows, A[f, c:] -= A[f, c + Q] E (the
+//   existing modgemm on its device), and the owners write E over S;
+//   back (src/linalg/distributed_back_substitution.hpp), from the last panel:
+//   every earlier pivot row is reduced against the panel's rows in the
+//   non-pivot columns only (none for a square matrix of full rank).
+// After a panel every free row is zero in it: its slice lay in the span of
+// S's slices, i.e. of E's, and a vector v of that span is v[Q] E. The
 // serial part is root's: the RREF of at most (ranks x w) x w candidate
-// slices and E from k <= w rows of n - c columns per panel. Root receives
-// those slices and S's k rows, not the candidates' whole rows.
-// Messages are host bytes over the communicator (MPI); a rank's failure in
-// any step reaches every rank as the same error (no rank is left waiting).
+// slices and of the k x (w + k) matrix [S_p | I] per panel. Per panel a
+// rank sends w slices of w entries and its rows of S, and receives G and S:
+// the whole of S crosses the network once.
+// Messages are host bytes over the communicator (MPI; rows through pinned
+// host memory on a GPU); a rank's failure in any step reaches every rank as
+// the same error (no rank is left waiting).
 
 #include <cstddef>
 #include <cstdint>
@@ -53,14 +52,35 @@ struct DistributedRrefOptions {
   // few columns to have several products per panel.
   int update_columns = 0;
   Place place = Place::device;  // where each rank's rows are reduced
+  // How rows travel between ranks whose rows are on a GPU: `nccl` GPU to
+  // GPU (a build with NCCL, docs/gpu.md; an Error otherwise, or for rows in
+  // host memory), `host` through host memory over MPI; `automatic` takes
+  // NCCL when the build has it, the rows are on a GPU, there are several
+  // ranks and the matrix has at least 2^24 entries (NCCL's setup takes a
+  // fraction of a second).
+  enum class Messages { automatic, host, nccl };
+  Messages messages = Messages::automatic;
+};
+
+// Where a rank's time went (seconds, wall clock of this rank).
+struct DistributedRrefSeconds {
+  double candidates = 0;  // step 1: its free rows' spanning slices
+  double choose = 0;      // step 2, on root: S, Q and G from the candidates' slices
+  double rows = 0;        // step 3: its rows of S to the host
+  double messages = 0;    // in exchanges, waiting for the slowest rank included
+  double update = 0;      // step 4: E = G S and the product into its free rows
+  double back = 0;        // the back substitution's products (its messages in `messages`)
+  double total = 0;       // the whole call
 };
 
 struct DistributedRrefResult {
   std::size_t rows = 0, cols = 0;  // of the whole matrix
   std::size_t rank = 0;
-  std::vector<int> pivots;      // pivot columns, increasing (on every rank)
-  std::vector<int> row_pivots;  // per local row: its pivot column, or -1 (a zero row)
-  std::size_t panels = 0;       // panels reduced
+  std::vector<int> pivots;         // pivot columns, increasing (on every rank)
+  std::vector<int> row_pivots;     // per local row: its pivot column, or -1 (a zero row)
+  std::size_t panels = 0;          // panels reduced
+  bool nccl = false;               // whether rows travelled over NCCL
+  DistributedRrefSeconds seconds;  // this rank's
 };
 
 // Collective over comm. `local` is this rank's block of rows of one matrix
@@ -70,6 +90,16 @@ struct DistributedRrefResult {
 template <class Word>
 DistributedRrefResult distributed_rref(const distributed::Communicator& comm,
                                        const field::Zp<Word>& f, Matrix<Word>& local,
+                                       const DistributedRrefOptions& options = {});
+
+// The same with this rank's rows already in device memory, reduced there in
+// place: no host copy of the matrix (a rank's block of a 200,000-column
+// matrix is 40 GB); `options.place` is not read. In a build without an
+// accelerator DeviceMemory is host memory.
+template <class Word>
+DistributedRrefResult distributed_rref(const distributed::Communicator& comm,
+                                       const field::Zp<Word>& f,
+                                       const DeviceMatrix<Word, DeviceMemory>& local,
                                        const DistributedRrefOptions& options = {});
 
 // Collective: on root the RREF of the whole matrix (rows x cols, zero rows
@@ -88,6 +118,12 @@ extern template DistributedRrefResult distributed_rref<std::uint32_t>(
 extern template DistributedRrefResult distributed_rref<std::uint64_t>(
     const distributed::Communicator&, const field::Zp64&, Matrix<std::uint64_t>&,
     const DistributedRrefOptions&);
+extern template DistributedRrefResult distributed_rref<std::uint32_t>(
+    const distributed::Communicator&, const field::Zp32&,
+    const DeviceMatrix<std::uint32_t, DeviceMemory>&, const DistributedRrefOptions&);
+extern template DistributedRrefResult distributed_rref<std::uint64_t>(
+    const distributed::Communicator&, const field::Zp64&,
+    const DeviceMatrix<std::uint64_t, DeviceMemory>&, const DistributedRrefOptions&);
 extern template Matrix<std::uint32_t> gather_rref<std::uint32_t>(const distributed::Communicator&,
                                                                  const Matrix<std::uint32_t>&,
                                                                  const DistributedRrefResult&, int);
