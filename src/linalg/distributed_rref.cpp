@@ -34,14 +34,17 @@ using namespace distributed_rref_detail;
 //   1. every rank sends root its first min(w, free) free rows' slices (a
 //      trial: on a matrix of full rank any w rows with independent slices
 //      span the panel, so no rank eliminates anything);
-//   2. root picks S among them (spanning_rows, in an order that takes rows
-//      from the ranks with the most free rows first, so that the free rows,
-//      the forward pass's work, stay balanced). If S spans fewer than w
-//      dimensions while some rank holds more free rows than it sent, root
-//      asks again, and every rank sends the free rows that span all of its
-//      free rows' slices (the pivot columns of the RREF of the transposed
-//      slices); S from these is complete. Root answers with S's owners
-//      (grouped by rank), the pivots Q and G (pivot_transform);
+//   2. root takes the first w offered rows, in an order that draws from the
+//      ranks with the most free rows first (so that the free rows, the
+//      forward pass's work, stay balanced), and reduces [S_p | I]
+//      (pivot_transform): when their slices are independent, S is found in
+//      this one elimination. Otherwise S is the offered rows that span the
+//      others (spanning_rows); if these span fewer than w dimensions while
+//      some rank holds more free rows than it sent, root asks again, and
+//      every rank sends the free rows that span all of its free rows'
+//      slices (the pivot columns of the RREF of the transposed slices): S
+//      from these is complete. Root answers with S's owners (grouped by
+//      rank), the pivots Q and G;
 //   3. the owners share S's rows (RowSharing);
 //   4. every rank forms E = G S = RREF(S) and updates its free rows,
 //      A[:, c:] -= A[:, c + Q] E (the pivot rows of earlier panels are left
