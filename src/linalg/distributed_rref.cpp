@@ -496,8 +496,14 @@ std::pair<std::size_t, std::size_t> rank_rows(std::size_t rows, int rank, int si
 
 namespace {
 
+// Panels of 1024 columns on a GPU: at n = 100,000 on 2 H200s (NCCL) 512,
+// 768, 1024, 1536 and 2048 took 17.69, 15.16, 14.17, 15.81 and 16.88 s. The
+// update's modgemm has k = w, and the int8 product's rate grows with k (26.7
+// s of update on one rank at 512, 16.8 s at 1024); rank 0's choice, whose
+// two eliminations are w x 2w, grows with w (1.9 s at 512, 2.6 s at 1024,
+// 6.3 s at 2048). perf/results/distributed/README.md has the runs.
 int panel_width(const DistributedRrefOptions& options, Place place) {
-  return options.panel_columns > 0 ? options.panel_columns : place == Place::device ? 512 : 256;
+  return options.panel_columns > 0 ? options.panel_columns : place == Place::device ? 1024 : 256;
 }
 
 }  // namespace

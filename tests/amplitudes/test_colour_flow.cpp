@@ -207,7 +207,7 @@ TEST_P(ColourFlowReference, EverySimdWidthReproducesMadGraph) {
 // runs the lane kernel instead, so this is where the portable kernel meets
 // MadGraph on the host (every helicity combination, unweighted).
 template <Process P>
-std::vector<double> portable_kernel(const test::ReferenceEvents& ref) {
+std::vector<double> portable_kernel(const test::ReferenceEvents& ref, std::vector<int> good = {}) {
   using Memory = DeviceSpace::memory_space;
   const auto& info = process_info(P);
   const std::size_t events = ref.size();
@@ -218,11 +218,13 @@ std::vector<double> portable_kernel(const test::ReferenceEvents& ref) {
       for (int mu = 0; mu < 4; ++mu)
         host(e, part, mu) = ref.momenta[(e * info.particles + part) * 4 + mu];
   Kokkos::deep_copy(momenta, host);
-  std::vector<int> every(info.helicity_combinations);
-  for (int h = 0; h < info.helicity_combinations; ++h) every[h] = h;
+  if (good.empty()) {
+    good.resize(info.helicity_combinations);
+    std::iota(good.begin(), good.end(), 0);
+  }
   Kokkos::View<double*, Memory> me("me", events);
   ColourFlowEvaluator<DeviceSpace, P, double, double> kernel(TopQuark{}, info.coupling_power);
-  kernel.run({DeviceSpace()}, momenta, every, me, info.averaging, {});
+  kernel.run({DeviceSpace()}, momenta, good, me, info.averaging, {});
   DeviceSpace().fence();
   auto result = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), me);
   return std::vector<double>(result.data(), result.data() + events);
@@ -230,11 +232,12 @@ std::vector<double> portable_kernel(const test::ReferenceEvents& ref) {
 
 template <std::size_t... I>
 std::vector<double> portable_kernel_of(Process process, const test::ReferenceEvents& ref,
-                                       std::index_sequence<I...>) {
+                                       std::index_sequence<I...>,
+                                       const std::vector<int>& good = {}) {
   using generated::colour_flow_processes;
   std::vector<double> result;
   ((colour_flow_processes[I] == process
-        ? (result = portable_kernel<colour_flow_processes[I]>(ref), 0)
+        ? (result = portable_kernel<colour_flow_processes[I]>(ref, good), 0)
         : 0),
    ...);
   return result;
@@ -249,6 +252,35 @@ TEST_P(ColourFlowReference, PortableKernelReproducesMadGraph) {
   EXPECT_LT(error, double_tolerance) << info.name;
   std::cout << "[ " << info.name << " ] portable kernel on " << DeviceSpace::name()
             << ": max relative error " << error << '\n';
+}
+
+// The portable kernel on a random subset of the combinations in a random
+// order (seeded; the good helicities MadGraph's filter leaves, in the
+// caller's order): its sum equals the sum of its results on each
+// combination alone, so that its helicity order (colour_flow_helicity_order)
+// and the currents it keeps between combinations lose or repeat none
+// (measured worst 6.7e-16 relative; a combination lost or counted twice
+// changes it by percents).
+TEST_P(ColourFlowReference, PortableKernelSumsAnySubsetOfHelicities) {
+  SCOPED_TRACE(test::seed_trace());
+  const auto& info = process_info(GetParam());
+  const auto ref = test::read_reference(info, true, events_for(64));
+  std::mt19937_64 random(test::seed() + static_cast<unsigned>(GetParam()));
+  std::vector<int> good;
+  for (int h = 0; h < info.helicity_combinations; ++h)
+    if (random() % 2) good.push_back(h);
+  std::shuffle(good.begin(), good.end(), random);
+  ASSERT_FALSE(good.empty());
+  const auto got = portable_kernel_of(GetParam(), ref, FamilyIndices(), good);
+  std::vector<double> want(ref.size(), 0.0);
+  for (const int h : good) {
+    const auto alone = portable_kernel_of(GetParam(), ref, FamilyIndices(), {h});
+    for (std::size_t e = 0; e < ref.size(); ++e) want[e] += alone[e];
+  }
+  const double error = max_relative_error(got, want);
+  EXPECT_LT(error, 4e-15) << info.name << ": " << good.size() << " combinations";
+  std::cout << "[ " << info.name << " ] " << good.size()
+            << " combinations in a random order: max relative difference " << error << '\n';
 }
 
 INSTANTIATE_TEST_SUITE_P(Processes, ColourFlowReference,

@@ -44,7 +44,7 @@
 namespace hepex::linalg {
 
 struct DistributedRrefOptions {
-  // Columns per panel: 0 chooses (256 on the host, 512 on a device); tests
+  // Columns per panel: 0 chooses (256 on the host, 1024 on a device); tests
   // use a few columns to have many panels on small matrices.
   int panel_columns = 0;
   // Columns per product of the update (at most what keeps a product's C at
