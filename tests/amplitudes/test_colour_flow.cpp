@@ -95,7 +95,8 @@ TEST_P(ColourFlowReference, OnShellEventsInEveryPrecision) {
 // the kernels call it) and summing the jamps in registers (add_to_jamp),
 // give the same jamps to the bit; so does the plan written out as code
 // (ColourFlow<P>::jamps, generated/<process>_flow_code.hpp), which the
-// kernels run, in the same order.
+// kernels run, in the same order, and its pass over both helicities of the
+// closing top at once (ColourFlow<P>::top_jamps).
 // The event's momenta and a helicity combination, as colour_flow_jamps reads
 // them (functors callable on host and device, as the function is).
 struct EventMomenta {
@@ -162,6 +163,34 @@ std::vector<double> host_recursion(const test::ReferenceEvents& ref) {
             << (k > 0 ? order[k - 1] : -1) << ", jamp " << c << ": the plan as code "
             << code_jamps[c].re << " + i " << code_jamps[c].im << ", executed " << full[h][c].re
             << " + i " << full[h][c].im;
+      }
+    }
+    // Both helicities of the closing top at once (Flow::top_jamps, the
+    // portable kernel's pass for small plans, colour_flow_top_pairs.hpp):
+    // each jamp to the bit.
+    const int a_bit = 1 << (info.particles - 1 - Flow::antitop);
+    const int c_bit = 1 << (info.particles - 1 - plan.closing);
+    for (int light = 0; light < info.helicity_combinations; ++light) {
+      if ((light & (a_bit | c_bit)) != 0) continue;
+      int combination[Flow::particles];
+      for (int part = 0; part < info.particles; ++part)
+        combination[part] = helicity(info, light, part);
+      const int top[2] = {helicity(info, light, plan.closing),
+                          helicity(info, light | c_bit, plan.closing)};
+      for (int a = 0; a < 2; ++a) {
+        cplx<double> pairs[2][Flow::colours];
+        Flow::top_jamps(EventMomenta{&ref.momenta[e * 4 * info.particles]}, combination,
+                        helicity(info, light | (a ? a_bit : 0), Flow::antitop), top, TopQuark{},
+                        pairs);
+        for (int t = 0; t < 2; ++t) {
+          const int h = light | (a ? a_bit : 0) | (t ? c_bit : 0);
+          for (int c = 0; c < Flow::colours; ++c) {
+            EXPECT_TRUE(pairs[t][c].re == full[h][c].re && pairs[t][c].im == full[h][c].im)
+                << info.name << " event " << e << " helicity " << h << ", jamp " << c
+                << ": both tops at once " << pairs[t][c].re << " + i " << pairs[t][c].im
+                << ", executed " << full[h][c].re << " + i " << full[h][c].im;
+          }
+        }
       }
     }
   }

@@ -13,7 +13,8 @@ include/hepex/amplitudes/detail/generated/:
   <kernel>.hpp          per evaluator family, the compile-time map from the
                         family's template parameter to its process's tables
   <name>_flow_code.hpp  a colour-flow process's plan written out as code
-                        (colour_flow_code, below)
+                        (colour_flow_code, below) and as one pass per antitop
+                        helicity (top_pair_code.py)
 and src/amplitudes/processes/:
   <name>.cpp            the translation unit that instantiates the process's
                         evaluators (its factory), so that a build compiles
@@ -31,6 +32,7 @@ import pathlib
 import sys
 
 import colour_flow_plan
+import top_pair_code
 
 root = pathlib.Path(__file__).resolve().parents[2]
 data = root / "tests/data/madgraph"
@@ -214,7 +216,10 @@ class ProcessData:
         assert len(basis) == self.colours, f"{self.name}: colour basis and matrix disagree"
         plan = colour_flow_plan.Plan(self.pdg, basis)
         nodes, terms, term_factors, closes, close_factors = plan.flat()
+        closes, close_factors = top_pair_code.reorder_closings(self.pdg, nodes, terms, closes,
+                                                               close_factors)
         self.flow_plan = (plan.closing, nodes, terms, term_factors, closes, close_factors)
+        self.flow_kinds = plan.kinds
         assert {c[0] for c in closes} == set(range(self.colours)), f"{self.name}: a jamp without terms"
         self.flow_nodes, self.flow_terms, self.flow_closes = len(nodes), len(terms), len(closes)
         flat = lambda rows: cpp_list(x for r in rows for x in r)
@@ -270,7 +275,8 @@ def colour_flow_code(p):
               "// flow_close of the tables) as code: colour_flow_jamps' steps, in its order and",
               "// with its helpers, every index known at compile time (make_process_tables.py,",
               "// colour_flow_code, says why).", "",
-              '#include "hepex/amplitudes/detail/colour_flow_recursion.hpp"', "",
+              '#include "hepex/amplitudes/detail/colour_flow_recursion.hpp"',
+              '#include "hepex/amplitudes/detail/colour_flow_top_pairs.hpp"', "",
               f"namespace hepex::amplitudes::detail::generated::{n} {{", "",
               "// The jamps of one prepared event at one helicity combination, as",
               "// colour_flow_jamps(plan, event, helicity, changed, quark, colours, value, jamps).",
@@ -311,8 +317,9 @@ def colour_flow_code(p):
         if k == 0 or tuple(closes[k - 1][1:]) != (gluon, column):
             lines.append(f"  amplitude = flow_amplitude(row, v + {4 * gluon}, v + {4 * column});")
         lines.append(f"  jamps[{jamp}] += T({float(factor)!r}) * amplitude;")
-    lines += ["  // clang-format on", "}", "",
-              f"}}  // namespace hepex::amplitudes::detail::generated::{n}", ""]
+    lines += ["  // clang-format on", "}"]
+    lines += top_pair_code.top_pair_code(p)
+    lines += ["", f"}}  // namespace hepex::amplitudes::detail::generated::{n}", ""]
     return lines
 
 
@@ -375,6 +382,17 @@ def colour_flow_header(members):
                   "                                           cplx<T>* jamps) {",
                   f"    {n}::flow_jamps(event, helicity, changed, quark, value, jamps);",
                   "  }",
+                  "  // Both of the closing top's helicities at once (colour_flow_top_pairs.hpp).",
+                  "  template <class T, class Momentum>",
+                  "  static KOKKOS_INLINE_FUNCTION void top_jamps(const Momentum& momentum, const int* helicity,",
+                  "                                               int antitop, const int* top,",
+                  "                                               const TopQuark& quark,",
+                  "                                               cplx<T> (*jamps)[colours]) {",
+                  f"    {n}::flow_top_jamps<colours>(momentum, helicity, antitop, top, quark, jamps);",
+                  "  }",
+                  f"  static constexpr int antitop = {p.pdg.index(-6)};",
+                  "  // Whether the portable kernel runs top_jamps (top_pair_code.py, small_plan).",
+                  f"  static constexpr bool top_pair_pass = {'true' if top_pair_code.small_plan(p.flow_plan[2]) else 'false'};",
                   "};", ""]
     lines += ["// The family's processes, for code that visits each at compile time.",
               "inline constexpr Process colour_flow_processes[] = {"

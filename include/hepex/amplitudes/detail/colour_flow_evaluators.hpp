@@ -1,8 +1,10 @@
 #pragma once
 // The colour-flow family's evaluator: every subprocess with quark lines
 // (colour_flow_recursion.hpp), one thread per event on any execution space,
-// the helicities summed in the thread (in colour_flow_helicity_order's
-// order, keeping the currents the next combination shares), the colour sum with MadGraph's matrix,
+// the helicities summed in the thread (small plans: by groups of the top
+// pair's combinations, top_pair_groups; large ones in colour_flow_helicity_
+// order's order, keeping the currents the next combination shares), the
+// colour sum with MadGraph's matrix,
 // and the event's choices (gs, helicity, colour flow; event_choices.hpp).
 // The registry (generated/process_table.hpp) names
 // make_colour_flow_evaluator<P> for each of the family's processes.
@@ -10,9 +12,10 @@
 // On the host, where the build has lanes and the colour sum is the kernel's,
 // the factory builds the SIMD lane evaluator (colour_flow_lane_kernel.hpp)
 // instead. The portable kernel has no teams on the device yet (the top-line
-// family's has); the plan's currents live in the thread's own arrays, sized
-// by the process at compile time. Small plans run as generated code, large
-// ones from their tables (plan_as_code).
+// family's has). Small plans run as generated code, a pass per antitop
+// helicity with every current a local variable (colour_flow_top_pairs.hpp);
+// large ones from their tables, the plan's currents in the thread's own
+// arrays, sized by the process at compile time (plan_as_code).
 
 #include <memory>
 #include <string>
@@ -20,6 +23,7 @@
 #include <vector>
 
 #include "hepex/amplitudes/detail/colour_flow_recursion.hpp"
+#include "hepex/amplitudes/detail/colour_flow_top_pairs.hpp"
 #include "hepex/amplitudes/detail/evaluator.hpp"
 #include "hepex/amplitudes/detail/event_choices.hpp"
 #include "hepex/amplitudes/detail/generated/colour_flow.hpp"
@@ -59,7 +63,11 @@ class ColourFlowEvaluator : public Evaluator<ExecSpace> {
   // it takes all 255 registers and about 8 KB of stack per thread, against
   // the executor's 168 registers. Register caps (launch bounds of 256 x 2 or
   // 128 x 3 threads) made the code slower everywhere.
-  static constexpr bool plan_as_code = Flow::terms <= 32;
+  // The small plans run one pass per antitop helicity that keeps nothing
+  // between passes (ColourFlow<P>::top_jamps, colour_flow_top_pairs.hpp):
+  // on the H200 uu_ttxuu 6.06e7 -> 7.86e7 MEs/s, uc_ttxuc 2.12e8 -> 2.44e8.
+  // (top_pair_code.py, small_plan, chooses: at most 32 terms.)
+  static constexpr bool plan_as_code = Flow::top_pair_pass;
   // Executing the tables on a device, the jamps are summed into registers
   // (add_to_jamp).
   static constexpr int register_colours = std::is_same_v<Memory, Kokkos::HostSpace> ? 0 : colours;
@@ -112,6 +120,7 @@ class ColourFlowEvaluator : public Evaluator<ExecSpace> {
     ColourFlowPlan plan;
     Kokkos::View<const int*, Memory> good;
     Kokkos::View<const int*, Memory> order;            // colour_flow_helicity_order of good
+    Kokkos::View<const int*, Memory> groups;           // plan_as_code: top_pair_groups of good
     Kokkos::View<const ColourReal*, Memory> triangle;  // triangle_sum: CF's, row by row
     Kokkos::View<const int*, Memory> cf;               // else CF
     Kokkos::View<double*, Memory> me;
@@ -139,50 +148,87 @@ class ColourFlowEvaluator : public Evaluator<ExecSpace> {
       }
     };
 
+    // |M|^2 of one helicity combination from its jamps, summed over the
+    // colours in ColourReal: sum_ij Re(conj(J_i) CF_ij J_j) / denominator;
+    // triangle_sum: over the triangle (triangle_colour_sum.hpp),
+    // sum_i Re(conj(J_i) z_i) with z_i = sum_{k >= i} w_ik J_k. Adds each
+    // |J_i|^2 to jamp2 (the colour choice's weights).
+    KOKKOS_INLINE_FUNCTION double colour_sum(const cplx<AmpReal>* jamps, double* jamp2) const {
+      ColourReal total = 0;
+      for (int a = 0, at = 0; a < colours; ++a) {
+        const cplx<ColourReal> ja(ColourReal(jamps[a].re), ColourReal(jamps[a].im));
+        cplx<ColourReal> row(ColourReal(0));
+        if constexpr (triangle_sum) {
+          for (int b = a; b < colours; ++b) {
+            const cplx<ColourReal> jb(ColourReal(jamps[b].re), ColourReal(jamps[b].im));
+            row += triangle(at++) * jb;
+          }
+        } else {
+          for (int b = 0; b < colours; ++b) {
+            const cplx<ColourReal> jb(ColourReal(jamps[b].re), ColourReal(jamps[b].im));
+            row += ColourReal(cf(a * colours + b)) * jb;
+          }
+        }
+        total += ja.re * row.re + ja.im * row.im;
+        jamp2[a] += double(ja.re) * double(ja.re) + double(ja.im) * double(ja.im);
+      }
+      return double(total) / denominator;
+    }
+
+    // Every good combination's |M|^2 into helicity_me (indexed as good);
+    // returns their sum.
+    KOKKOS_INLINE_FUNCTION double helicity_sum(int e, double* helicity_me, double* jamp2) const {
+      double sum = 0;
+      if constexpr (plan_as_code) {
+        // By groups of the top pair's four combinations (top_pair_groups).
+        const int count = static_cast<int>(groups.extent(0)) / 5;
+        for (int g = 0; g < count; ++g) {
+          const int light = groups(5 * g);
+          int helicity[particles];
+          for (int part = 0; part < particles; ++part)
+            helicity[part] = Helicities{light, reversed}(part);
+          const int a_bit = 1 << (particles - 1 - Flow::antitop);
+          const int c_bit = 1 << (particles - 1 - plan.closing);
+          const int top_helicity[2] = {Helicities{light, reversed}(plan.closing),
+                                       Helicities{light | c_bit, reversed}(plan.closing)};
+          for (int a = 0; a < 2; ++a) {
+            const int slot[2] = {groups(5 * g + 1 + 2 * a), groups(5 * g + 2 + 2 * a)};
+            if (slot[0] < 0 && slot[1] < 0) continue;
+            cplx<AmpReal> jamps[2][colours];
+            Flow::top_jamps(EventMomenta{&momenta, e}, helicity,
+                            Helicities{light | (a ? a_bit : 0), reversed}(Flow::antitop),
+                            top_helicity, top, jamps);
+            // Written out, so that jamps is indexed by constants only.
+            if (slot[0] >= 0) sum += helicity_me[slot[0]] = colour_sum(jamps[0], jamp2);
+            if (slot[1] >= 0) sum += helicity_me[slot[1]] = colour_sum(jamps[1], jamp2);
+          }
+        }
+      } else {
+        ColourFlowEvent<AmpReal, particles, nodes> event;
+        cplx<AmpReal> value[4 * nodes];
+        cplx<AmpReal> jamps[colours];
+        prepare_colour_flow_event(plan, EventMomenta{&momenta, e}, top, event);
+        const int count = static_cast<int>(good.extent(0));
+        for (int k = 0; k < count; ++k) {
+          const int i = order(k);
+          const unsigned changed = k == 0
+                                       ? all_particles_changed
+                                       : changed_particles(good(i), good(order(k - 1)), particles);
+          colour_flow_jamps<register_colours>(plan, event, Helicities{good(i), reversed}, changed,
+                                              top, colours, value, jamps);
+          helicity_me[i] = colour_sum(jamps, jamp2);
+          sum += helicity_me[i];
+        }
+      }
+      return sum;
+    }
+
     KOKKOS_INLINE_FUNCTION void operator()(int e) const {
-      ColourFlowEvent<AmpReal, particles, nodes> event;
-      cplx<AmpReal> value[4 * nodes];
-      cplx<AmpReal> jamps[colours];
       double helicity_me[1 << particles];
       double jamp2[colours];
       for (int c = 0; c < colours; ++c) jamp2[c] = 0;
       const int count = static_cast<int>(good.extent(0));
-      prepare_colour_flow_event(plan, EventMomenta{&momenta, e}, top, event);
-      double sum = 0;
-      for (int k = 0; k < count; ++k) {
-        const int i = order(k);
-        const unsigned changed = k == 0 ? all_particles_changed
-                                        : changed_particles(good(i), good(order(k - 1)), particles);
-        if constexpr (plan_as_code) {
-          Flow::jamps(event, Helicities{good(i), reversed}, changed, top, value, jamps);
-        } else {
-          colour_flow_jamps<register_colours>(plan, event, Helicities{good(i), reversed}, changed,
-                                              top, colours, value, jamps);
-        }
-        // |M|^2 = sum_ij Re(conj(J_i) CF_ij J_j) / denominator, in ColourReal;
-        // triangle_sum: over the triangle (triangle_colour_sum.hpp),
-        // sum_i Re(conj(J_i) z_i) with z_i = sum_{k >= i} w_ik J_k.
-        ColourReal total = 0;
-        for (int a = 0, at = 0; a < colours; ++a) {
-          const cplx<ColourReal> ja(ColourReal(jamps[a].re), ColourReal(jamps[a].im));
-          cplx<ColourReal> row(ColourReal(0));
-          if constexpr (triangle_sum) {
-            for (int b = a; b < colours; ++b) {
-              const cplx<ColourReal> jb(ColourReal(jamps[b].re), ColourReal(jamps[b].im));
-              row += triangle(at++) * jb;
-            }
-          } else {
-            for (int b = 0; b < colours; ++b) {
-              const cplx<ColourReal> jb(ColourReal(jamps[b].re), ColourReal(jamps[b].im));
-              row += ColourReal(cf(a * colours + b)) * jb;
-            }
-          }
-          total += ja.re * row.re + ja.im * row.im;
-          jamp2[a] += double(ja.re) * double(ja.re) + double(ja.im) * double(ja.im);
-        }
-        helicity_me[i] = double(total) / denominator;
-        sum += helicity_me[i];
-      }
+      const double sum = helicity_sum(e, helicity_me, jamp2);
       me(e) = choices.gs == nullptr ? sum / scale
                                     : sum / scale * coupling_factor(choices.gs[e], coupling_power);
       if (choices.rndhel != nullptr) {
@@ -204,15 +250,23 @@ class ColourFlowEvaluator : public Evaluator<ExecSpace> {
       helicities_ = helicities;
       const int count = static_cast<int>(helicities.size());
       good_ = device_copy<Memory>("hepex::flow_good", helicities.data(), count);
-      const std::vector<int> order =
-          colour_flow_helicity_order(Flow::plan(), helicities.data(), count);
-      order_ = device_copy<Memory>("hepex::flow_order", order.data(), count);
+      if constexpr (plan_as_code) {
+        const std::vector<int> groups = top_pair_groups(
+            particles, Flow::antitop, Flow::plan().closing, helicities.data(), count);
+        groups_ = device_copy<Memory>("hepex::flow_top_pair_groups", groups.data(),
+                                      static_cast<int>(groups.size()));
+      } else {
+        const std::vector<int> order =
+            colour_flow_helicity_order(Flow::plan(), helicities.data(), count);
+        order_ = device_copy<Memory>("hepex::flow_order", order.data(), count);
+      }
     }
     const int events = static_cast<int>(momenta.extent(0));
     const Kernel kernel{momenta,
                         plan_,
                         good_,
                         order_,
+                        groups_,
                         triangle_,
                         cf_,
                         me,
@@ -235,7 +289,7 @@ class ColourFlowEvaluator : public Evaluator<ExecSpace> {
   Kokkos::View<ColourReal*, Memory> triangle_;
   Kokkos::View<double*, Memory> term_factor_, close_factor_;
   std::vector<int> helicities_;
-  Kokkos::View<int*, Memory> good_, order_;
+  Kokkos::View<int*, Memory> good_, order_, groups_;
 };
 
 template <Process P>

@@ -322,21 +322,20 @@ enum ColourFlowSums : unsigned {
   flow_all_sums = 7
 };
 
-// Node i's current (kind, and for a fermion current whether it is the top
-// line) from its sums: the propagator of a top or massless quark line
-// (pair), or the gluon's or singlet's (GC_10 VVV + GC_12 VVVV + G pair) /
-// P^2, summed left to right over the sums in Sums.
-template <unsigned Sums = flow_all_sums, class T, int Particles, int Nodes>
-KOKKOS_INLINE_FUNCTION void finish_flow_current(int kind, int top_line, int i,
-                                                const ColourFlowEvent<T, Particles, Nodes>& event,
-                                                const TopQuark& quark, const cplx<T>* three,
-                                                const cplx<T>* four, const cplx<T>* pair,
-                                                cplx<T>* out) {
+// A current of kind `kind` (for a fermion current, top_line: whether it is
+// the top line) from its sums, with its outgoing momentum k and its
+// propagator's denominator (ColourFlowEvent's): the propagator of a top or
+// massless quark line (pair), or the gluon's or singlet's (GC_10 VVV +
+// GC_12 VVVV + G pair) / P^2, summed left to right over the sums in Sums.
+template <unsigned Sums = flow_all_sums, class T, class K>
+KOKKOS_INLINE_FUNCTION void finish_current(int kind, int top_line, const K* k, T denominator,
+                                           const TopQuark& quark, const cplx<T>* three,
+                                           const cplx<T>* four, const cplx<T>* pair, cplx<T>* out) {
   if (kind == flow_column || kind == flow_row) {
     const cplx<T> gc11(T(0), T(gc11_im));
-    FermionLine<T, Doubles<T>> line;
-    for (int mu = 0; mu < 4; ++mu) line.k[mu] = event.k[4 * i + mu];
-    line.virtuality = event.denominator[i];
+    FermionLine<T, K> line;
+    for (int mu = 0; mu < 4; ++mu) line.k[mu] = k[mu];
+    line.virtuality = denominator;
     const TopTerms<T> terms{T(top_line ? quark.mass : 0.0),
                             T(top_line ? quark.mass * quark.width : 0.0)};
     if (kind == flow_column) {
@@ -346,7 +345,6 @@ KOKKOS_INLINE_FUNCTION void finish_flow_current(int kind, int top_line, int i,
     }
     return;
   }
-  const T propagator = event.denominator[i];
   for (int mu = 0; mu < 4; ++mu) {
     cplx<T> sum(T(0));
     if constexpr ((Sums & flow_sum_three) != 0) sum = three[mu] * T(gc10_re);
@@ -357,8 +355,20 @@ KOKKOS_INLINE_FUNCTION void finish_flow_current(int kind, int top_line, int i,
       sum = (Sums & (flow_sum_three | flow_sum_four)) != 0 ? sum + pair[mu] * T(strong_coupling)
                                                            : pair[mu] * T(strong_coupling);
     }
-    out[mu] = sum * propagator;
+    out[mu] = sum * denominator;
   }
+}
+
+// Node i's current from its sums (finish_current with the node's momentum
+// and denominator as the event holds them).
+template <unsigned Sums = flow_all_sums, class T, int Particles, int Nodes>
+KOKKOS_INLINE_FUNCTION void finish_flow_current(int kind, int top_line, int i,
+                                                const ColourFlowEvent<T, Particles, Nodes>& event,
+                                                const TopQuark& quark, const cplx<T>* three,
+                                                const cplx<T>* four, const cplx<T>* pair,
+                                                cplx<T>* out) {
+  finish_current<Sums>(kind, top_line, event.k + 4 * i, event.denominator[i], quark, three, four,
+                       pair, out);
 }
 
 // An external particle's current: its wavefunction at the chosen helicity

@@ -64,6 +64,17 @@ struct ColourFlow<Process::uux_ttx> {
                                            cplx<T>* jamps) {
     uux_ttx::flow_jamps(event, helicity, changed, quark, value, jamps);
   }
+  // Both of the closing top's helicities at once (colour_flow_top_pairs.hpp).
+  template <class T, class Momentum>
+  static KOKKOS_INLINE_FUNCTION void top_jamps(const Momentum& momentum, const int* helicity,
+                                               int antitop, const int* top,
+                                               const TopQuark& quark,
+                                               cplx<T> (*jamps)[colours]) {
+    uux_ttx::flow_top_jamps<colours>(momentum, helicity, antitop, top, quark, jamps);
+  }
+  static constexpr int antitop = 3;
+  // Whether the portable kernel runs top_jamps (top_pair_code.py, small_plan).
+  static constexpr bool top_pair_pass = true;
 };
 
 template <>
@@ -87,6 +98,17 @@ struct ColourFlow<Process::gu_ttxu> {
                                            cplx<T>* jamps) {
     gu_ttxu::flow_jamps(event, helicity, changed, quark, value, jamps);
   }
+  // Both of the closing top's helicities at once (colour_flow_top_pairs.hpp).
+  template <class T, class Momentum>
+  static KOKKOS_INLINE_FUNCTION void top_jamps(const Momentum& momentum, const int* helicity,
+                                               int antitop, const int* top,
+                                               const TopQuark& quark,
+                                               cplx<T> (*jamps)[colours]) {
+    gu_ttxu::flow_top_jamps<colours>(momentum, helicity, antitop, top, quark, jamps);
+  }
+  static constexpr int antitop = 3;
+  // Whether the portable kernel runs top_jamps (top_pair_code.py, small_plan).
+  static constexpr bool top_pair_pass = true;
 };
 
 template <>
@@ -110,6 +132,17 @@ struct ColourFlow<Process::gux_ttxux> {
                                            cplx<T>* jamps) {
     gux_ttxux::flow_jamps(event, helicity, changed, quark, value, jamps);
   }
+  // Both of the closing top's helicities at once (colour_flow_top_pairs.hpp).
+  template <class T, class Momentum>
+  static KOKKOS_INLINE_FUNCTION void top_jamps(const Momentum& momentum, const int* helicity,
+                                               int antitop, const int* top,
+                                               const TopQuark& quark,
+                                               cplx<T> (*jamps)[colours]) {
+    gux_ttxux::flow_top_jamps<colours>(momentum, helicity, antitop, top, quark, jamps);
+  }
+  static constexpr int antitop = 3;
+  // Whether the portable kernel runs top_jamps (top_pair_code.py, small_plan).
+  static constexpr bool top_pair_pass = true;
 };
 
 template <>
@@ -133,6 +166,17 @@ struct ColourFlow<Process::uux_ttxg> {
                                            cplx<T>* jamps) {
     uux_ttxg::flow_jamps(event, helicity, changed, quark, value, jamps);
   }
+  // Both of the closing top's helicities at once (colour_flow_top_pairs.hpp).
+  template <class T, class Momentum>
+  static KOKKOS_INLINE_FUNCTION void top_jamps(const Momentum& momentum, const int* helicity,
+                                               int antitop, const int* top,
+                                               const TopQuark& quark,
+                                               cplx<T> (*jamps)[colours]) {
+    uux_ttxg::flow_top_jamps<colours>(momentum, helicity, antitop, top, quark, jamps);
+  }
+  static constexpr int antitop = 3;
+  // Whether the portable kernel runs top_jamps (top_pair_code.py, small_plan).
+  static constexpr bool top_pair_pass = true;
 };
 
 template <>
@@ -156,6 +200,17 @@ struct ColourFlow<Process::gg_ttxuux> {
                                            cplx<T>* jamps) {
     gg_ttxuux::flow_jamps(event, helicity, changed, quark, value, jamps);
   }
+  // Both of the closing top's helicities at once (colour_flow_top_pairs.hpp).
+  template <class T, class Momentum>
+  static KOKKOS_INLINE_FUNCTION void top_jamps(const Momentum& momentum, const int* helicity,
+                                               int antitop, const int* top,
+                                               const TopQuark& quark,
+                                               cplx<T> (*jamps)[colours]) {
+    gg_ttxuux::flow_top_jamps<colours>(momentum, helicity, antitop, top, quark, jamps);
+  }
+  static constexpr int antitop = 3;
+  // Whether the portable kernel runs top_jamps (top_pair_code.py, small_plan).
+  static constexpr bool top_pair_pass = false;
 };
 
 template <>
@@ -179,6 +234,17 @@ struct ColourFlow<Process::gu_ttxgu> {
                                            cplx<T>* jamps) {
     gu_ttxgu::flow_jamps(event, helicity, changed, quark, value, jamps);
   }
+  // Both of the closing top's helicities at once (colour_flow_top_pairs.hpp).
+  template <class T, class Momentum>
+  static KOKKOS_INLINE_FUNCTION void top_jamps(const Momentum& momentum, const int* helicity,
+                                               int antitop, const int* top,
+                                               const TopQuark& quark,
+                                               cplx<T> (*jamps)[colours]) {
+    gu_ttxgu::flow_top_jamps<colours>(momentum, helicity, antitop, top, quark, jamps);
+  }
+  static constexpr int antitop = 3;
+  // Whether the portable kernel runs top_jamps (top_pair_code.py, small_plan).
+  static constexpr bool top_pair_pass = false;
 };
 
 template <>
@@ -202,6 +268,17 @@ struct ColourFlow<Process::gux_ttxgux> {
                                            cplx<T>* jamps) {
     gux_ttxgux::flow_jamps(event, helicity, changed, quark, value, jamps);
   }
+  // Both of the closing top's helicities at once (colour_flow_top_pairs.hpp).
+  template <class T, class Momentum>
+  static KOKKOS_INLINE_FUNCTION void top_jamps(const Momentum& momentum, const int* helicity,
+                                               int antitop, const int* top,
+                                               const TopQuark& quark,
+                                               cplx<T> (*jamps)[colours]) {
+    gux_ttxgux::flow_top_jamps<colours>(momentum, helicity, antitop, top, quark, jamps);
+  }
+  static constexpr int antitop = 3;
+  // Whether the portable kernel runs top_jamps (top_pair_code.py, small_plan).
+  static constexpr bool top_pair_pass = false;
 };
 
 template <>
@@ -225,6 +302,17 @@ struct ColourFlow<Process::uux_ttxgg> {
                                            cplx<T>* jamps) {
     uux_ttxgg::flow_jamps(event, helicity, changed, quark, value, jamps);
   }
+  // Both of the closing top's helicities at once (colour_flow_top_pairs.hpp).
+  template <class T, class Momentum>
+  static KOKKOS_INLINE_FUNCTION void top_jamps(const Momentum& momentum, const int* helicity,
+                                               int antitop, const int* top,
+                                               const TopQuark& quark,
+                                               cplx<T> (*jamps)[colours]) {
+    uux_ttxgg::flow_top_jamps<colours>(momentum, helicity, antitop, top, quark, jamps);
+  }
+  static constexpr int antitop = 3;
+  // Whether the portable kernel runs top_jamps (top_pair_code.py, small_plan).
+  static constexpr bool top_pair_pass = false;
 };
 
 template <>
@@ -248,6 +336,17 @@ struct ColourFlow<Process::uc_ttxuc> {
                                            cplx<T>* jamps) {
     uc_ttxuc::flow_jamps(event, helicity, changed, quark, value, jamps);
   }
+  // Both of the closing top's helicities at once (colour_flow_top_pairs.hpp).
+  template <class T, class Momentum>
+  static KOKKOS_INLINE_FUNCTION void top_jamps(const Momentum& momentum, const int* helicity,
+                                               int antitop, const int* top,
+                                               const TopQuark& quark,
+                                               cplx<T> (*jamps)[colours]) {
+    uc_ttxuc::flow_top_jamps<colours>(momentum, helicity, antitop, top, quark, jamps);
+  }
+  static constexpr int antitop = 3;
+  // Whether the portable kernel runs top_jamps (top_pair_code.py, small_plan).
+  static constexpr bool top_pair_pass = true;
 };
 
 template <>
@@ -271,6 +370,17 @@ struct ColourFlow<Process::ucx_ttxucx> {
                                            cplx<T>* jamps) {
     ucx_ttxucx::flow_jamps(event, helicity, changed, quark, value, jamps);
   }
+  // Both of the closing top's helicities at once (colour_flow_top_pairs.hpp).
+  template <class T, class Momentum>
+  static KOKKOS_INLINE_FUNCTION void top_jamps(const Momentum& momentum, const int* helicity,
+                                               int antitop, const int* top,
+                                               const TopQuark& quark,
+                                               cplx<T> (*jamps)[colours]) {
+    ucx_ttxucx::flow_top_jamps<colours>(momentum, helicity, antitop, top, quark, jamps);
+  }
+  static constexpr int antitop = 3;
+  // Whether the portable kernel runs top_jamps (top_pair_code.py, small_plan).
+  static constexpr bool top_pair_pass = true;
 };
 
 template <>
@@ -294,6 +404,17 @@ struct ColourFlow<Process::uu_ttxuu> {
                                            cplx<T>* jamps) {
     uu_ttxuu::flow_jamps(event, helicity, changed, quark, value, jamps);
   }
+  // Both of the closing top's helicities at once (colour_flow_top_pairs.hpp).
+  template <class T, class Momentum>
+  static KOKKOS_INLINE_FUNCTION void top_jamps(const Momentum& momentum, const int* helicity,
+                                               int antitop, const int* top,
+                                               const TopQuark& quark,
+                                               cplx<T> (*jamps)[colours]) {
+    uu_ttxuu::flow_top_jamps<colours>(momentum, helicity, antitop, top, quark, jamps);
+  }
+  static constexpr int antitop = 3;
+  // Whether the portable kernel runs top_jamps (top_pair_code.py, small_plan).
+  static constexpr bool top_pair_pass = true;
 };
 
 template <>
@@ -317,6 +438,17 @@ struct ColourFlow<Process::uux_ttxccx> {
                                            cplx<T>* jamps) {
     uux_ttxccx::flow_jamps(event, helicity, changed, quark, value, jamps);
   }
+  // Both of the closing top's helicities at once (colour_flow_top_pairs.hpp).
+  template <class T, class Momentum>
+  static KOKKOS_INLINE_FUNCTION void top_jamps(const Momentum& momentum, const int* helicity,
+                                               int antitop, const int* top,
+                                               const TopQuark& quark,
+                                               cplx<T> (*jamps)[colours]) {
+    uux_ttxccx::flow_top_jamps<colours>(momentum, helicity, antitop, top, quark, jamps);
+  }
+  static constexpr int antitop = 3;
+  // Whether the portable kernel runs top_jamps (top_pair_code.py, small_plan).
+  static constexpr bool top_pair_pass = true;
 };
 
 template <>
@@ -340,6 +472,17 @@ struct ColourFlow<Process::uux_ttxuux> {
                                            cplx<T>* jamps) {
     uux_ttxuux::flow_jamps(event, helicity, changed, quark, value, jamps);
   }
+  // Both of the closing top's helicities at once (colour_flow_top_pairs.hpp).
+  template <class T, class Momentum>
+  static KOKKOS_INLINE_FUNCTION void top_jamps(const Momentum& momentum, const int* helicity,
+                                               int antitop, const int* top,
+                                               const TopQuark& quark,
+                                               cplx<T> (*jamps)[colours]) {
+    uux_ttxuux::flow_top_jamps<colours>(momentum, helicity, antitop, top, quark, jamps);
+  }
+  static constexpr int antitop = 3;
+  // Whether the portable kernel runs top_jamps (top_pair_code.py, small_plan).
+  static constexpr bool top_pair_pass = true;
 };
 
 template <>
@@ -363,6 +506,17 @@ struct ColourFlow<Process::uxcx_ttxuxcx> {
                                            cplx<T>* jamps) {
     uxcx_ttxuxcx::flow_jamps(event, helicity, changed, quark, value, jamps);
   }
+  // Both of the closing top's helicities at once (colour_flow_top_pairs.hpp).
+  template <class T, class Momentum>
+  static KOKKOS_INLINE_FUNCTION void top_jamps(const Momentum& momentum, const int* helicity,
+                                               int antitop, const int* top,
+                                               const TopQuark& quark,
+                                               cplx<T> (*jamps)[colours]) {
+    uxcx_ttxuxcx::flow_top_jamps<colours>(momentum, helicity, antitop, top, quark, jamps);
+  }
+  static constexpr int antitop = 3;
+  // Whether the portable kernel runs top_jamps (top_pair_code.py, small_plan).
+  static constexpr bool top_pair_pass = true;
 };
 
 template <>
@@ -386,6 +540,17 @@ struct ColourFlow<Process::uxux_ttxuxux> {
                                            cplx<T>* jamps) {
     uxux_ttxuxux::flow_jamps(event, helicity, changed, quark, value, jamps);
   }
+  // Both of the closing top's helicities at once (colour_flow_top_pairs.hpp).
+  template <class T, class Momentum>
+  static KOKKOS_INLINE_FUNCTION void top_jamps(const Momentum& momentum, const int* helicity,
+                                               int antitop, const int* top,
+                                               const TopQuark& quark,
+                                               cplx<T> (*jamps)[colours]) {
+    uxux_ttxuxux::flow_top_jamps<colours>(momentum, helicity, antitop, top, quark, jamps);
+  }
+  static constexpr int antitop = 3;
+  // Whether the portable kernel runs top_jamps (top_pair_code.py, small_plan).
+  static constexpr bool top_pair_pass = true;
 };
 
 // The family's processes, for code that visits each at compile time.
