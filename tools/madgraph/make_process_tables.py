@@ -29,6 +29,7 @@ write (ctest amplitudes.generated_tables_current).
 import json
 import math
 import pathlib
+import re
 import sys
 
 import colour_flow_plan
@@ -214,6 +215,7 @@ class ProcessData:
         MadGraph's colour basis (<name>_colourbasis.txt)."""
         basis = [" ".join(r) for r in data_rows(self.folder / f"{self.name}_colourbasis.txt")]
         assert len(basis) == self.colours, f"{self.name}: colour basis and matrix disagree"
+        self.flow_basis = basis
         plan = colour_flow_plan.Plan(self.pdg, basis)
         nodes, terms, term_factors, closes, close_factors = plan.flat()
         closes, close_factors = top_pair_code.reorder_closings(self.pdg, nodes, terms, closes,
@@ -348,6 +350,59 @@ families = {
 }
 
 
+# Processes with two identical light quarks whose GPU pass is their partner's,
+# the process with a second flavour on one quark line (the same colour basis),
+# run twice: the amplitude of u u > t t~ u u is that of u c > t t~ u c minus
+# the same with the two outgoing u exchanged (Fermi statistics), colour labels
+# and all (colour_flow_top_pairs.hpp, exchanged_top_jamps).
+EXCHANGE_PARTNERS = {"uu_ttxuu": "uc_ttxuc", "uxux_ttxuxux": "uxcx_ttxuxcx"}
+
+
+def exchange(p, partner):
+    """The two outgoing identical quarks of p (first, second) and, per colour
+    flow f of the partner's basis, the flow of p's basis that f becomes with
+    the two exchanged."""
+    outgoing = [c for c in p.pdg[2:] if abs(c) not in (6, 21)]
+    first, second = [q for q in range(2, p.particles)
+                     if abs(p.pdg[q]) not in (6, 21) and outgoing.count(p.pdg[q]) == 2]
+    assert partner.flow_kinds == p.flow_kinds and partner.flow_basis == p.flow_basis, \
+        f"{p.name}: {partner.name} is not its partner"
+    assert [q for q in range(p.particles) if partner.pdg[q] != p.pdg[q]] == [1, second], p.name
+
+    def swapped(flow):
+        swap = {first + 1: second + 1, second + 1: first + 1}
+        factors = re.findall(r"T\(([^)]*)\)", flow)
+        return sorted(tuple(swap.get(int(x), int(x)) for x in f.split(",")) for f in factors)
+
+    flows = [sorted(tuple(int(x) for x in f.split(",")) for f in re.findall(r"T\(([^)]*)\)", b))
+             for b in p.flow_basis]
+    perm = [flows.index(swapped(b)) for b in partner.flow_basis]
+    assert sorted(perm) == list(range(p.colours)), p.name
+    return first, second, perm
+
+
+def exchange_lines(p, members):
+    """ColourFlow<P>'s members for exchanged_top_jamps (EXCHANGE_PARTNERS)."""
+    if p.name not in EXCHANGE_PARTNERS:
+        return ["  // The GPU pass is top_jamps' (no partner; colour_flow_top_pairs.hpp).",
+                "  static constexpr bool exchanged = false;"]
+    partner = next(q for q in members if q.name == EXCHANGE_PARTNERS[p.name])
+    first, second, perm = exchange(p, partner)
+    lines = [f"  // The GPU pass: {partner.name}'s top_jamps twice, the second time with",
+             f"  // particles {first} and {second} exchanged (exchanged_top_jamps).",
+             "  static constexpr bool exchanged = true;",
+             f"  static constexpr Process partner = Process::{partner.name};",
+             f"  static constexpr int exchange_first = {first}, exchange_second = {second};",
+             "  // jamps -= the partner's jamps at the exchanged momenta, flow f into flow",
+             "  // f exchanged.",
+             "  template <class T>",
+             "  static KOKKOS_INLINE_FUNCTION void subtract_exchanged(const cplx<T> (*part)[colours],",
+             "                                                        cplx<T> (*jamps)[colours]) {",
+             "    for (int t = 0; t < 2; ++t) {"]
+    lines += [f"      jamps[t][{perm[f]}] = jamps[t][{perm[f]}] - part[t][{f}];" for f in range(p.colours)]
+    return lines + ["    }", "  }"]
+
+
 def colour_flow_header(members):
     """generated/colour_flow.hpp: per process of the family its plan and sizes."""
     lines = header("tools/madgraph/processes.json")
@@ -390,6 +445,9 @@ def colour_flow_header(members):
                   "                                               cplx<T> (*jamps)[colours]) {",
                   f"    {n}::flow_top_jamps<colours>(momentum, helicity, antitop, top, quark, jamps);",
                   "  }",
+                  "  // Whether top_jamps can be non-zero at these light helicities.",
+                  f"  static KOKKOS_INLINE_FUNCTION bool top_live(const int* helicity) {{ return {n}::flow_top_live(helicity); }}",
+                  *exchange_lines(p, members),
                   f"  static constexpr int antitop = {p.pdg.index(-6)};",
                   "  // Whether the portable kernel runs top_jamps (top_pair_code.py, small_plan).",
                   f"  static constexpr bool top_pair_pass = {'true' if top_pair_code.small_plan(p.flow_plan[2]) else 'false'};",

@@ -343,4 +343,14 @@ def top_pair_code(p):
         lines += [f"  // an amplitude of currents {gluon} and {column}, closed on both of the top's rows"]
         lines += guarded(guard(codes, all_codes), body)
     lines += ["  // clang-format on", "}"]
+    live_codes = {c for first, _ in closing_groups(closes)
+                  for c in node_codes[closes[first][1]] & node_codes[closes[first][2]]}
+    lines += ["",
+              "// Whether flow_top_jamps can give a non-zero jamp at these helicities of the",
+              "// light particles (massless quarks keep their chirality).",
+              "KOKKOS_INLINE_FUNCTION bool flow_top_live(const int* helicity) {",
+              "  const unsigned code = " + " | ".join(
+                  f"(helicity[{q}] > 0 ? {1 << j}u : 0u)" for j, q in enumerate(light)) + ";",
+              f"  return (0x{sum(1 << c for c in live_codes):x}ull >> code & 1) != 0;",
+              "}"]
     return lines

@@ -40,6 +40,69 @@ KOKKOS_INLINE_FUNCTION cplx<T> closed_amplitude(const cplx<T>* row, const cplx<T
   return T(strong_coupling) * (row[0] * y[0] + row[1] * y[1] + row[2] * y[2] + row[3] * y[3]);
 }
 
+// A loop the device compiler keeps as a loop: its body is in the kernel once.
+#if defined(__CUDA_ARCH__) || defined(__HIP_DEVICE_COMPILE__)
+#define HEPEX_KEEP_LOOP _Pragma("unroll 1")
+#else
+#define HEPEX_KEEP_LOOP
+#endif
+
+// A process's momenta with two particles exchanged (or not).
+template <class Momentum>
+struct ExchangedMomenta {
+  const Momentum& momentum;
+  int first, second;
+  bool exchanged;
+  KOKKOS_INLINE_FUNCTION double operator()(int part, int mu) const {
+    const int q = !exchanged ? part : part == first ? second : part == second ? first : part;
+    return momentum(q, mu);
+  }
+};
+
+// The GPU pass of a process with two identical outgoing light quarks (Flow:
+// u u > t t~ u u) from its partner's (Partner: u c > t t~ u c, the second
+// quark line of another flavour; the same particle kinds and colour basis,
+// make_process_tables.py, EXCHANGE_PARTNERS): by Fermi statistics the
+// amplitude is the partner's minus the partner's with the two quarks
+// exchanged (momenta, helicities and colour labels: flow f of the partner
+// becomes the process's flow Flow::subtract_exchanged writes to). The
+// partner's pass runs in a loop that the device compiler keeps, so that the
+// kernel holds its code once: about half the code of the process's own pass
+// (uu_ttxuu: 9336 instructions against uc_ttxuc's 6280 in double), on a GPU
+// whose kernel waited most on fetching instructions (perf/results/amplitudes/
+// README.md). A term is skipped where the partner's pass is zero by
+// chirality (Partner::top_live). The jamps equal the process's own pass's
+// (Flow::top_jamps, the executor's to the bit) to rounding: the sums are
+// formed in another order (tests/amplitudes/test_colour_flow.cpp).
+template <class Flow, class Partner, class T, class Momentum>
+KOKKOS_INLINE_FUNCTION void exchanged_top_jamps(const Momentum& momentum, const int* helicity,
+                                                int antitop, const int* top, const TopQuark& quark,
+                                                cplx<T> (*jamps)[Flow::colours]) {
+  constexpr int first = Flow::exchange_first, second = Flow::exchange_second;
+  static_assert(Partner::colours == Flow::colours && Partner::particles == Flow::particles);
+  for (int t = 0; t < 2; ++t)
+    for (int c = 0; c < Flow::colours; ++c) jamps[t][c] = cplx<T>(T(0));
+  HEPEX_KEEP_LOOP
+  for (int s = 0; s < 2; ++s) {
+    int h[Flow::particles];
+    for (int part = 0; part < Flow::particles; ++part) h[part] = helicity[part];
+    if (s == 1) {
+      h[first] = helicity[second];
+      h[second] = helicity[first];
+    }
+    if (!Partner::top_live(h)) continue;
+    cplx<T> part[2][Flow::colours];
+    Partner::top_jamps(ExchangedMomenta<Momentum>{momentum, first, second, s == 1}, h, antitop, top,
+                       quark, part);
+    if (s == 0) {
+      for (int t = 0; t < 2; ++t)
+        for (int c = 0; c < Flow::colours; ++c) jamps[t][c] += part[t][c];
+    } else {
+      Flow::subtract_exchanged(part, jamps);
+    }
+  }
+}
+
 // The good helicity combinations (good[count], MadGraph's numbering, where
 // particle p is bit particles - 1 - p) grouped by everything but the top
 // pair's two bits: per group, in order of first appearance, five numbers:

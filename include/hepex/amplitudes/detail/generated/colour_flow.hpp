@@ -72,6 +72,10 @@ struct ColourFlow<Process::uux_ttx> {
                                                cplx<T> (*jamps)[colours]) {
     uux_ttx::flow_top_jamps<colours>(momentum, helicity, antitop, top, quark, jamps);
   }
+  // Whether top_jamps can be non-zero at these light helicities.
+  static KOKKOS_INLINE_FUNCTION bool top_live(const int* helicity) { return uux_ttx::flow_top_live(helicity); }
+  // The GPU pass is top_jamps' (no partner; colour_flow_top_pairs.hpp).
+  static constexpr bool exchanged = false;
   static constexpr int antitop = 3;
   // Whether the portable kernel runs top_jamps (top_pair_code.py, small_plan).
   static constexpr bool top_pair_pass = true;
@@ -106,6 +110,10 @@ struct ColourFlow<Process::gu_ttxu> {
                                                cplx<T> (*jamps)[colours]) {
     gu_ttxu::flow_top_jamps<colours>(momentum, helicity, antitop, top, quark, jamps);
   }
+  // Whether top_jamps can be non-zero at these light helicities.
+  static KOKKOS_INLINE_FUNCTION bool top_live(const int* helicity) { return gu_ttxu::flow_top_live(helicity); }
+  // The GPU pass is top_jamps' (no partner; colour_flow_top_pairs.hpp).
+  static constexpr bool exchanged = false;
   static constexpr int antitop = 3;
   // Whether the portable kernel runs top_jamps (top_pair_code.py, small_plan).
   static constexpr bool top_pair_pass = true;
@@ -140,6 +148,10 @@ struct ColourFlow<Process::gux_ttxux> {
                                                cplx<T> (*jamps)[colours]) {
     gux_ttxux::flow_top_jamps<colours>(momentum, helicity, antitop, top, quark, jamps);
   }
+  // Whether top_jamps can be non-zero at these light helicities.
+  static KOKKOS_INLINE_FUNCTION bool top_live(const int* helicity) { return gux_ttxux::flow_top_live(helicity); }
+  // The GPU pass is top_jamps' (no partner; colour_flow_top_pairs.hpp).
+  static constexpr bool exchanged = false;
   static constexpr int antitop = 3;
   // Whether the portable kernel runs top_jamps (top_pair_code.py, small_plan).
   static constexpr bool top_pair_pass = true;
@@ -174,6 +186,10 @@ struct ColourFlow<Process::uux_ttxg> {
                                                cplx<T> (*jamps)[colours]) {
     uux_ttxg::flow_top_jamps<colours>(momentum, helicity, antitop, top, quark, jamps);
   }
+  // Whether top_jamps can be non-zero at these light helicities.
+  static KOKKOS_INLINE_FUNCTION bool top_live(const int* helicity) { return uux_ttxg::flow_top_live(helicity); }
+  // The GPU pass is top_jamps' (no partner; colour_flow_top_pairs.hpp).
+  static constexpr bool exchanged = false;
   static constexpr int antitop = 3;
   // Whether the portable kernel runs top_jamps (top_pair_code.py, small_plan).
   static constexpr bool top_pair_pass = true;
@@ -208,6 +224,10 @@ struct ColourFlow<Process::gg_ttxuux> {
                                                cplx<T> (*jamps)[colours]) {
     gg_ttxuux::flow_top_jamps<colours>(momentum, helicity, antitop, top, quark, jamps);
   }
+  // Whether top_jamps can be non-zero at these light helicities.
+  static KOKKOS_INLINE_FUNCTION bool top_live(const int* helicity) { return gg_ttxuux::flow_top_live(helicity); }
+  // The GPU pass is top_jamps' (no partner; colour_flow_top_pairs.hpp).
+  static constexpr bool exchanged = false;
   static constexpr int antitop = 3;
   // Whether the portable kernel runs top_jamps (top_pair_code.py, small_plan).
   static constexpr bool top_pair_pass = false;
@@ -242,6 +262,10 @@ struct ColourFlow<Process::gu_ttxgu> {
                                                cplx<T> (*jamps)[colours]) {
     gu_ttxgu::flow_top_jamps<colours>(momentum, helicity, antitop, top, quark, jamps);
   }
+  // Whether top_jamps can be non-zero at these light helicities.
+  static KOKKOS_INLINE_FUNCTION bool top_live(const int* helicity) { return gu_ttxgu::flow_top_live(helicity); }
+  // The GPU pass is top_jamps' (no partner; colour_flow_top_pairs.hpp).
+  static constexpr bool exchanged = false;
   static constexpr int antitop = 3;
   // Whether the portable kernel runs top_jamps (top_pair_code.py, small_plan).
   static constexpr bool top_pair_pass = false;
@@ -276,6 +300,10 @@ struct ColourFlow<Process::gux_ttxgux> {
                                                cplx<T> (*jamps)[colours]) {
     gux_ttxgux::flow_top_jamps<colours>(momentum, helicity, antitop, top, quark, jamps);
   }
+  // Whether top_jamps can be non-zero at these light helicities.
+  static KOKKOS_INLINE_FUNCTION bool top_live(const int* helicity) { return gux_ttxgux::flow_top_live(helicity); }
+  // The GPU pass is top_jamps' (no partner; colour_flow_top_pairs.hpp).
+  static constexpr bool exchanged = false;
   static constexpr int antitop = 3;
   // Whether the portable kernel runs top_jamps (top_pair_code.py, small_plan).
   static constexpr bool top_pair_pass = false;
@@ -310,6 +338,10 @@ struct ColourFlow<Process::uux_ttxgg> {
                                                cplx<T> (*jamps)[colours]) {
     uux_ttxgg::flow_top_jamps<colours>(momentum, helicity, antitop, top, quark, jamps);
   }
+  // Whether top_jamps can be non-zero at these light helicities.
+  static KOKKOS_INLINE_FUNCTION bool top_live(const int* helicity) { return uux_ttxgg::flow_top_live(helicity); }
+  // The GPU pass is top_jamps' (no partner; colour_flow_top_pairs.hpp).
+  static constexpr bool exchanged = false;
   static constexpr int antitop = 3;
   // Whether the portable kernel runs top_jamps (top_pair_code.py, small_plan).
   static constexpr bool top_pair_pass = false;
@@ -344,6 +376,10 @@ struct ColourFlow<Process::uc_ttxuc> {
                                                cplx<T> (*jamps)[colours]) {
     uc_ttxuc::flow_top_jamps<colours>(momentum, helicity, antitop, top, quark, jamps);
   }
+  // Whether top_jamps can be non-zero at these light helicities.
+  static KOKKOS_INLINE_FUNCTION bool top_live(const int* helicity) { return uc_ttxuc::flow_top_live(helicity); }
+  // The GPU pass is top_jamps' (no partner; colour_flow_top_pairs.hpp).
+  static constexpr bool exchanged = false;
   static constexpr int antitop = 3;
   // Whether the portable kernel runs top_jamps (top_pair_code.py, small_plan).
   static constexpr bool top_pair_pass = true;
@@ -378,6 +414,10 @@ struct ColourFlow<Process::ucx_ttxucx> {
                                                cplx<T> (*jamps)[colours]) {
     ucx_ttxucx::flow_top_jamps<colours>(momentum, helicity, antitop, top, quark, jamps);
   }
+  // Whether top_jamps can be non-zero at these light helicities.
+  static KOKKOS_INLINE_FUNCTION bool top_live(const int* helicity) { return ucx_ttxucx::flow_top_live(helicity); }
+  // The GPU pass is top_jamps' (no partner; colour_flow_top_pairs.hpp).
+  static constexpr bool exchanged = false;
   static constexpr int antitop = 3;
   // Whether the portable kernel runs top_jamps (top_pair_code.py, small_plan).
   static constexpr bool top_pair_pass = true;
@@ -411,6 +451,27 @@ struct ColourFlow<Process::uu_ttxuu> {
                                                const TopQuark& quark,
                                                cplx<T> (*jamps)[colours]) {
     uu_ttxuu::flow_top_jamps<colours>(momentum, helicity, antitop, top, quark, jamps);
+  }
+  // Whether top_jamps can be non-zero at these light helicities.
+  static KOKKOS_INLINE_FUNCTION bool top_live(const int* helicity) { return uu_ttxuu::flow_top_live(helicity); }
+  // The GPU pass: uc_ttxuc's top_jamps twice, the second time with
+  // particles 4 and 5 exchanged (exchanged_top_jamps).
+  static constexpr bool exchanged = true;
+  static constexpr Process partner = Process::uc_ttxuc;
+  static constexpr int exchange_first = 4, exchange_second = 5;
+  // jamps -= the partner's jamps at the exchanged momenta, flow f into flow
+  // f exchanged.
+  template <class T>
+  static KOKKOS_INLINE_FUNCTION void subtract_exchanged(const cplx<T> (*part)[colours],
+                                                        cplx<T> (*jamps)[colours]) {
+    for (int t = 0; t < 2; ++t) {
+      jamps[t][1] = jamps[t][1] - part[t][0];
+      jamps[t][0] = jamps[t][0] - part[t][1];
+      jamps[t][3] = jamps[t][3] - part[t][2];
+      jamps[t][2] = jamps[t][2] - part[t][3];
+      jamps[t][5] = jamps[t][5] - part[t][4];
+      jamps[t][4] = jamps[t][4] - part[t][5];
+    }
   }
   static constexpr int antitop = 3;
   // Whether the portable kernel runs top_jamps (top_pair_code.py, small_plan).
@@ -446,6 +507,10 @@ struct ColourFlow<Process::uux_ttxccx> {
                                                cplx<T> (*jamps)[colours]) {
     uux_ttxccx::flow_top_jamps<colours>(momentum, helicity, antitop, top, quark, jamps);
   }
+  // Whether top_jamps can be non-zero at these light helicities.
+  static KOKKOS_INLINE_FUNCTION bool top_live(const int* helicity) { return uux_ttxccx::flow_top_live(helicity); }
+  // The GPU pass is top_jamps' (no partner; colour_flow_top_pairs.hpp).
+  static constexpr bool exchanged = false;
   static constexpr int antitop = 3;
   // Whether the portable kernel runs top_jamps (top_pair_code.py, small_plan).
   static constexpr bool top_pair_pass = true;
@@ -480,6 +545,10 @@ struct ColourFlow<Process::uux_ttxuux> {
                                                cplx<T> (*jamps)[colours]) {
     uux_ttxuux::flow_top_jamps<colours>(momentum, helicity, antitop, top, quark, jamps);
   }
+  // Whether top_jamps can be non-zero at these light helicities.
+  static KOKKOS_INLINE_FUNCTION bool top_live(const int* helicity) { return uux_ttxuux::flow_top_live(helicity); }
+  // The GPU pass is top_jamps' (no partner; colour_flow_top_pairs.hpp).
+  static constexpr bool exchanged = false;
   static constexpr int antitop = 3;
   // Whether the portable kernel runs top_jamps (top_pair_code.py, small_plan).
   static constexpr bool top_pair_pass = true;
@@ -514,6 +583,10 @@ struct ColourFlow<Process::uxcx_ttxuxcx> {
                                                cplx<T> (*jamps)[colours]) {
     uxcx_ttxuxcx::flow_top_jamps<colours>(momentum, helicity, antitop, top, quark, jamps);
   }
+  // Whether top_jamps can be non-zero at these light helicities.
+  static KOKKOS_INLINE_FUNCTION bool top_live(const int* helicity) { return uxcx_ttxuxcx::flow_top_live(helicity); }
+  // The GPU pass is top_jamps' (no partner; colour_flow_top_pairs.hpp).
+  static constexpr bool exchanged = false;
   static constexpr int antitop = 3;
   // Whether the portable kernel runs top_jamps (top_pair_code.py, small_plan).
   static constexpr bool top_pair_pass = true;
@@ -547,6 +620,27 @@ struct ColourFlow<Process::uxux_ttxuxux> {
                                                const TopQuark& quark,
                                                cplx<T> (*jamps)[colours]) {
     uxux_ttxuxux::flow_top_jamps<colours>(momentum, helicity, antitop, top, quark, jamps);
+  }
+  // Whether top_jamps can be non-zero at these light helicities.
+  static KOKKOS_INLINE_FUNCTION bool top_live(const int* helicity) { return uxux_ttxuxux::flow_top_live(helicity); }
+  // The GPU pass: uxcx_ttxuxcx's top_jamps twice, the second time with
+  // particles 4 and 5 exchanged (exchanged_top_jamps).
+  static constexpr bool exchanged = true;
+  static constexpr Process partner = Process::uxcx_ttxuxcx;
+  static constexpr int exchange_first = 4, exchange_second = 5;
+  // jamps -= the partner's jamps at the exchanged momenta, flow f into flow
+  // f exchanged.
+  template <class T>
+  static KOKKOS_INLINE_FUNCTION void subtract_exchanged(const cplx<T> (*part)[colours],
+                                                        cplx<T> (*jamps)[colours]) {
+    for (int t = 0; t < 2; ++t) {
+      jamps[t][1] = jamps[t][1] - part[t][0];
+      jamps[t][0] = jamps[t][0] - part[t][1];
+      jamps[t][4] = jamps[t][4] - part[t][2];
+      jamps[t][5] = jamps[t][5] - part[t][3];
+      jamps[t][2] = jamps[t][2] - part[t][4];
+      jamps[t][3] = jamps[t][3] - part[t][5];
+    }
   }
   static constexpr int antitop = 3;
   // Whether the portable kernel runs top_jamps (top_pair_code.py, small_plan).

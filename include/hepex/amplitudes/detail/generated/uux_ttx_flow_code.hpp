@@ -92,4 +92,11 @@ KOKKOS_INLINE_FUNCTION void flow_top_jamps(const Momentum& momentum, const int* 
   // clang-format on
 }
 
+// Whether flow_top_jamps can give a non-zero jamp at these helicities of the
+// light particles (massless quarks keep their chirality).
+KOKKOS_INLINE_FUNCTION bool flow_top_live(const int* helicity) {
+  const unsigned code = (helicity[0] > 0 ? 1u : 0u) | (helicity[1] > 0 ? 2u : 0u);
+  return (0x6ull >> code & 1) != 0;
+}
+
 }  // namespace hepex::amplitudes::detail::generated::uux_ttx
