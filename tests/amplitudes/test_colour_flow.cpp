@@ -96,7 +96,7 @@ TEST_P(ColourFlowReference, OnShellEventsInEveryPrecision) {
 // give the same jamps to the bit; so does the plan written out as code
 // (ColourFlow<P>::jamps, generated/<process>_flow_code.hpp), which the
 // kernels run, in the same order, and its pass over both helicities of the
-// closing top at once (ColourFlow<P>::top_jamps).
+// closing top at once (ColourFlow<P>::top_pair_jamps).
 // The event's momenta and a helicity combination, as colour_flow_jamps reads
 // them (functors callable on host and device, as the function is).
 struct EventMomenta {
@@ -108,7 +108,7 @@ struct CombinationHelicities {
   KOKKOS_INLINE_FUNCTION int operator()(int part) const { return h[part]; }
 };
 
-// exchanged_top_jamps against the executor: the largest difference of a jamp
+// exchanged_top_pair_jamps against the executor: the largest difference of a jamp
 // relative to the largest jamp of its combination, over the events (measured
 // on the reference events of uu_ttxuu and uxux_ttxuxux: 8.0e-15 and 9.5e-15,
 // printed by the test).
@@ -172,7 +172,7 @@ std::vector<double> host_recursion(const test::ReferenceEvents& ref) {
             << " + i " << full[h][c].im;
       }
     }
-    // Both helicities of the closing top at once (Flow::top_jamps, the
+    // Both helicities of the closing top at once (Flow::top_pair_jamps, the
     // portable kernel's pass for small plans, colour_flow_top_pairs.hpp):
     // each jamp to the bit.
     const int a_bit = 1 << (info.particles - 1 - Flow::antitop);
@@ -184,43 +184,57 @@ std::vector<double> host_recursion(const test::ReferenceEvents& ref) {
         combination[part] = helicity(info, light, part);
       const int top[2] = {helicity(info, light, plan.closing),
                           helicity(info, light | c_bit, plan.closing)};
-      for (int a = 0; a < 2; ++a) {
-        cplx<double> pairs[2][Flow::colours];
-        const int antitop = helicity(info, light | (a ? a_bit : 0), Flow::antitop);
-        const EventMomenta momenta{&ref.momenta[e * 4 * info.particles]};
-        Flow::top_jamps(momenta, combination, antitop, top, TopQuark{}, pairs);
-        for (int t = 0; t < 2; ++t) {
-          const int h = light | (a ? a_bit : 0) | (t ? c_bit : 0);
-          for (int c = 0; c < Flow::colours; ++c) {
-            EXPECT_TRUE(pairs[t][c].re == full[h][c].re && pairs[t][c].im == full[h][c].im)
-                << info.name << " event " << e << " helicity " << h << ", jamp " << c
-                << ": both tops at once " << pairs[t][c].re << " + i " << pairs[t][c].im
-                << ", executed " << full[h][c].re << " + i " << full[h][c].im;
-          }
-        }
+      const int antitops[2] = {helicity(info, light, Flow::antitop),
+                               helicity(info, light | a_bit, Flow::antitop)};
+      const EventMomenta momenta{&ref.momenta[e * 4 * info.particles]};
+      // Each antitop helicity alone and both at once (the kernel asks for
+      // those with a good combination): every one asked for once, no other.
+      for (unsigned wanted = 1; wanted < 4; ++wanted) {
+        unsigned sunk = 0;
+        Flow::template top_pair_jamps<double>(
+            momenta, combination, antitops, wanted, top, TopQuark{},
+            [&](int a, const cplx<double>(*pairs)[Flow::colours]) {
+              EXPECT_EQ(sunk >> a & 1, 0u) << info.name << ": antitop helicity " << a << " twice";
+              sunk |= 1u << a;
+              for (int t = 0; t < 2; ++t) {
+                const int h = light | (a ? a_bit : 0) | (t ? c_bit : 0);
+                for (int c = 0; c < Flow::colours; ++c) {
+                  EXPECT_TRUE(pairs[t][c].re == full[h][c].re && pairs[t][c].im == full[h][c].im)
+                      << info.name << " event " << e << " helicity " << h << ", jamp " << c
+                      << ": both tops at once " << pairs[t][c].re << " + i " << pairs[t][c].im
+                      << ", executed " << full[h][c].re << " + i " << full[h][c].im;
+                }
+              }
+            });
+        EXPECT_EQ(sunk, wanted) << info.name << " event " << e << " light " << light;
         // The GPU pass of a process with two identical quarks: its partner's
-        // pass twice (exchanged_top_jamps), each jamp to rounding, relative to
-        // the largest jamp of the combination (exactly zero where all are).
+        // pass twice (exchanged_top_pair_jamps), each jamp to rounding,
+        // relative to the largest jamp of the combination (exactly zero where
+        // all are).
         if constexpr (Flow::exchanged) {
-          cplx<double> exchanged[2][Flow::colours];
-          exchanged_top_jamps<Flow, generated::ColourFlow<Flow::partner>>(
-              momenta, combination, antitop, top, TopQuark{}, exchanged);
-          for (int t = 0; t < 2; ++t) {
-            const int h = light | (a ? a_bit : 0) | (t ? c_bit : 0);
-            double largest = 0;
-            for (int c = 0; c < Flow::colours; ++c)
-              largest = std::max(largest, std::hypot(full[h][c].re, full[h][c].im));
-            for (int c = 0; c < Flow::colours; ++c) {
-              const double difference = std::hypot(exchanged[t][c].re - full[h][c].re,
-                                                   exchanged[t][c].im - full[h][c].im);
-              worst_exchanged = std::max(worst_exchanged, difference / largest);
-              EXPECT_LE(difference, exchanged_tolerance * largest)
-                  << info.name << " event " << e << " helicity " << h << ", jamp " << c
-                  << ": the partner's pass twice " << exchanged[t][c].re << " + i "
-                  << exchanged[t][c].im << ", executed " << full[h][c].re << " + i "
-                  << full[h][c].im;
-            }
-          }
+          unsigned exchanged_sunk = 0;
+          exchanged_top_pair_jamps<Flow, generated::ColourFlow<Flow::partner>, double>(
+              momenta, combination, antitops, wanted, top, TopQuark{},
+              [&](int a, const cplx<double>(*exchanged)[Flow::colours]) {
+                exchanged_sunk |= 1u << a;
+                for (int t = 0; t < 2; ++t) {
+                  const int h = light | (a ? a_bit : 0) | (t ? c_bit : 0);
+                  double largest = 0;
+                  for (int c = 0; c < Flow::colours; ++c)
+                    largest = std::max(largest, std::hypot(full[h][c].re, full[h][c].im));
+                  for (int c = 0; c < Flow::colours; ++c) {
+                    const double difference = std::hypot(exchanged[t][c].re - full[h][c].re,
+                                                         exchanged[t][c].im - full[h][c].im);
+                    worst_exchanged = std::max(worst_exchanged, difference / largest);
+                    EXPECT_LE(difference, exchanged_tolerance * largest)
+                        << info.name << " event " << e << " helicity " << h << ", jamp " << c
+                        << ": the partner's pass twice " << exchanged[t][c].re << " + i "
+                        << exchanged[t][c].im << ", executed " << full[h][c].re << " + i "
+                        << full[h][c].im;
+                  }
+                }
+              });
+          EXPECT_EQ(exchanged_sunk, wanted) << info.name << " event " << e << " light " << light;
         }
       }
     }

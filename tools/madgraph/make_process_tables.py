@@ -13,8 +13,8 @@ include/hepex/amplitudes/detail/generated/:
   <kernel>.hpp          per evaluator family, the compile-time map from the
                         family's template parameter to its process's tables
   <name>_flow_code.hpp  a colour-flow process's plan written out as code
-                        (colour_flow_code, below) and as one pass per antitop
-                        helicity (top_pair_code.py)
+                        (colour_flow_code, below) and as one pass per
+                        light helicity combination (top_pair_code.py)
 and src/amplitudes/processes/:
   <name>.cpp            the translation unit that instantiates the process's
                         evaluators (its factory), so that a build compiles
@@ -354,7 +354,7 @@ families = {
 # the process with a second flavour on one quark line (the same colour basis),
 # run twice: the amplitude of u u > t t~ u u is that of u c > t t~ u c minus
 # the same with the two outgoing u exchanged (Fermi statistics), colour labels
-# and all (colour_flow_top_pairs.hpp, exchanged_top_jamps).
+# and all (colour_flow_top_pairs.hpp, exchanged_top_pair_jamps).
 EXCHANGE_PARTNERS = {"uu_ttxuu": "uc_ttxuc", "uxux_ttxuxux": "uxcx_ttxuxcx"}
 
 
@@ -382,14 +382,14 @@ def exchange(p, partner):
 
 
 def exchange_lines(p, members):
-    """ColourFlow<P>'s members for exchanged_top_jamps (EXCHANGE_PARTNERS)."""
+    """ColourFlow<P>'s members for exchanged_top_pair_jamps (EXCHANGE_PARTNERS)."""
     if p.name not in EXCHANGE_PARTNERS:
-        return ["  // The GPU pass is top_jamps' (no partner; colour_flow_top_pairs.hpp).",
+        return ["  // The GPU pass is top_pair_jamps' (no partner; colour_flow_top_pairs.hpp).",
                 "  static constexpr bool exchanged = false;"]
     partner = next(q for q in members if q.name == EXCHANGE_PARTNERS[p.name])
     first, second, perm = exchange(p, partner)
-    lines = [f"  // The GPU pass: {partner.name}'s top_jamps twice, the second time with",
-             f"  // particles {first} and {second} exchanged (exchanged_top_jamps).",
+    lines = [f"  // The GPU pass: {partner.name}'s top_pair_jamps twice, the second time with",
+             f"  // particles {first} and {second} exchanged (exchanged_top_pair_jamps).",
              "  static constexpr bool exchanged = true;",
              f"  static constexpr Process partner = Process::{partner.name};",
              f"  static constexpr int exchange_first = {first}, exchange_second = {second};",
@@ -437,19 +437,19 @@ def colour_flow_header(members):
                   "                                           cplx<T>* jamps) {",
                   f"    {n}::flow_jamps(event, helicity, changed, quark, value, jamps);",
                   "  }",
-                  "  // Both of the closing top's helicities at once (colour_flow_top_pairs.hpp).",
-                  "  template <class T, class Momentum>",
-                  "  static KOKKOS_INLINE_FUNCTION void top_jamps(const Momentum& momentum, const int* helicity,",
-                  "                                               int antitop, const int* top,",
-                  "                                               const TopQuark& quark,",
-                  "                                               cplx<T> (*jamps)[colours]) {",
-                  f"    {n}::flow_top_jamps<colours>(momentum, helicity, antitop, top, quark, jamps);",
+                  "  // Both antitop helicities, the light currents formed once (colour_flow_top_pairs.hpp).",
+                  "  template <class T, class Momentum, class Sink>",
+                  "  static KOKKOS_INLINE_FUNCTION void top_pair_jamps(const Momentum& momentum, const int* helicity,",
+                  "                                                    const int* antitops, unsigned wanted,",
+                  "                                                    const int* top, const TopQuark& quark,",
+                  "                                                    const Sink& sink) {",
+                  f"    {n}::flow_top_pair_jamps<colours, T>(momentum, helicity, antitops, wanted, top, quark, sink);",
                   "  }",
-                  "  // Whether top_jamps can be non-zero at these light helicities.",
+                  "  // Whether top_pair_jamps can be non-zero at these light helicities.",
                   f"  static KOKKOS_INLINE_FUNCTION bool top_live(const int* helicity) {{ return {n}::flow_top_live(helicity); }}",
                   *exchange_lines(p, members),
                   f"  static constexpr int antitop = {p.pdg.index(-6)};",
-                  "  // Whether the portable kernel runs top_jamps (top_pair_code.py, small_plan).",
+                  "  // Whether the portable kernel runs top_pair_jamps (top_pair_code.py, small_plan).",
                   f"  static constexpr bool top_pair_pass = {'true' if top_pair_code.small_plan(p.flow_plan[2]) else 'false'};",
                   "};", ""]
     lines += ["// The family's processes, for code that visits each at compile time.",

@@ -1,18 +1,21 @@
-"""A colour-flow process's plan as one pass per antitop helicity that
-closes on both helicities of the closing top (flow_top_jamps in
-generated/<name>_flow_code.hpp), for make_process_tables.py.
+"""A colour-flow process's plan as a pass per helicity combination of the
+light particles (all but the top pair): the light currents once, then a
+loop over the antitop's helicities that closes on both helicities of the
+closing top (flow_top_pair_jamps in generated/<name>_flow_code.hpp), for
+make_process_tables.py.
 
 detail/colour_flow_top_pairs.hpp says why: the closing top is in no
-current, so each amplitude's spinor gamma.J psi is formed once and closed
-on both of the top's rows; the pass keeps nothing from one pass to the
-next, and every current is a local variable with its index in its name:
-nothing is indexed at run time, so that a GPU kernel can keep them in
-registers (the kernel that keeps the currents of the previous combination
-keeps them in local memory). The steps are those of colour_flow_jamps, so
-the jamps are its jamps to the bit: the same helpers, the same sums in the
-same order (the node momenta summed in particle order, the denominators
-formed as prepare_colour_flow_event forms them, the closings in the plan's
-order, which schedule() sets for every kernel)."""
+current and the antitop only in the top line's, so the light currents serve
+both antitop helicities and each amplitude's spinor gamma.J psi is formed
+once and closed on both of the top's rows; the pass keeps nothing from one
+light combination to the next, and every current is a local variable with
+its index in its name: nothing is indexed at run time, so that a GPU kernel
+can keep them in registers (the kernel that keeps the currents of the
+previous combination keeps them in local memory). The steps are those of
+colour_flow_jamps, so the jamps are its jamps to the bit: the same helpers,
+the same sums in the same order (the node momenta summed in particle order,
+the denominators formed as prepare_colour_flow_event forms them, the
+closings in the plan's order, which schedule() sets for every kernel)."""
 import colour_flow_plan as cfp
 
 GLUON, COLUMN, ROW = cfp.GLUON, cfp.COLUMN, cfp.ROW
@@ -80,13 +83,14 @@ def small_plan(terms):
 
 
 def schedule(pdg, nodes, terms, closes):
-    """The order flow_top_jamps forms things in: the light currents in the
-    plan's order, each current of the top line as soon as what it reads is
-    formed, each closing as soon as its two currents are, so that a current
-    is read soon after it is formed and few are alive at once (the GPU has
-    255 registers per thread). Items: ("node", i) or ("close", first, end).
+    """The order flow_top_pair_jamps forms things in: the light currents in
+    the plan's order (before the loop over the antitop's helicities), then
+    each current of the top line as soon as what it reads is formed, each
+    closing as soon as its two currents are, so that a current is read soon
+    after it is formed and few are alive at once (the GPU has 255 registers
+    per thread). Items: ("node", i) or ("close", first, end).
     The plan's closings are put in this order (make_process_tables.py), so
-    that every kernel sums each jamp in the same order and flow_top_jamps'
+    that every kernel sums each jamp in the same order and flow_top_pair_jamps'
     jamps are colour_flow_jamps' to the bit. A large plan (not small_plan)
     keeps its closings in its order, after all the currents: its kernels
     are as they were measured."""
@@ -117,12 +121,10 @@ def schedule(pdg, nodes, terms, closes):
                 pending_groups.remove(g)
                 items.append(("close",) + g)
 
-    flush()
     for i in range(len(nodes)):
         if not level[i]:
             done.add(i)
             items.append(("node", i))
-            flush()
     flush()
     assert not pending_nodes and not pending_groups, "a current or closing never formed"
     return items
@@ -140,7 +142,7 @@ def reorder_closings(pdg, nodes, terms, closes, close_factors):
 # massless propagator swap them, and a quark pair's current vanishes unless
 # the row's block and the column's are opposite. So some currents are zero,
 # exactly, at some helicities of the light quarks (with identical quarks,
-# every current of the pairing the helicities forbid). flow_top_jamps skips
+# every current of the pairing the helicities forbid). flow_top_pair_jamps skips
 # them: it forms a term only where all it reads can be non-zero, which adds
 # nothing that colour_flow_jamps adds (x + 0 = x), so the jamps stay its
 # jamps to the bit, at every helicity (the test takes every combination).
@@ -221,7 +223,7 @@ def guard(codes_live, all_codes):
 
 
 def top_pair_code(p):
-    """The lines of flow_top_jamps for ProcessData p (its flow_plan and
+    """The lines of flow_top_pair_jamps for ProcessData p (its flow_plan and
     flow_kinds, make_process_tables.py)."""
     closing, nodes, terms, term_factors, closes, close_factors = p.flow_plan
     kinds, n = p.flow_kinds, p.particles
@@ -253,7 +255,7 @@ def top_pair_code(p):
             f"{KIND_NAMES[kind]} of particles {' '.join(map(str, particles))}"
         label = f"  // node {i}: {what}"
         if kind in EXTERNAL:
-            helicity = "antitop" if extra == antitop else f"helicity[{extra}]"
+            helicity = "antitops[a]" if extra == antitop else f"helicity[{extra}]"
             mass = "top_mass" if top[extra] else "T(0)"
             return [f"  const Wave<T> {name(i)} = {external_wave(kinds[extra], extra, mass, helicity)};{label}"]
         if not node_codes[i]:
@@ -296,17 +298,20 @@ def top_pair_code(p):
         return lines + guarded(guard(node_codes[i], all_codes), body)
 
     lines = ["",
-             "// The jamps of one event at the two helicity combinations that share the",
-             "// antitop's helicity `antitop` and the other particles' (helicity[p]), the",
-             "// closing top's being top[0] and top[1] (colour_flow_top_pairs.hpp):",
-             "// jamps[c] for c = 0, 1, each colour_flow_jamps' to the bit. `code` has bit",
-             "// j set where the j-th light particle's helicity is +1; a current or term",
-             "// that is zero at some codes (massless quarks keep their chirality) is",
-             "// formed only at the others (top_pair_code.py).",
-             "template <int Colours, class T, class Momentum>",
-             "KOKKOS_INLINE_FUNCTION void flow_top_jamps(const Momentum& momentum, const int* helicity,",
-             "                                           int antitop, const int* top,",
-             "                                           const TopQuark& quark, cplx<T> (*jamps)[Colours]) {",
+             "// The jamps of one event at the helicity combinations that share the light",
+             "// particles' helicities (helicity[p]), for each antitop helicity antitops[a]",
+             "// with bit a of `wanted` set: sink(a, jamps), jamps[c] at the closing top's",
+             "// helicity top[c], each colour_flow_jamps' to the bit (colour_flow_top_pairs.hpp).",
+             "// The light currents (without the antitop) are formed once, before the loop",
+             "// over the antitop's helicities, which the device compiler keeps as a loop.",
+             "// `code` has bit j set where the j-th light particle's helicity is +1; a",
+             "// current or term that is zero at some codes (massless quarks keep their",
+             "// chirality) is formed only at the others (top_pair_code.py).",
+             "template <int Colours, class T, class Momentum, class Sink>",
+             "KOKKOS_INLINE_FUNCTION void flow_top_pair_jamps(const Momentum& momentum, const int* helicity,",
+             "                                                const int* antitops, unsigned wanted,",
+             "                                                const int* top, const TopQuark& quark,",
+             "                                                const Sink& sink) {",
              f"  static_assert(Colours == {p.colours}, \"{p.name}'s colours\");",
              "  using D = Doubles<T>;",
              "  const T top_mass = T(quark.mass);",
@@ -318,20 +323,32 @@ def top_pair_code(p):
              f"  D p[{n}][4];",
              f"  for (int part = 0; part < {n}; ++part)",
              "    for (int mu = 0; mu < 4; ++mu) p[part][mu] = momentum(part, mu);",
-             "  for (int t = 0; t < 2; ++t)",
-             "    for (int c = 0; c < Colours; ++c) jamps[t][c] = cplx<T>(T(0));",
              "  // clang-format off",
              f"  const Wave<T> row_0 = {external_wave(ROW, closing, 'top_mass', 'top[0]')};",
              f"  const Wave<T> row_1 = {external_wave(ROW, closing, 'top_mass', 'top[1]')};"]
-    for item in schedule(p.pdg, nodes, terms, closes):
+    items = schedule(p.pdg, nodes, terms, closes)
+    in_loop = False
+    for item in items:
+        if not in_loop and (item[0] == "close" or level[item[1]]):
+            in_loop = True
+            lines += ["  // clang-format on",
+                      "  HEPEX_KEEP_LOOP",
+                      "  for (int a = 0; a < 2; ++a) {",
+                      "    if ((wanted >> a & 1) == 0) continue;",
+                      "    cplx<T> jamps[2][Colours];",
+                      "    for (int t = 0; t < 2; ++t)",
+                      "      for (int c = 0; c < Colours; ++c) jamps[t][c] = cplx<T>(T(0));",
+                      "    // clang-format off"]
+        indent = "  " if in_loop else ""
         if item[0] == "node":
-            lines += node_lines(item[1])
+            lines += [indent + x for x in node_lines(item[1])]
             continue
+        assert in_loop
         first, end = item[1:]
         _, gluon, column = closes[first]
         codes = node_codes[gluon] & node_codes[column]
         if not codes:
-            lines.append(f"  // the amplitude of currents {gluon} and {column}: zero at every helicity")
+            lines.append(f"    // the amplitude of currents {gluon} and {column}: zero at every helicity")
             continue
         body = ["cplx<T> y[4];", f"closing_spinor({name(gluon)}.c, {name(column)}.c, y);",
                 "const cplx<T> amplitude[2] = {closed_amplitude(row_0.c, y), "
@@ -340,13 +357,14 @@ def top_pair_code(p):
             for k in range(first, end):
                 jamp, factor = closes[k][0], float(close_factors[k])
                 body.append(f"jamps[{c}][{jamp}] += T({factor!r}) * amplitude[{c}];")
-        lines += [f"  // an amplitude of currents {gluon} and {column}, closed on both of the top's rows"]
-        lines += guarded(guard(codes, all_codes), body)
-    lines += ["  // clang-format on", "}"]
+        lines += [f"    // an amplitude of currents {gluon} and {column}, closed on both of the top's rows"]
+        lines += guarded(guard(codes, all_codes), body, "    ")
+    assert in_loop, f"{p.name}: nothing depends on the antitop"
+    lines += ["    // clang-format on", "    sink(a, jamps);", "  }", "}"]
     live_codes = {c for first, _ in closing_groups(closes)
                   for c in node_codes[closes[first][1]] & node_codes[closes[first][2]]}
     lines += ["",
-              "// Whether flow_top_jamps can give a non-zero jamp at these helicities of the",
+              "// Whether flow_top_pair_jamps can give a non-zero jamp at these helicities of the",
               "// light particles (massless quarks keep their chirality).",
               "KOKKOS_INLINE_FUNCTION bool flow_top_live(const int* helicity) {",
               "  const unsigned code = " + " | ".join(

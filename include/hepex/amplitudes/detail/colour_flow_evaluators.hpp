@@ -63,13 +63,16 @@ class ColourFlowEvaluator : public Evaluator<ExecSpace> {
   // it takes all 255 registers and about 8 KB of stack per thread, against
   // the executor's 168 registers. Register caps (launch bounds of 256 x 2 or
   // 128 x 3 threads) made the code slower everywhere.
-  // The small plans run one pass per antitop helicity that keeps nothing
-  // between passes (ColourFlow<P>::top_jamps, colour_flow_top_pairs.hpp):
-  // on the H200 uu_ttxuu 6.06e7 -> 7.86e7 MEs/s, uc_ttxuc 2.12e8 -> 2.44e8.
-  // (top_pair_code.py, small_plan, chooses: at most 32 terms.) A process with
-  // two identical outgoing quarks runs its partner's pass twice instead
-  // (exchanged_top_jamps): half the code in the kernel; uu_ttxuu 7.86e7 ->
-  // 1.05e8 MEs/s on the H200.
+  // The small plans run a pass per light helicity combination that keeps
+  // nothing between passes: the light currents once, then a loop over the
+  // antitop's helicities (ColourFlow<P>::top_pair_jamps,
+  // colour_flow_top_pairs.hpp): on the H200 uu_ttxuu 6.06e7 -> 7.86e7 MEs/s
+  // with a pass per antitop helicity, uc_ttxuc 2.12e8 -> 2.44e8 -> 4.50e8
+  // with the light currents once. (top_pair_code.py, small_plan, chooses: at
+  // most 32 terms.) A process with two identical outgoing quarks runs its
+  // partner's pass twice instead (exchanged_top_pair_jamps): half the code in
+  // the kernel; uu_ttxuu 7.86e7 -> 1.05e8 MEs/s, then 1.54e8 with the light
+  // currents once.
   static constexpr bool plan_as_code = Flow::top_pair_pass;
   // Executing the tables on a device, the jamps are summed into registers
   // (add_to_jamp).
@@ -194,21 +197,22 @@ class ColourFlowEvaluator : public Evaluator<ExecSpace> {
           const int c_bit = 1 << (particles - 1 - plan.closing);
           const int top_helicity[2] = {Helicities{light, reversed}(plan.closing),
                                        Helicities{light | c_bit, reversed}(plan.closing)};
-          for (int a = 0; a < 2; ++a) {
+          const int antitops[2] = {Helicities{light, reversed}(Flow::antitop),
+                                   Helicities{light | a_bit, reversed}(Flow::antitop)};
+          const unsigned wanted = (groups(5 * g + 1) >= 0 || groups(5 * g + 2) >= 0 ? 1u : 0u) |
+                                  (groups(5 * g + 3) >= 0 || groups(5 * g + 4) >= 0 ? 2u : 0u);
+          // Written out, so that jamps is indexed by constants only.
+          const auto sink = [&](int a, const cplx<AmpReal>(*jamps)[colours]) {
             const int slot[2] = {groups(5 * g + 1 + 2 * a), groups(5 * g + 2 + 2 * a)};
-            if (slot[0] < 0 && slot[1] < 0) continue;
-            cplx<AmpReal> jamps[2][colours];
-            const int antitop = Helicities{light | (a ? a_bit : 0), reversed}(Flow::antitop);
-            if constexpr (Flow::exchanged) {
-              exchanged_top_jamps<Flow, generated::ColourFlow<Flow::partner>>(
-                  EventMomenta{&momenta, e}, helicity, antitop, top_helicity, top, jamps);
-            } else {
-              Flow::top_jamps(EventMomenta{&momenta, e}, helicity, antitop, top_helicity, top,
-                              jamps);
-            }
-            // Written out, so that jamps is indexed by constants only.
             if (slot[0] >= 0) sum += helicity_me[slot[0]] = colour_sum(jamps[0], jamp2);
             if (slot[1] >= 0) sum += helicity_me[slot[1]] = colour_sum(jamps[1], jamp2);
+          };
+          if constexpr (Flow::exchanged) {
+            exchanged_top_pair_jamps<Flow, generated::ColourFlow<Flow::partner>, AmpReal>(
+                EventMomenta{&momenta, e}, helicity, antitops, wanted, top_helicity, top, sink);
+          } else {
+            Flow::template top_pair_jamps<AmpReal>(EventMomenta{&momenta, e}, helicity, antitops,
+                                                   wanted, top_helicity, top, sink);
           }
         }
       } else {

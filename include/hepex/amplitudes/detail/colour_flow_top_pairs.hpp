@@ -1,22 +1,27 @@
 #pragma once
-// The colour-flow family's portable kernel for small plans: one pass per
-// antitop helicity, every current in registers.
+// The colour-flow family's portable kernel for small plans: per helicity
+// combination of the light particles (all but the top pair), the light
+// currents once, then a loop over the antitop's two helicities, every current
+// a local variable.
 //
-// The closing top (the row spinor the amplitudes close on) is in no current,
-// so a pass with the other particles' helicities fixed forms each current
-// once and each amplitude's spinor gamma.J psi once, and closes it on both
-// of the top's rows: the jamps of two combinations
-// (generated/<process>_flow_code.hpp, flow_top_jamps). The pass has no
-// array indexed at run time and keeps nothing from one pass to the next, so
-// the compiler can hold its currents in registers; the kernel that keeps the
-// currents of the previous combination (colour_flow_jamps' `changed`) holds
-// them in an array in the thread's local memory, which on a GPU lies off the
-// chip (uu_ttxuu: 6 KB of stack per thread; with this pass 1968 bytes, and
-// 7.86e7 MEs/s on the H200 against 6.06e7). A pass forming the currents
-// without the antitop once for both antitop helicities held more at once
-// and spilled more (4560 bytes). The steps and their order are
-// colour_flow_jamps', so the jamps are the executor's to the bit
-// (tests/amplitudes/test_colour_flow.cpp).
+// The closing top (the row spinor the amplitudes close on) is in no current
+// and the antitop only in the top line's column currents. So the generated
+// pass (generated/<process>_flow_code.hpp, flow_top_pair_jamps) forms the
+// light currents once, then, per antitop helicity, the top line's currents
+// and each amplitude's spinor gamma.J psi once, closed on both of the top's
+// rows: the jamps of four combinations. The loop over the antitop's
+// helicities is kept as a loop (HEPEX_KEEP_LOOP), so its code is in the
+// kernel once. Nothing is indexed at run time and nothing is kept from one
+// light combination to the next, so the compiler can hold the currents in
+// registers; the kernel that keeps the currents of the previous combination
+// (colour_flow_jamps' `changed`) holds them in an array in the thread's
+// local memory, which on a GPU lies off the chip (uu_ttxuu: 6 KB of stack
+// per thread). On the H200 (perf/results/amplitudes/README.md) a pass per
+// antitop helicity took uu_ttxuu from 6.06e7 to 7.86e7 MEs/s and uc_ttxuc
+// from 2.12e8 to 2.44e8; the light currents once per light combination took
+// uc_ttxuc to 4.50e8. The steps and their order are colour_flow_jamps', so
+// the jamps are the executor's to the bit (tests/amplitudes/
+// test_colour_flow.cpp).
 
 #include <vector>
 
@@ -71,17 +76,21 @@ struct ExchangedMomenta {
 // (uu_ttxuu: 9336 instructions against uc_ttxuc's 6280 in double), on a GPU
 // whose kernel waited most on fetching instructions (perf/results/amplitudes/
 // README.md). A term is skipped where the partner's pass is zero by
-// chirality (Partner::top_live). The jamps equal the process's own pass's
-// (Flow::top_jamps, the executor's to the bit) to rounding: the sums are
-// formed in another order (tests/amplitudes/test_colour_flow.cpp).
-template <class Flow, class Partner, class T, class Momentum>
-KOKKOS_INLINE_FUNCTION void exchanged_top_jamps(const Momentum& momentum, const int* helicity,
-                                                int antitop, const int* top, const TopQuark& quark,
-                                                cplx<T> (*jamps)[Flow::colours]) {
+// chirality (Partner::top_live). As Flow::top_pair_jamps: sink(a, jamps) for
+// each antitop helicity antitops[a] with bit a of `wanted` set. The jamps
+// equal the process's own pass's (the executor's to the bit) to rounding: the
+// sums are formed in another order (tests/amplitudes/test_colour_flow.cpp).
+template <class Flow, class Partner, class T, class Momentum, class Sink>
+KOKKOS_INLINE_FUNCTION void exchanged_top_pair_jamps(const Momentum& momentum, const int* helicity,
+                                                     const int* antitops, unsigned wanted,
+                                                     const int* top, const TopQuark& quark,
+                                                     const Sink& sink) {
   constexpr int first = Flow::exchange_first, second = Flow::exchange_second;
   static_assert(Partner::colours == Flow::colours && Partner::particles == Flow::particles);
-  for (int t = 0; t < 2; ++t)
-    for (int c = 0; c < Flow::colours; ++c) jamps[t][c] = cplx<T>(T(0));
+  cplx<T> jamps[2][2][Flow::colours];  // per antitop helicity
+  for (int a = 0; a < 2; ++a)
+    for (int t = 0; t < 2; ++t)
+      for (int c = 0; c < Flow::colours; ++c) jamps[a][t][c] = cplx<T>(T(0));
   HEPEX_KEEP_LOOP
   for (int s = 0; s < 2; ++s) {
     int h[Flow::particles];
@@ -91,16 +100,20 @@ KOKKOS_INLINE_FUNCTION void exchanged_top_jamps(const Momentum& momentum, const 
       h[second] = helicity[first];
     }
     if (!Partner::top_live(h)) continue;
-    cplx<T> part[2][Flow::colours];
-    Partner::top_jamps(ExchangedMomenta<Momentum>{momentum, first, second, s == 1}, h, antitop, top,
-                       quark, part);
-    if (s == 0) {
-      for (int t = 0; t < 2; ++t)
-        for (int c = 0; c < Flow::colours; ++c) jamps[t][c] += part[t][c];
-    } else {
-      Flow::subtract_exchanged(part, jamps);
-    }
+    Partner::template top_pair_jamps<T>(ExchangedMomenta<Momentum>{momentum, first, second, s == 1},
+                                        h, antitops, wanted, top, quark,
+                                        [&](int a, const cplx<T>(*part)[Flow::colours]) {
+                                          if (s == 0) {
+                                            for (int t = 0; t < 2; ++t)
+                                              for (int c = 0; c < Flow::colours; ++c)
+                                                jamps[a][t][c] += part[t][c];
+                                          } else {
+                                            Flow::subtract_exchanged(part, jamps[a]);
+                                          }
+                                        });
   }
+  for (int a = 0; a < 2; ++a)
+    if ((wanted >> a & 1) != 0) sink(a, jamps[a]);
 }
 
 // The good helicity combinations (good[count], MadGraph's numbering, where

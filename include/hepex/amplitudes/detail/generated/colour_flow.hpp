@@ -64,20 +64,20 @@ struct ColourFlow<Process::uux_ttx> {
                                            cplx<T>* jamps) {
     uux_ttx::flow_jamps(event, helicity, changed, quark, value, jamps);
   }
-  // Both of the closing top's helicities at once (colour_flow_top_pairs.hpp).
-  template <class T, class Momentum>
-  static KOKKOS_INLINE_FUNCTION void top_jamps(const Momentum& momentum, const int* helicity,
-                                               int antitop, const int* top,
-                                               const TopQuark& quark,
-                                               cplx<T> (*jamps)[colours]) {
-    uux_ttx::flow_top_jamps<colours>(momentum, helicity, antitop, top, quark, jamps);
+  // Both antitop helicities, the light currents formed once (colour_flow_top_pairs.hpp).
+  template <class T, class Momentum, class Sink>
+  static KOKKOS_INLINE_FUNCTION void top_pair_jamps(const Momentum& momentum, const int* helicity,
+                                                    const int* antitops, unsigned wanted,
+                                                    const int* top, const TopQuark& quark,
+                                                    const Sink& sink) {
+    uux_ttx::flow_top_pair_jamps<colours, T>(momentum, helicity, antitops, wanted, top, quark, sink);
   }
-  // Whether top_jamps can be non-zero at these light helicities.
+  // Whether top_pair_jamps can be non-zero at these light helicities.
   static KOKKOS_INLINE_FUNCTION bool top_live(const int* helicity) { return uux_ttx::flow_top_live(helicity); }
-  // The GPU pass is top_jamps' (no partner; colour_flow_top_pairs.hpp).
+  // The GPU pass is top_pair_jamps' (no partner; colour_flow_top_pairs.hpp).
   static constexpr bool exchanged = false;
   static constexpr int antitop = 3;
-  // Whether the portable kernel runs top_jamps (top_pair_code.py, small_plan).
+  // Whether the portable kernel runs top_pair_jamps (top_pair_code.py, small_plan).
   static constexpr bool top_pair_pass = true;
 };
 
@@ -102,20 +102,20 @@ struct ColourFlow<Process::gu_ttxu> {
                                            cplx<T>* jamps) {
     gu_ttxu::flow_jamps(event, helicity, changed, quark, value, jamps);
   }
-  // Both of the closing top's helicities at once (colour_flow_top_pairs.hpp).
-  template <class T, class Momentum>
-  static KOKKOS_INLINE_FUNCTION void top_jamps(const Momentum& momentum, const int* helicity,
-                                               int antitop, const int* top,
-                                               const TopQuark& quark,
-                                               cplx<T> (*jamps)[colours]) {
-    gu_ttxu::flow_top_jamps<colours>(momentum, helicity, antitop, top, quark, jamps);
+  // Both antitop helicities, the light currents formed once (colour_flow_top_pairs.hpp).
+  template <class T, class Momentum, class Sink>
+  static KOKKOS_INLINE_FUNCTION void top_pair_jamps(const Momentum& momentum, const int* helicity,
+                                                    const int* antitops, unsigned wanted,
+                                                    const int* top, const TopQuark& quark,
+                                                    const Sink& sink) {
+    gu_ttxu::flow_top_pair_jamps<colours, T>(momentum, helicity, antitops, wanted, top, quark, sink);
   }
-  // Whether top_jamps can be non-zero at these light helicities.
+  // Whether top_pair_jamps can be non-zero at these light helicities.
   static KOKKOS_INLINE_FUNCTION bool top_live(const int* helicity) { return gu_ttxu::flow_top_live(helicity); }
-  // The GPU pass is top_jamps' (no partner; colour_flow_top_pairs.hpp).
+  // The GPU pass is top_pair_jamps' (no partner; colour_flow_top_pairs.hpp).
   static constexpr bool exchanged = false;
   static constexpr int antitop = 3;
-  // Whether the portable kernel runs top_jamps (top_pair_code.py, small_plan).
+  // Whether the portable kernel runs top_pair_jamps (top_pair_code.py, small_plan).
   static constexpr bool top_pair_pass = true;
 };
 
@@ -140,20 +140,20 @@ struct ColourFlow<Process::gux_ttxux> {
                                            cplx<T>* jamps) {
     gux_ttxux::flow_jamps(event, helicity, changed, quark, value, jamps);
   }
-  // Both of the closing top's helicities at once (colour_flow_top_pairs.hpp).
-  template <class T, class Momentum>
-  static KOKKOS_INLINE_FUNCTION void top_jamps(const Momentum& momentum, const int* helicity,
-                                               int antitop, const int* top,
-                                               const TopQuark& quark,
-                                               cplx<T> (*jamps)[colours]) {
-    gux_ttxux::flow_top_jamps<colours>(momentum, helicity, antitop, top, quark, jamps);
+  // Both antitop helicities, the light currents formed once (colour_flow_top_pairs.hpp).
+  template <class T, class Momentum, class Sink>
+  static KOKKOS_INLINE_FUNCTION void top_pair_jamps(const Momentum& momentum, const int* helicity,
+                                                    const int* antitops, unsigned wanted,
+                                                    const int* top, const TopQuark& quark,
+                                                    const Sink& sink) {
+    gux_ttxux::flow_top_pair_jamps<colours, T>(momentum, helicity, antitops, wanted, top, quark, sink);
   }
-  // Whether top_jamps can be non-zero at these light helicities.
+  // Whether top_pair_jamps can be non-zero at these light helicities.
   static KOKKOS_INLINE_FUNCTION bool top_live(const int* helicity) { return gux_ttxux::flow_top_live(helicity); }
-  // The GPU pass is top_jamps' (no partner; colour_flow_top_pairs.hpp).
+  // The GPU pass is top_pair_jamps' (no partner; colour_flow_top_pairs.hpp).
   static constexpr bool exchanged = false;
   static constexpr int antitop = 3;
-  // Whether the portable kernel runs top_jamps (top_pair_code.py, small_plan).
+  // Whether the portable kernel runs top_pair_jamps (top_pair_code.py, small_plan).
   static constexpr bool top_pair_pass = true;
 };
 
@@ -178,20 +178,20 @@ struct ColourFlow<Process::uux_ttxg> {
                                            cplx<T>* jamps) {
     uux_ttxg::flow_jamps(event, helicity, changed, quark, value, jamps);
   }
-  // Both of the closing top's helicities at once (colour_flow_top_pairs.hpp).
-  template <class T, class Momentum>
-  static KOKKOS_INLINE_FUNCTION void top_jamps(const Momentum& momentum, const int* helicity,
-                                               int antitop, const int* top,
-                                               const TopQuark& quark,
-                                               cplx<T> (*jamps)[colours]) {
-    uux_ttxg::flow_top_jamps<colours>(momentum, helicity, antitop, top, quark, jamps);
+  // Both antitop helicities, the light currents formed once (colour_flow_top_pairs.hpp).
+  template <class T, class Momentum, class Sink>
+  static KOKKOS_INLINE_FUNCTION void top_pair_jamps(const Momentum& momentum, const int* helicity,
+                                                    const int* antitops, unsigned wanted,
+                                                    const int* top, const TopQuark& quark,
+                                                    const Sink& sink) {
+    uux_ttxg::flow_top_pair_jamps<colours, T>(momentum, helicity, antitops, wanted, top, quark, sink);
   }
-  // Whether top_jamps can be non-zero at these light helicities.
+  // Whether top_pair_jamps can be non-zero at these light helicities.
   static KOKKOS_INLINE_FUNCTION bool top_live(const int* helicity) { return uux_ttxg::flow_top_live(helicity); }
-  // The GPU pass is top_jamps' (no partner; colour_flow_top_pairs.hpp).
+  // The GPU pass is top_pair_jamps' (no partner; colour_flow_top_pairs.hpp).
   static constexpr bool exchanged = false;
   static constexpr int antitop = 3;
-  // Whether the portable kernel runs top_jamps (top_pair_code.py, small_plan).
+  // Whether the portable kernel runs top_pair_jamps (top_pair_code.py, small_plan).
   static constexpr bool top_pair_pass = true;
 };
 
@@ -216,20 +216,20 @@ struct ColourFlow<Process::gg_ttxuux> {
                                            cplx<T>* jamps) {
     gg_ttxuux::flow_jamps(event, helicity, changed, quark, value, jamps);
   }
-  // Both of the closing top's helicities at once (colour_flow_top_pairs.hpp).
-  template <class T, class Momentum>
-  static KOKKOS_INLINE_FUNCTION void top_jamps(const Momentum& momentum, const int* helicity,
-                                               int antitop, const int* top,
-                                               const TopQuark& quark,
-                                               cplx<T> (*jamps)[colours]) {
-    gg_ttxuux::flow_top_jamps<colours>(momentum, helicity, antitop, top, quark, jamps);
+  // Both antitop helicities, the light currents formed once (colour_flow_top_pairs.hpp).
+  template <class T, class Momentum, class Sink>
+  static KOKKOS_INLINE_FUNCTION void top_pair_jamps(const Momentum& momentum, const int* helicity,
+                                                    const int* antitops, unsigned wanted,
+                                                    const int* top, const TopQuark& quark,
+                                                    const Sink& sink) {
+    gg_ttxuux::flow_top_pair_jamps<colours, T>(momentum, helicity, antitops, wanted, top, quark, sink);
   }
-  // Whether top_jamps can be non-zero at these light helicities.
+  // Whether top_pair_jamps can be non-zero at these light helicities.
   static KOKKOS_INLINE_FUNCTION bool top_live(const int* helicity) { return gg_ttxuux::flow_top_live(helicity); }
-  // The GPU pass is top_jamps' (no partner; colour_flow_top_pairs.hpp).
+  // The GPU pass is top_pair_jamps' (no partner; colour_flow_top_pairs.hpp).
   static constexpr bool exchanged = false;
   static constexpr int antitop = 3;
-  // Whether the portable kernel runs top_jamps (top_pair_code.py, small_plan).
+  // Whether the portable kernel runs top_pair_jamps (top_pair_code.py, small_plan).
   static constexpr bool top_pair_pass = false;
 };
 
@@ -254,20 +254,20 @@ struct ColourFlow<Process::gu_ttxgu> {
                                            cplx<T>* jamps) {
     gu_ttxgu::flow_jamps(event, helicity, changed, quark, value, jamps);
   }
-  // Both of the closing top's helicities at once (colour_flow_top_pairs.hpp).
-  template <class T, class Momentum>
-  static KOKKOS_INLINE_FUNCTION void top_jamps(const Momentum& momentum, const int* helicity,
-                                               int antitop, const int* top,
-                                               const TopQuark& quark,
-                                               cplx<T> (*jamps)[colours]) {
-    gu_ttxgu::flow_top_jamps<colours>(momentum, helicity, antitop, top, quark, jamps);
+  // Both antitop helicities, the light currents formed once (colour_flow_top_pairs.hpp).
+  template <class T, class Momentum, class Sink>
+  static KOKKOS_INLINE_FUNCTION void top_pair_jamps(const Momentum& momentum, const int* helicity,
+                                                    const int* antitops, unsigned wanted,
+                                                    const int* top, const TopQuark& quark,
+                                                    const Sink& sink) {
+    gu_ttxgu::flow_top_pair_jamps<colours, T>(momentum, helicity, antitops, wanted, top, quark, sink);
   }
-  // Whether top_jamps can be non-zero at these light helicities.
+  // Whether top_pair_jamps can be non-zero at these light helicities.
   static KOKKOS_INLINE_FUNCTION bool top_live(const int* helicity) { return gu_ttxgu::flow_top_live(helicity); }
-  // The GPU pass is top_jamps' (no partner; colour_flow_top_pairs.hpp).
+  // The GPU pass is top_pair_jamps' (no partner; colour_flow_top_pairs.hpp).
   static constexpr bool exchanged = false;
   static constexpr int antitop = 3;
-  // Whether the portable kernel runs top_jamps (top_pair_code.py, small_plan).
+  // Whether the portable kernel runs top_pair_jamps (top_pair_code.py, small_plan).
   static constexpr bool top_pair_pass = false;
 };
 
@@ -292,20 +292,20 @@ struct ColourFlow<Process::gux_ttxgux> {
                                            cplx<T>* jamps) {
     gux_ttxgux::flow_jamps(event, helicity, changed, quark, value, jamps);
   }
-  // Both of the closing top's helicities at once (colour_flow_top_pairs.hpp).
-  template <class T, class Momentum>
-  static KOKKOS_INLINE_FUNCTION void top_jamps(const Momentum& momentum, const int* helicity,
-                                               int antitop, const int* top,
-                                               const TopQuark& quark,
-                                               cplx<T> (*jamps)[colours]) {
-    gux_ttxgux::flow_top_jamps<colours>(momentum, helicity, antitop, top, quark, jamps);
+  // Both antitop helicities, the light currents formed once (colour_flow_top_pairs.hpp).
+  template <class T, class Momentum, class Sink>
+  static KOKKOS_INLINE_FUNCTION void top_pair_jamps(const Momentum& momentum, const int* helicity,
+                                                    const int* antitops, unsigned wanted,
+                                                    const int* top, const TopQuark& quark,
+                                                    const Sink& sink) {
+    gux_ttxgux::flow_top_pair_jamps<colours, T>(momentum, helicity, antitops, wanted, top, quark, sink);
   }
-  // Whether top_jamps can be non-zero at these light helicities.
+  // Whether top_pair_jamps can be non-zero at these light helicities.
   static KOKKOS_INLINE_FUNCTION bool top_live(const int* helicity) { return gux_ttxgux::flow_top_live(helicity); }
-  // The GPU pass is top_jamps' (no partner; colour_flow_top_pairs.hpp).
+  // The GPU pass is top_pair_jamps' (no partner; colour_flow_top_pairs.hpp).
   static constexpr bool exchanged = false;
   static constexpr int antitop = 3;
-  // Whether the portable kernel runs top_jamps (top_pair_code.py, small_plan).
+  // Whether the portable kernel runs top_pair_jamps (top_pair_code.py, small_plan).
   static constexpr bool top_pair_pass = false;
 };
 
@@ -330,20 +330,20 @@ struct ColourFlow<Process::uux_ttxgg> {
                                            cplx<T>* jamps) {
     uux_ttxgg::flow_jamps(event, helicity, changed, quark, value, jamps);
   }
-  // Both of the closing top's helicities at once (colour_flow_top_pairs.hpp).
-  template <class T, class Momentum>
-  static KOKKOS_INLINE_FUNCTION void top_jamps(const Momentum& momentum, const int* helicity,
-                                               int antitop, const int* top,
-                                               const TopQuark& quark,
-                                               cplx<T> (*jamps)[colours]) {
-    uux_ttxgg::flow_top_jamps<colours>(momentum, helicity, antitop, top, quark, jamps);
+  // Both antitop helicities, the light currents formed once (colour_flow_top_pairs.hpp).
+  template <class T, class Momentum, class Sink>
+  static KOKKOS_INLINE_FUNCTION void top_pair_jamps(const Momentum& momentum, const int* helicity,
+                                                    const int* antitops, unsigned wanted,
+                                                    const int* top, const TopQuark& quark,
+                                                    const Sink& sink) {
+    uux_ttxgg::flow_top_pair_jamps<colours, T>(momentum, helicity, antitops, wanted, top, quark, sink);
   }
-  // Whether top_jamps can be non-zero at these light helicities.
+  // Whether top_pair_jamps can be non-zero at these light helicities.
   static KOKKOS_INLINE_FUNCTION bool top_live(const int* helicity) { return uux_ttxgg::flow_top_live(helicity); }
-  // The GPU pass is top_jamps' (no partner; colour_flow_top_pairs.hpp).
+  // The GPU pass is top_pair_jamps' (no partner; colour_flow_top_pairs.hpp).
   static constexpr bool exchanged = false;
   static constexpr int antitop = 3;
-  // Whether the portable kernel runs top_jamps (top_pair_code.py, small_plan).
+  // Whether the portable kernel runs top_pair_jamps (top_pair_code.py, small_plan).
   static constexpr bool top_pair_pass = false;
 };
 
@@ -368,20 +368,20 @@ struct ColourFlow<Process::uc_ttxuc> {
                                            cplx<T>* jamps) {
     uc_ttxuc::flow_jamps(event, helicity, changed, quark, value, jamps);
   }
-  // Both of the closing top's helicities at once (colour_flow_top_pairs.hpp).
-  template <class T, class Momentum>
-  static KOKKOS_INLINE_FUNCTION void top_jamps(const Momentum& momentum, const int* helicity,
-                                               int antitop, const int* top,
-                                               const TopQuark& quark,
-                                               cplx<T> (*jamps)[colours]) {
-    uc_ttxuc::flow_top_jamps<colours>(momentum, helicity, antitop, top, quark, jamps);
+  // Both antitop helicities, the light currents formed once (colour_flow_top_pairs.hpp).
+  template <class T, class Momentum, class Sink>
+  static KOKKOS_INLINE_FUNCTION void top_pair_jamps(const Momentum& momentum, const int* helicity,
+                                                    const int* antitops, unsigned wanted,
+                                                    const int* top, const TopQuark& quark,
+                                                    const Sink& sink) {
+    uc_ttxuc::flow_top_pair_jamps<colours, T>(momentum, helicity, antitops, wanted, top, quark, sink);
   }
-  // Whether top_jamps can be non-zero at these light helicities.
+  // Whether top_pair_jamps can be non-zero at these light helicities.
   static KOKKOS_INLINE_FUNCTION bool top_live(const int* helicity) { return uc_ttxuc::flow_top_live(helicity); }
-  // The GPU pass is top_jamps' (no partner; colour_flow_top_pairs.hpp).
+  // The GPU pass is top_pair_jamps' (no partner; colour_flow_top_pairs.hpp).
   static constexpr bool exchanged = false;
   static constexpr int antitop = 3;
-  // Whether the portable kernel runs top_jamps (top_pair_code.py, small_plan).
+  // Whether the portable kernel runs top_pair_jamps (top_pair_code.py, small_plan).
   static constexpr bool top_pair_pass = true;
 };
 
@@ -406,20 +406,20 @@ struct ColourFlow<Process::ucx_ttxucx> {
                                            cplx<T>* jamps) {
     ucx_ttxucx::flow_jamps(event, helicity, changed, quark, value, jamps);
   }
-  // Both of the closing top's helicities at once (colour_flow_top_pairs.hpp).
-  template <class T, class Momentum>
-  static KOKKOS_INLINE_FUNCTION void top_jamps(const Momentum& momentum, const int* helicity,
-                                               int antitop, const int* top,
-                                               const TopQuark& quark,
-                                               cplx<T> (*jamps)[colours]) {
-    ucx_ttxucx::flow_top_jamps<colours>(momentum, helicity, antitop, top, quark, jamps);
+  // Both antitop helicities, the light currents formed once (colour_flow_top_pairs.hpp).
+  template <class T, class Momentum, class Sink>
+  static KOKKOS_INLINE_FUNCTION void top_pair_jamps(const Momentum& momentum, const int* helicity,
+                                                    const int* antitops, unsigned wanted,
+                                                    const int* top, const TopQuark& quark,
+                                                    const Sink& sink) {
+    ucx_ttxucx::flow_top_pair_jamps<colours, T>(momentum, helicity, antitops, wanted, top, quark, sink);
   }
-  // Whether top_jamps can be non-zero at these light helicities.
+  // Whether top_pair_jamps can be non-zero at these light helicities.
   static KOKKOS_INLINE_FUNCTION bool top_live(const int* helicity) { return ucx_ttxucx::flow_top_live(helicity); }
-  // The GPU pass is top_jamps' (no partner; colour_flow_top_pairs.hpp).
+  // The GPU pass is top_pair_jamps' (no partner; colour_flow_top_pairs.hpp).
   static constexpr bool exchanged = false;
   static constexpr int antitop = 3;
-  // Whether the portable kernel runs top_jamps (top_pair_code.py, small_plan).
+  // Whether the portable kernel runs top_pair_jamps (top_pair_code.py, small_plan).
   static constexpr bool top_pair_pass = true;
 };
 
@@ -444,18 +444,18 @@ struct ColourFlow<Process::uu_ttxuu> {
                                            cplx<T>* jamps) {
     uu_ttxuu::flow_jamps(event, helicity, changed, quark, value, jamps);
   }
-  // Both of the closing top's helicities at once (colour_flow_top_pairs.hpp).
-  template <class T, class Momentum>
-  static KOKKOS_INLINE_FUNCTION void top_jamps(const Momentum& momentum, const int* helicity,
-                                               int antitop, const int* top,
-                                               const TopQuark& quark,
-                                               cplx<T> (*jamps)[colours]) {
-    uu_ttxuu::flow_top_jamps<colours>(momentum, helicity, antitop, top, quark, jamps);
+  // Both antitop helicities, the light currents formed once (colour_flow_top_pairs.hpp).
+  template <class T, class Momentum, class Sink>
+  static KOKKOS_INLINE_FUNCTION void top_pair_jamps(const Momentum& momentum, const int* helicity,
+                                                    const int* antitops, unsigned wanted,
+                                                    const int* top, const TopQuark& quark,
+                                                    const Sink& sink) {
+    uu_ttxuu::flow_top_pair_jamps<colours, T>(momentum, helicity, antitops, wanted, top, quark, sink);
   }
-  // Whether top_jamps can be non-zero at these light helicities.
+  // Whether top_pair_jamps can be non-zero at these light helicities.
   static KOKKOS_INLINE_FUNCTION bool top_live(const int* helicity) { return uu_ttxuu::flow_top_live(helicity); }
-  // The GPU pass: uc_ttxuc's top_jamps twice, the second time with
-  // particles 4 and 5 exchanged (exchanged_top_jamps).
+  // The GPU pass: uc_ttxuc's top_pair_jamps twice, the second time with
+  // particles 4 and 5 exchanged (exchanged_top_pair_jamps).
   static constexpr bool exchanged = true;
   static constexpr Process partner = Process::uc_ttxuc;
   static constexpr int exchange_first = 4, exchange_second = 5;
@@ -474,7 +474,7 @@ struct ColourFlow<Process::uu_ttxuu> {
     }
   }
   static constexpr int antitop = 3;
-  // Whether the portable kernel runs top_jamps (top_pair_code.py, small_plan).
+  // Whether the portable kernel runs top_pair_jamps (top_pair_code.py, small_plan).
   static constexpr bool top_pair_pass = true;
 };
 
@@ -499,20 +499,20 @@ struct ColourFlow<Process::uux_ttxccx> {
                                            cplx<T>* jamps) {
     uux_ttxccx::flow_jamps(event, helicity, changed, quark, value, jamps);
   }
-  // Both of the closing top's helicities at once (colour_flow_top_pairs.hpp).
-  template <class T, class Momentum>
-  static KOKKOS_INLINE_FUNCTION void top_jamps(const Momentum& momentum, const int* helicity,
-                                               int antitop, const int* top,
-                                               const TopQuark& quark,
-                                               cplx<T> (*jamps)[colours]) {
-    uux_ttxccx::flow_top_jamps<colours>(momentum, helicity, antitop, top, quark, jamps);
+  // Both antitop helicities, the light currents formed once (colour_flow_top_pairs.hpp).
+  template <class T, class Momentum, class Sink>
+  static KOKKOS_INLINE_FUNCTION void top_pair_jamps(const Momentum& momentum, const int* helicity,
+                                                    const int* antitops, unsigned wanted,
+                                                    const int* top, const TopQuark& quark,
+                                                    const Sink& sink) {
+    uux_ttxccx::flow_top_pair_jamps<colours, T>(momentum, helicity, antitops, wanted, top, quark, sink);
   }
-  // Whether top_jamps can be non-zero at these light helicities.
+  // Whether top_pair_jamps can be non-zero at these light helicities.
   static KOKKOS_INLINE_FUNCTION bool top_live(const int* helicity) { return uux_ttxccx::flow_top_live(helicity); }
-  // The GPU pass is top_jamps' (no partner; colour_flow_top_pairs.hpp).
+  // The GPU pass is top_pair_jamps' (no partner; colour_flow_top_pairs.hpp).
   static constexpr bool exchanged = false;
   static constexpr int antitop = 3;
-  // Whether the portable kernel runs top_jamps (top_pair_code.py, small_plan).
+  // Whether the portable kernel runs top_pair_jamps (top_pair_code.py, small_plan).
   static constexpr bool top_pair_pass = true;
 };
 
@@ -537,20 +537,20 @@ struct ColourFlow<Process::uux_ttxuux> {
                                            cplx<T>* jamps) {
     uux_ttxuux::flow_jamps(event, helicity, changed, quark, value, jamps);
   }
-  // Both of the closing top's helicities at once (colour_flow_top_pairs.hpp).
-  template <class T, class Momentum>
-  static KOKKOS_INLINE_FUNCTION void top_jamps(const Momentum& momentum, const int* helicity,
-                                               int antitop, const int* top,
-                                               const TopQuark& quark,
-                                               cplx<T> (*jamps)[colours]) {
-    uux_ttxuux::flow_top_jamps<colours>(momentum, helicity, antitop, top, quark, jamps);
+  // Both antitop helicities, the light currents formed once (colour_flow_top_pairs.hpp).
+  template <class T, class Momentum, class Sink>
+  static KOKKOS_INLINE_FUNCTION void top_pair_jamps(const Momentum& momentum, const int* helicity,
+                                                    const int* antitops, unsigned wanted,
+                                                    const int* top, const TopQuark& quark,
+                                                    const Sink& sink) {
+    uux_ttxuux::flow_top_pair_jamps<colours, T>(momentum, helicity, antitops, wanted, top, quark, sink);
   }
-  // Whether top_jamps can be non-zero at these light helicities.
+  // Whether top_pair_jamps can be non-zero at these light helicities.
   static KOKKOS_INLINE_FUNCTION bool top_live(const int* helicity) { return uux_ttxuux::flow_top_live(helicity); }
-  // The GPU pass is top_jamps' (no partner; colour_flow_top_pairs.hpp).
+  // The GPU pass is top_pair_jamps' (no partner; colour_flow_top_pairs.hpp).
   static constexpr bool exchanged = false;
   static constexpr int antitop = 3;
-  // Whether the portable kernel runs top_jamps (top_pair_code.py, small_plan).
+  // Whether the portable kernel runs top_pair_jamps (top_pair_code.py, small_plan).
   static constexpr bool top_pair_pass = true;
 };
 
@@ -575,20 +575,20 @@ struct ColourFlow<Process::uxcx_ttxuxcx> {
                                            cplx<T>* jamps) {
     uxcx_ttxuxcx::flow_jamps(event, helicity, changed, quark, value, jamps);
   }
-  // Both of the closing top's helicities at once (colour_flow_top_pairs.hpp).
-  template <class T, class Momentum>
-  static KOKKOS_INLINE_FUNCTION void top_jamps(const Momentum& momentum, const int* helicity,
-                                               int antitop, const int* top,
-                                               const TopQuark& quark,
-                                               cplx<T> (*jamps)[colours]) {
-    uxcx_ttxuxcx::flow_top_jamps<colours>(momentum, helicity, antitop, top, quark, jamps);
+  // Both antitop helicities, the light currents formed once (colour_flow_top_pairs.hpp).
+  template <class T, class Momentum, class Sink>
+  static KOKKOS_INLINE_FUNCTION void top_pair_jamps(const Momentum& momentum, const int* helicity,
+                                                    const int* antitops, unsigned wanted,
+                                                    const int* top, const TopQuark& quark,
+                                                    const Sink& sink) {
+    uxcx_ttxuxcx::flow_top_pair_jamps<colours, T>(momentum, helicity, antitops, wanted, top, quark, sink);
   }
-  // Whether top_jamps can be non-zero at these light helicities.
+  // Whether top_pair_jamps can be non-zero at these light helicities.
   static KOKKOS_INLINE_FUNCTION bool top_live(const int* helicity) { return uxcx_ttxuxcx::flow_top_live(helicity); }
-  // The GPU pass is top_jamps' (no partner; colour_flow_top_pairs.hpp).
+  // The GPU pass is top_pair_jamps' (no partner; colour_flow_top_pairs.hpp).
   static constexpr bool exchanged = false;
   static constexpr int antitop = 3;
-  // Whether the portable kernel runs top_jamps (top_pair_code.py, small_plan).
+  // Whether the portable kernel runs top_pair_jamps (top_pair_code.py, small_plan).
   static constexpr bool top_pair_pass = true;
 };
 
@@ -613,18 +613,18 @@ struct ColourFlow<Process::uxux_ttxuxux> {
                                            cplx<T>* jamps) {
     uxux_ttxuxux::flow_jamps(event, helicity, changed, quark, value, jamps);
   }
-  // Both of the closing top's helicities at once (colour_flow_top_pairs.hpp).
-  template <class T, class Momentum>
-  static KOKKOS_INLINE_FUNCTION void top_jamps(const Momentum& momentum, const int* helicity,
-                                               int antitop, const int* top,
-                                               const TopQuark& quark,
-                                               cplx<T> (*jamps)[colours]) {
-    uxux_ttxuxux::flow_top_jamps<colours>(momentum, helicity, antitop, top, quark, jamps);
+  // Both antitop helicities, the light currents formed once (colour_flow_top_pairs.hpp).
+  template <class T, class Momentum, class Sink>
+  static KOKKOS_INLINE_FUNCTION void top_pair_jamps(const Momentum& momentum, const int* helicity,
+                                                    const int* antitops, unsigned wanted,
+                                                    const int* top, const TopQuark& quark,
+                                                    const Sink& sink) {
+    uxux_ttxuxux::flow_top_pair_jamps<colours, T>(momentum, helicity, antitops, wanted, top, quark, sink);
   }
-  // Whether top_jamps can be non-zero at these light helicities.
+  // Whether top_pair_jamps can be non-zero at these light helicities.
   static KOKKOS_INLINE_FUNCTION bool top_live(const int* helicity) { return uxux_ttxuxux::flow_top_live(helicity); }
-  // The GPU pass: uxcx_ttxuxcx's top_jamps twice, the second time with
-  // particles 4 and 5 exchanged (exchanged_top_jamps).
+  // The GPU pass: uxcx_ttxuxcx's top_pair_jamps twice, the second time with
+  // particles 4 and 5 exchanged (exchanged_top_pair_jamps).
   static constexpr bool exchanged = true;
   static constexpr Process partner = Process::uxcx_ttxuxcx;
   static constexpr int exchange_first = 4, exchange_second = 5;
@@ -643,7 +643,7 @@ struct ColourFlow<Process::uxux_ttxuxux> {
     }
   }
   static constexpr int antitop = 3;
-  // Whether the portable kernel runs top_jamps (top_pair_code.py, small_plan).
+  // Whether the portable kernel runs top_pair_jamps (top_pair_code.py, small_plan).
   static constexpr bool top_pair_pass = true;
 };
 

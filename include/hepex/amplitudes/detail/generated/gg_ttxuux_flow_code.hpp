@@ -314,17 +314,20 @@ KOKKOS_INLINE_FUNCTION void flow_jamps(const ColourFlowEvent<T, Particles, Nodes
   // clang-format on
 }
 
-// The jamps of one event at the two helicity combinations that share the
-// antitop's helicity `antitop` and the other particles' (helicity[p]), the
-// closing top's being top[0] and top[1] (colour_flow_top_pairs.hpp):
-// jamps[c] for c = 0, 1, each colour_flow_jamps' to the bit. `code` has bit
-// j set where the j-th light particle's helicity is +1; a current or term
-// that is zero at some codes (massless quarks keep their chirality) is
-// formed only at the others (top_pair_code.py).
-template <int Colours, class T, class Momentum>
-KOKKOS_INLINE_FUNCTION void flow_top_jamps(const Momentum& momentum, const int* helicity,
-                                           int antitop, const int* top,
-                                           const TopQuark& quark, cplx<T> (*jamps)[Colours]) {
+// The jamps of one event at the helicity combinations that share the light
+// particles' helicities (helicity[p]), for each antitop helicity antitops[a]
+// with bit a of `wanted` set: sink(a, jamps), jamps[c] at the closing top's
+// helicity top[c], each colour_flow_jamps' to the bit (colour_flow_top_pairs.hpp).
+// The light currents (without the antitop) are formed once, before the loop
+// over the antitop's helicities, which the device compiler keeps as a loop.
+// `code` has bit j set where the j-th light particle's helicity is +1; a
+// current or term that is zero at some codes (massless quarks keep their
+// chirality) is formed only at the others (top_pair_code.py).
+template <int Colours, class T, class Momentum, class Sink>
+KOKKOS_INLINE_FUNCTION void flow_top_pair_jamps(const Momentum& momentum, const int* helicity,
+                                                const int* antitops, unsigned wanted,
+                                                const int* top, const TopQuark& quark,
+                                                const Sink& sink) {
   static_assert(Colours == 12, "gg_ttxuux's colours");
   using D = Doubles<T>;
   const T top_mass = T(quark.mass);
@@ -335,34 +338,11 @@ KOKKOS_INLINE_FUNCTION void flow_top_jamps(const Momentum& momentum, const int* 
   D p[6][4];
   for (int part = 0; part < 6; ++part)
     for (int mu = 0; mu < 4; ++mu) p[part][mu] = momentum(part, mu);
-  for (int t = 0; t < 2; ++t)
-    for (int c = 0; c < Colours; ++c) jamps[t][c] = cplx<T>(T(0));
   // clang-format off
   const Wave<T> row_0 = oxxxxx<T>(p[2], top_mass, top[0], 1);
   const Wave<T> row_1 = oxxxxx<T>(p[2], top_mass, top[1], 1);
-  const Wave<T> n6 = ixxxxx<T>(p[3], top_mass, antitop, -1);  // node 6: particle 3
   const Wave<T> n0 = vxxxxx<T>(p[0], helicity[0], -1);  // node 0: particle 0
-  D k_0x9[4];  // the outgoing momentum of particles 0 3
-  for (int mu = 0; mu < 4; ++mu) k_0x9[mu] = -p[0][mu] + p[3][mu];
-  const T top_propagator_0x9 = T(square(k_0x9) - D(quark.mass * quark.mass));
-  Wave<T> n23;  // node 23: flow_column of particles 0 3
-  {
-    for (int mu = 0; mu < 4; ++mu) n23.k[mu] = k_0x9[mu];
-    cplx<T> pair[4] = {};
-    add_gamma_times(n0.c, n6.c, pair);
-    finish_current<4u>(flow_column, 1, k_0x9, top_propagator_0x9, quark, unused, unused, pair, n23.c);
-  }
   const Wave<T> n1 = vxxxxx<T>(p[1], helicity[1], -1);  // node 1: particle 1
-  D k_0xa[4];  // the outgoing momentum of particles 1 3
-  for (int mu = 0; mu < 4; ++mu) k_0xa[mu] = -p[1][mu] + p[3][mu];
-  const T top_propagator_0xa = T(square(k_0xa) - D(quark.mass * quark.mass));
-  Wave<T> n7;  // node 7: flow_column of particles 1 3
-  {
-    for (int mu = 0; mu < 4; ++mu) n7.k[mu] = k_0xa[mu];
-    cplx<T> pair[4] = {};
-    add_gamma_times(n1.c, n6.c, pair);
-    finish_current<4u>(flow_column, 1, k_0xa, top_propagator_0xa, quark, unused, unused, pair, n7.c);
-  }
   const Wave<T> n2 = oxxxxx<T>(p[4], T(0), helicity[4], 1);  // node 2: particle 4
   const Wave<T> n3 = ixxxxx<T>(p[5], T(0), helicity[5], -1);  // node 3: particle 5
   D k_0x30[4];  // the outgoing momentum of particles 4 5
@@ -375,38 +355,6 @@ KOKKOS_INLINE_FUNCTION void flow_top_jamps(const Momentum& momentum, const int* 
     add_pair_current(n3.c, n2.c, T(0.5), pair);
     finish_current<4u>(flow_singlet, 0, k_0x30, inverse_square_0x30, quark, unused, unused, pair, n4.c);
   }
-  D k_0x38[4];  // the outgoing momentum of particles 3 4 5
-  for (int mu = 0; mu < 4; ++mu) k_0x38[mu] = p[3][mu] + p[4][mu] + p[5][mu];
-  const T top_propagator_0x38 = T(square(k_0x38) - D(quark.mass * quark.mass));
-  Wave<T> n9;  // node 9: flow_column of particles 3 4 5
-  if (0xff0ull >> code & 1) {
-    for (int mu = 0; mu < 4; ++mu) n9.k[mu] = k_0x38[mu];
-    cplx<T> pair[4] = {};
-    add_gamma_times(n4.c, n6.c, pair);
-    finish_current<4u>(flow_column, 1, k_0x38, top_propagator_0x38, quark, unused, unused, pair, n9.c);
-  }
-  D k_0x3a[4];  // the outgoing momentum of particles 1 3 4 5
-  for (int mu = 0; mu < 4; ++mu) k_0x3a[mu] = -p[1][mu] + p[3][mu] + p[4][mu] + p[5][mu];
-  const T top_propagator_0x3a = T(square(k_0x3a) - D(quark.mass * quark.mass));
-  Wave<T> n10;  // node 10: flow_column of particles 1 3 4 5
-  if (0xff0ull >> code & 1) {
-    for (int mu = 0; mu < 4; ++mu) n10.k[mu] = k_0x3a[mu];
-    cplx<T> pair[4] = {};
-    add_gamma_times(n1.c, n9.c, pair);
-    add_gamma_times(n4.c, n7.c, pair);
-    finish_current<4u>(flow_column, 1, k_0x3a, top_propagator_0x3a, quark, unused, unused, pair, n10.c);
-  }
-  D k_0x39[4];  // the outgoing momentum of particles 0 3 4 5
-  for (int mu = 0; mu < 4; ++mu) k_0x39[mu] = -p[0][mu] + p[3][mu] + p[4][mu] + p[5][mu];
-  const T top_propagator_0x39 = T(square(k_0x39) - D(quark.mass * quark.mass));
-  Wave<T> n35;  // node 35: flow_column of particles 0 3 4 5
-  if (0xff0ull >> code & 1) {
-    for (int mu = 0; mu < 4; ++mu) n35.k[mu] = k_0x39[mu];
-    cplx<T> pair[4] = {};
-    add_gamma_times(n0.c, n9.c, pair);
-    add_gamma_times(n4.c, n23.c, pair);
-    finish_current<4u>(flow_column, 1, k_0x39, top_propagator_0x39, quark, unused, unused, pair, n35.c);
-  }
   D k_0x3[4];  // the outgoing momentum of particles 0 1
   for (int mu = 0; mu < 4; ++mu) k_0x3[mu] = -p[0][mu] + -p[1][mu];
   const T inverse_square_0x3 = T(D(1.0) / square(k_0x3));
@@ -416,29 +364,6 @@ KOKKOS_INLINE_FUNCTION void flow_top_jamps(const Momentum& momentum, const int* 
     cplx<T> three[4] = {};
     add_vvv_numerator(n0, n1, three);
     finish_current<1u>(flow_gluon, 0, k_0x3, inverse_square_0x3, quark, three, unused, unused, n5.c);
-  }
-  D k_0xb[4];  // the outgoing momentum of particles 0 1 3
-  for (int mu = 0; mu < 4; ++mu) k_0xb[mu] = -p[0][mu] + -p[1][mu] + p[3][mu];
-  const T top_propagator_0xb = T(square(k_0xb) - D(quark.mass * quark.mass));
-  Wave<T> n8;  // node 8: flow_column of particles 0 1 3
-  {
-    for (int mu = 0; mu < 4; ++mu) n8.k[mu] = k_0xb[mu];
-    cplx<T> pair[4] = {};
-    add_gamma_times(n0.c, n7.c, pair);
-    add_gamma_times(n5.c, n6.c, pair);
-    finish_current<4u>(flow_column, 1, k_0xb, top_propagator_0xb, quark, unused, unused, pair, n8.c);
-  }
-  Wave<T> n34;  // node 34: flow_column of particles 0 1 3
-  {
-    for (int mu = 0; mu < 4; ++mu) n34.k[mu] = k_0xb[mu];
-    cplx<T> pair[4] = {};
-    add_gamma_times(n1.c, n23.c, pair);
-    {
-      cplx<T> s[4] = {};
-      add_gamma_times(n5.c, n6.c, s);
-      add_scaled(-1.0, s, pair);
-    }
-    finish_current<4u>(flow_column, 1, k_0xb, top_propagator_0xb, quark, unused, unused, pair, n34.c);
   }
   D k_0x22[4];  // the outgoing momentum of particles 1 5
   for (int mu = 0; mu < 4; ++mu) k_0x22[mu] = -p[1][mu] + p[5][mu];
@@ -460,14 +385,6 @@ KOKKOS_INLINE_FUNCTION void flow_top_jamps(const Momentum& momentum, const int* 
     add_vvv_numerator(n1, n4, three);
     add_pair_current(n11.c, n2.c, T(0.5), pair);
     finish_current<5u>(flow_gluon, 0, k_0x32, inverse_square_0x32, quark, three, unused, pair, n12.c);
-  }
-  Wave<T> n15;  // node 15: flow_column of particles 1 3 4 5
-  if (0xff0ull >> code & 1) {
-    for (int mu = 0; mu < 4; ++mu) n15.k[mu] = k_0x3a[mu];
-    cplx<T> pair[4] = {};
-    add_gamma_times(n1.c, n9.c, pair);
-    add_gamma_times(n12.c, n6.c, pair);
-    finish_current<4u>(flow_column, 1, k_0x3a, top_propagator_0x3a, quark, unused, unused, pair, n15.c);
   }
   D k_0x23[4];  // the outgoing momentum of particles 0 1 5
   for (int mu = 0; mu < 4; ++mu) k_0x23[mu] = -p[0][mu] + -p[1][mu] + p[5][mu];
@@ -525,18 +442,6 @@ KOKKOS_INLINE_FUNCTION void flow_top_jamps(const Momentum& momentum, const int* 
     add_pair_current(n3.c, n16.c, T(-0.5), pair);
     finish_current<5u>(flow_gluon, 0, k_0x31, inverse_square_0x31, quark, three, unused, pair, n18.c);
   }
-  Wave<T> n31;  // node 31: flow_column of particles 0 3 4 5
-  if (0xff0ull >> code & 1) {
-    for (int mu = 0; mu < 4; ++mu) n31.k[mu] = k_0x39[mu];
-    cplx<T> pair[4] = {};
-    add_gamma_times(n4.c, n23.c, pair);
-    {
-      cplx<T> s[4] = {};
-      add_gamma_times(n18.c, n6.c, s);
-      add_scaled(-1.0, s, pair);
-    }
-    finish_current<4u>(flow_column, 1, k_0x39, top_propagator_0x39, quark, unused, unused, pair, n31.c);
-  }
   Wave<T> n19;  // node 19: flow_gluon of particles 0 1 4 5
   if (0xff0ull >> code & 1) {
     for (int mu = 0; mu < 4; ++mu) n19.k[mu] = k_0x33[mu];
@@ -574,13 +479,6 @@ KOKKOS_INLINE_FUNCTION void flow_top_jamps(const Momentum& momentum, const int* 
     add_pair_current(n3.c, n21.c, T(0.5), pair);
     finish_current<4u>(flow_singlet, 0, k_0x32, inverse_square_0x32, quark, unused, unused, pair, n22.c);
   }
-  Wave<T> n24;  // node 24: flow_column of particles 1 3 4 5
-  if (0xff0ull >> code & 1) {
-    for (int mu = 0; mu < 4; ++mu) n24.k[mu] = k_0x3a[mu];
-    cplx<T> pair[4] = {};
-    add_gamma_times(n22.c, n6.c, pair);
-    finish_current<4u>(flow_column, 1, k_0x3a, top_propagator_0x3a, quark, unused, unused, pair, n24.c);
-  }
   Wave<T> n25;  // node 25: flow_gluon of particles 1 4 5
   if (0xff0ull >> code & 1) {
     for (int mu = 0; mu < 4; ++mu) n25.k[mu] = k_0x32[mu];
@@ -588,18 +486,6 @@ KOKKOS_INLINE_FUNCTION void flow_top_jamps(const Momentum& momentum, const int* 
     add_vvv_numerator(n1, n4, three);
     add_pair_current(n3.c, n21.c, T(-0.5), pair);
     finish_current<5u>(flow_gluon, 0, k_0x32, inverse_square_0x32, quark, three, unused, pair, n25.c);
-  }
-  Wave<T> n29;  // node 29: flow_column of particles 1 3 4 5
-  if (0xff0ull >> code & 1) {
-    for (int mu = 0; mu < 4; ++mu) n29.k[mu] = k_0x3a[mu];
-    cplx<T> pair[4] = {};
-    add_gamma_times(n4.c, n7.c, pair);
-    {
-      cplx<T> s[4] = {};
-      add_gamma_times(n25.c, n6.c, s);
-      add_scaled(-1.0, s, pair);
-    }
-    finish_current<4u>(flow_column, 1, k_0x3a, top_propagator_0x3a, quark, unused, unused, pair, n29.c);
   }
   D k_0x21[4];  // the outgoing momentum of particles 0 5
   for (int mu = 0; mu < 4; ++mu) k_0x21[mu] = -p[0][mu] + p[5][mu];
@@ -618,14 +504,6 @@ KOKKOS_INLINE_FUNCTION void flow_top_jamps(const Momentum& momentum, const int* 
     add_vvv_numerator(n0, n4, three);
     add_pair_current(n26.c, n2.c, T(0.5), pair);
     finish_current<5u>(flow_gluon, 0, k_0x31, inverse_square_0x31, quark, three, unused, pair, n27.c);
-  }
-  Wave<T> n38;  // node 38: flow_column of particles 0 3 4 5
-  if (0xff0ull >> code & 1) {
-    for (int mu = 0; mu < 4; ++mu) n38.k[mu] = k_0x39[mu];
-    cplx<T> pair[4] = {};
-    add_gamma_times(n0.c, n9.c, pair);
-    add_gamma_times(n27.c, n6.c, pair);
-    finish_current<4u>(flow_column, 1, k_0x39, top_propagator_0x39, quark, unused, unused, pair, n38.c);
   }
   Wave<T> n28;  // node 28: flow_gluon of particles 0 1 4 5
   if (0xff0ull >> code & 1) {
@@ -662,13 +540,6 @@ KOKKOS_INLINE_FUNCTION void flow_top_jamps(const Momentum& momentum, const int* 
     add_pair_current(n26.c, n2.c, T(0.5), pair);
     add_pair_current(n3.c, n16.c, T(0.5), pair);
     finish_current<4u>(flow_singlet, 0, k_0x31, inverse_square_0x31, quark, unused, unused, pair, n32.c);
-  }
-  Wave<T> n33;  // node 33: flow_column of particles 0 3 4 5
-  if (0xff0ull >> code & 1) {
-    for (int mu = 0; mu < 4; ++mu) n33.k[mu] = k_0x39[mu];
-    cplx<T> pair[4] = {};
-    add_gamma_times(n32.c, n6.c, pair);
-    finish_current<4u>(flow_column, 1, k_0x39, top_propagator_0x39, quark, unused, unused, pair, n33.c);
   }
   Wave<T> n36;  // node 36: flow_column of particles 0 1 5
   {
@@ -723,220 +594,360 @@ KOKKOS_INLINE_FUNCTION void flow_top_jamps(const Momentum& momentum, const int* 
     add_pair_current(n3.c, n39.c, T(0.5), pair);
     finish_current<4u>(flow_singlet, 0, k_0x33, inverse_square_0x33, quark, unused, unused, pair, n41.c);
   }
-  // an amplitude of currents 0 and 10, closed on both of the top's rows
-  if (0xff0ull >> code & 1) {
-    cplx<T> y[4];
-    closing_spinor(n0.c, n10.c, y);
-    const cplx<T> amplitude[2] = {closed_amplitude(row_0.c, y), closed_amplitude(row_1.c, y)};
-    jamps[0][0] += T(-0.3333333333333333) * amplitude[0];
-    jamps[1][0] += T(-0.3333333333333333) * amplitude[1];
-  }
-  // an amplitude of currents 0 and 15, closed on both of the top's rows
-  if (0xff0ull >> code & 1) {
-    cplx<T> y[4];
-    closing_spinor(n0.c, n15.c, y);
-    const cplx<T> amplitude[2] = {closed_amplitude(row_0.c, y), closed_amplitude(row_1.c, y)};
-    jamps[0][1] += T(1.0) * amplitude[0];
-    jamps[1][1] += T(1.0) * amplitude[1];
-  }
-  // an amplitude of currents 0 and 24, closed on both of the top's rows
-  if (0xff0ull >> code & 1) {
-    cplx<T> y[4];
-    closing_spinor(n0.c, n24.c, y);
-    const cplx<T> amplitude[2] = {closed_amplitude(row_0.c, y), closed_amplitude(row_1.c, y)};
-    jamps[0][4] += T(-0.3333333333333333) * amplitude[0];
-    jamps[1][4] += T(-0.3333333333333333) * amplitude[1];
-  }
-  // an amplitude of currents 0 and 29, closed on both of the top's rows
-  if (0xff0ull >> code & 1) {
-    cplx<T> y[4];
-    closing_spinor(n0.c, n29.c, y);
-    const cplx<T> amplitude[2] = {closed_amplitude(row_0.c, y), closed_amplitude(row_1.c, y)};
-    jamps[0][5] += T(1.0) * amplitude[0];
-    jamps[1][5] += T(1.0) * amplitude[1];
-  }
-  // an amplitude of currents 1 and 31, closed on both of the top's rows
-  if (0xff0ull >> code & 1) {
-    cplx<T> y[4];
-    closing_spinor(n1.c, n31.c, y);
-    const cplx<T> amplitude[2] = {closed_amplitude(row_0.c, y), closed_amplitude(row_1.c, y)};
-    jamps[0][6] += T(1.0) * amplitude[0];
-    jamps[1][6] += T(1.0) * amplitude[1];
-  }
-  // an amplitude of currents 1 and 33, closed on both of the top's rows
-  if (0xff0ull >> code & 1) {
-    cplx<T> y[4];
-    closing_spinor(n1.c, n33.c, y);
-    const cplx<T> amplitude[2] = {closed_amplitude(row_0.c, y), closed_amplitude(row_1.c, y)};
-    jamps[0][7] += T(-0.3333333333333333) * amplitude[0];
-    jamps[1][7] += T(-0.3333333333333333) * amplitude[1];
-  }
-  // an amplitude of currents 1 and 35, closed on both of the top's rows
-  if (0xff0ull >> code & 1) {
-    cplx<T> y[4];
-    closing_spinor(n1.c, n35.c, y);
-    const cplx<T> amplitude[2] = {closed_amplitude(row_0.c, y), closed_amplitude(row_1.c, y)};
-    jamps[0][8] += T(-0.3333333333333333) * amplitude[0];
-    jamps[1][8] += T(-0.3333333333333333) * amplitude[1];
-  }
-  // an amplitude of currents 1 and 38, closed on both of the top's rows
-  if (0xff0ull >> code & 1) {
-    cplx<T> y[4];
-    closing_spinor(n1.c, n38.c, y);
-    const cplx<T> amplitude[2] = {closed_amplitude(row_0.c, y), closed_amplitude(row_1.c, y)};
-    jamps[0][9] += T(1.0) * amplitude[0];
-    jamps[1][9] += T(1.0) * amplitude[1];
-  }
-  // an amplitude of currents 4 and 8, closed on both of the top's rows
-  if (0xff0ull >> code & 1) {
-    cplx<T> y[4];
-    closing_spinor(n4.c, n8.c, y);
-    const cplx<T> amplitude[2] = {closed_amplitude(row_0.c, y), closed_amplitude(row_1.c, y)};
-    jamps[0][0] += T(-0.3333333333333333) * amplitude[0];
-    jamps[0][2] += T(1.0) * amplitude[0];
-    jamps[1][0] += T(-0.3333333333333333) * amplitude[1];
-    jamps[1][2] += T(1.0) * amplitude[1];
-  }
-  // an amplitude of currents 4 and 34, closed on both of the top's rows
-  if (0xff0ull >> code & 1) {
-    cplx<T> y[4];
-    closing_spinor(n4.c, n34.c, y);
-    const cplx<T> amplitude[2] = {closed_amplitude(row_0.c, y), closed_amplitude(row_1.c, y)};
-    jamps[0][8] += T(-0.3333333333333333) * amplitude[0];
-    jamps[0][10] += T(1.0) * amplitude[0];
-    jamps[1][8] += T(-0.3333333333333333) * amplitude[1];
-    jamps[1][10] += T(1.0) * amplitude[1];
-  }
-  // an amplitude of currents 5 and 9, closed on both of the top's rows
-  if (0xff0ull >> code & 1) {
-    cplx<T> y[4];
-    closing_spinor(n5.c, n9.c, y);
-    const cplx<T> amplitude[2] = {closed_amplitude(row_0.c, y), closed_amplitude(row_1.c, y)};
-    jamps[0][0] += T(-0.3333333333333333) * amplitude[0];
-    jamps[0][1] += T(1.0) * amplitude[0];
-    jamps[0][8] += T(0.3333333333333333) * amplitude[0];
-    jamps[0][9] += T(-1.0) * amplitude[0];
-    jamps[1][0] += T(-0.3333333333333333) * amplitude[1];
-    jamps[1][1] += T(1.0) * amplitude[1];
-    jamps[1][8] += T(0.3333333333333333) * amplitude[1];
-    jamps[1][9] += T(-1.0) * amplitude[1];
-  }
-  // an amplitude of currents 12 and 23, closed on both of the top's rows
-  if (0xff0ull >> code & 1) {
-    cplx<T> y[4];
-    closing_spinor(n12.c, n23.c, y);
-    const cplx<T> amplitude[2] = {closed_amplitude(row_0.c, y), closed_amplitude(row_1.c, y)};
-    jamps[0][6] += T(1.0) * amplitude[0];
-    jamps[1][6] += T(1.0) * amplitude[1];
-  }
-  // an amplitude of currents 14 and 6, closed on both of the top's rows
-  if (0xff0ull >> code & 1) {
-    cplx<T> y[4];
-    closing_spinor(n14.c, n6.c, y);
-    const cplx<T> amplitude[2] = {closed_amplitude(row_0.c, y), closed_amplitude(row_1.c, y)};
-    jamps[0][1] += T(1.0) * amplitude[0];
-    jamps[1][1] += T(1.0) * amplitude[1];
-  }
-  // an amplitude of currents 18 and 7, closed on both of the top's rows
-  if (0xff0ull >> code & 1) {
-    cplx<T> y[4];
-    closing_spinor(n18.c, n7.c, y);
-    const cplx<T> amplitude[2] = {closed_amplitude(row_0.c, y), closed_amplitude(row_1.c, y)};
-    jamps[0][2] += T(-1.0) * amplitude[0];
-    jamps[1][2] += T(-1.0) * amplitude[1];
-  }
-  // an amplitude of currents 19 and 6, closed on both of the top's rows
-  if (0xff0ull >> code & 1) {
-    cplx<T> y[4];
-    closing_spinor(n19.c, n6.c, y);
-    const cplx<T> amplitude[2] = {closed_amplitude(row_0.c, y), closed_amplitude(row_1.c, y)};
-    jamps[0][2] += T(1.0) * amplitude[0];
-    jamps[1][2] += T(1.0) * amplitude[1];
-  }
-  // an amplitude of currents 20 and 6, closed on both of the top's rows
-  if (0xff0ull >> code & 1) {
-    cplx<T> y[4];
-    closing_spinor(n20.c, n6.c, y);
-    const cplx<T> amplitude[2] = {closed_amplitude(row_0.c, y), closed_amplitude(row_1.c, y)};
-    jamps[0][3] += T(-0.3333333333333333) * amplitude[0];
-    jamps[1][3] += T(-0.3333333333333333) * amplitude[1];
-  }
-  // an amplitude of currents 22 and 23, closed on both of the top's rows
-  if (0xff0ull >> code & 1) {
-    cplx<T> y[4];
-    closing_spinor(n22.c, n23.c, y);
-    const cplx<T> amplitude[2] = {closed_amplitude(row_0.c, y), closed_amplitude(row_1.c, y)};
-    jamps[0][4] += T(-0.3333333333333333) * amplitude[0];
-    jamps[1][4] += T(-0.3333333333333333) * amplitude[1];
-  }
-  // an amplitude of currents 25 and 23, closed on both of the top's rows
-  if (0xff0ull >> code & 1) {
-    cplx<T> y[4];
-    closing_spinor(n25.c, n23.c, y);
-    const cplx<T> amplitude[2] = {closed_amplitude(row_0.c, y), closed_amplitude(row_1.c, y)};
-    jamps[0][10] += T(-1.0) * amplitude[0];
-    jamps[1][10] += T(-1.0) * amplitude[1];
-  }
-  // an amplitude of currents 27 and 7, closed on both of the top's rows
-  if (0xff0ull >> code & 1) {
-    cplx<T> y[4];
-    closing_spinor(n27.c, n7.c, y);
-    const cplx<T> amplitude[2] = {closed_amplitude(row_0.c, y), closed_amplitude(row_1.c, y)};
-    jamps[0][5] += T(1.0) * amplitude[0];
-    jamps[1][5] += T(1.0) * amplitude[1];
-  }
-  // an amplitude of currents 28 and 6, closed on both of the top's rows
-  if (0xff0ull >> code & 1) {
-    cplx<T> y[4];
-    closing_spinor(n28.c, n6.c, y);
-    const cplx<T> amplitude[2] = {closed_amplitude(row_0.c, y), closed_amplitude(row_1.c, y)};
-    jamps[0][5] += T(-1.0) * amplitude[0];
-    jamps[1][5] += T(-1.0) * amplitude[1];
-  }
-  // an amplitude of currents 30 and 6, closed on both of the top's rows
-  if (0xff0ull >> code & 1) {
-    cplx<T> y[4];
-    closing_spinor(n30.c, n6.c, y);
-    const cplx<T> amplitude[2] = {closed_amplitude(row_0.c, y), closed_amplitude(row_1.c, y)};
-    jamps[0][6] += T(-1.0) * amplitude[0];
-    jamps[1][6] += T(-1.0) * amplitude[1];
-  }
-  // an amplitude of currents 32 and 7, closed on both of the top's rows
-  if (0xff0ull >> code & 1) {
-    cplx<T> y[4];
-    closing_spinor(n32.c, n7.c, y);
-    const cplx<T> amplitude[2] = {closed_amplitude(row_0.c, y), closed_amplitude(row_1.c, y)};
-    jamps[0][7] += T(-0.3333333333333333) * amplitude[0];
-    jamps[1][7] += T(-0.3333333333333333) * amplitude[1];
-  }
-  // an amplitude of currents 37 and 6, closed on both of the top's rows
-  if (0xff0ull >> code & 1) {
-    cplx<T> y[4];
-    closing_spinor(n37.c, n6.c, y);
-    const cplx<T> amplitude[2] = {closed_amplitude(row_0.c, y), closed_amplitude(row_1.c, y)};
-    jamps[0][9] += T(1.0) * amplitude[0];
-    jamps[1][9] += T(1.0) * amplitude[1];
-  }
-  // an amplitude of currents 40 and 6, closed on both of the top's rows
-  if (0xff0ull >> code & 1) {
-    cplx<T> y[4];
-    closing_spinor(n40.c, n6.c, y);
-    const cplx<T> amplitude[2] = {closed_amplitude(row_0.c, y), closed_amplitude(row_1.c, y)};
-    jamps[0][10] += T(1.0) * amplitude[0];
-    jamps[1][10] += T(1.0) * amplitude[1];
-  }
-  // an amplitude of currents 41 and 6, closed on both of the top's rows
-  if (0xff0ull >> code & 1) {
-    cplx<T> y[4];
-    closing_spinor(n41.c, n6.c, y);
-    const cplx<T> amplitude[2] = {closed_amplitude(row_0.c, y), closed_amplitude(row_1.c, y)};
-    jamps[0][11] += T(-0.3333333333333333) * amplitude[0];
-    jamps[1][11] += T(-0.3333333333333333) * amplitude[1];
-  }
   // clang-format on
+  HEPEX_KEEP_LOOP
+  for (int a = 0; a < 2; ++a) {
+    if ((wanted >> a & 1) == 0) continue;
+    cplx<T> jamps[2][Colours];
+    for (int t = 0; t < 2; ++t)
+      for (int c = 0; c < Colours; ++c) jamps[t][c] = cplx<T>(T(0));
+    // clang-format off
+    const Wave<T> n6 = ixxxxx<T>(p[3], top_mass, antitops[a], -1);  // node 6: particle 3
+    D k_0xa[4];  // the outgoing momentum of particles 1 3
+    for (int mu = 0; mu < 4; ++mu) k_0xa[mu] = -p[1][mu] + p[3][mu];
+    const T top_propagator_0xa = T(square(k_0xa) - D(quark.mass * quark.mass));
+    Wave<T> n7;  // node 7: flow_column of particles 1 3
+    {
+      for (int mu = 0; mu < 4; ++mu) n7.k[mu] = k_0xa[mu];
+      cplx<T> pair[4] = {};
+      add_gamma_times(n1.c, n6.c, pair);
+      finish_current<4u>(flow_column, 1, k_0xa, top_propagator_0xa, quark, unused, unused, pair, n7.c);
+    }
+    D k_0xb[4];  // the outgoing momentum of particles 0 1 3
+    for (int mu = 0; mu < 4; ++mu) k_0xb[mu] = -p[0][mu] + -p[1][mu] + p[3][mu];
+    const T top_propagator_0xb = T(square(k_0xb) - D(quark.mass * quark.mass));
+    Wave<T> n8;  // node 8: flow_column of particles 0 1 3
+    {
+      for (int mu = 0; mu < 4; ++mu) n8.k[mu] = k_0xb[mu];
+      cplx<T> pair[4] = {};
+      add_gamma_times(n0.c, n7.c, pair);
+      add_gamma_times(n5.c, n6.c, pair);
+      finish_current<4u>(flow_column, 1, k_0xb, top_propagator_0xb, quark, unused, unused, pair, n8.c);
+    }
+    D k_0x38[4];  // the outgoing momentum of particles 3 4 5
+    for (int mu = 0; mu < 4; ++mu) k_0x38[mu] = p[3][mu] + p[4][mu] + p[5][mu];
+    const T top_propagator_0x38 = T(square(k_0x38) - D(quark.mass * quark.mass));
+    Wave<T> n9;  // node 9: flow_column of particles 3 4 5
+    if (0xff0ull >> code & 1) {
+      for (int mu = 0; mu < 4; ++mu) n9.k[mu] = k_0x38[mu];
+      cplx<T> pair[4] = {};
+      add_gamma_times(n4.c, n6.c, pair);
+      finish_current<4u>(flow_column, 1, k_0x38, top_propagator_0x38, quark, unused, unused, pair, n9.c);
+    }
+    D k_0x3a[4];  // the outgoing momentum of particles 1 3 4 5
+    for (int mu = 0; mu < 4; ++mu) k_0x3a[mu] = -p[1][mu] + p[3][mu] + p[4][mu] + p[5][mu];
+    const T top_propagator_0x3a = T(square(k_0x3a) - D(quark.mass * quark.mass));
+    Wave<T> n10;  // node 10: flow_column of particles 1 3 4 5
+    if (0xff0ull >> code & 1) {
+      for (int mu = 0; mu < 4; ++mu) n10.k[mu] = k_0x3a[mu];
+      cplx<T> pair[4] = {};
+      add_gamma_times(n1.c, n9.c, pair);
+      add_gamma_times(n4.c, n7.c, pair);
+      finish_current<4u>(flow_column, 1, k_0x3a, top_propagator_0x3a, quark, unused, unused, pair, n10.c);
+    }
+    Wave<T> n15;  // node 15: flow_column of particles 1 3 4 5
+    if (0xff0ull >> code & 1) {
+      for (int mu = 0; mu < 4; ++mu) n15.k[mu] = k_0x3a[mu];
+      cplx<T> pair[4] = {};
+      add_gamma_times(n1.c, n9.c, pair);
+      add_gamma_times(n12.c, n6.c, pair);
+      finish_current<4u>(flow_column, 1, k_0x3a, top_propagator_0x3a, quark, unused, unused, pair, n15.c);
+    }
+    D k_0x9[4];  // the outgoing momentum of particles 0 3
+    for (int mu = 0; mu < 4; ++mu) k_0x9[mu] = -p[0][mu] + p[3][mu];
+    const T top_propagator_0x9 = T(square(k_0x9) - D(quark.mass * quark.mass));
+    Wave<T> n23;  // node 23: flow_column of particles 0 3
+    {
+      for (int mu = 0; mu < 4; ++mu) n23.k[mu] = k_0x9[mu];
+      cplx<T> pair[4] = {};
+      add_gamma_times(n0.c, n6.c, pair);
+      finish_current<4u>(flow_column, 1, k_0x9, top_propagator_0x9, quark, unused, unused, pair, n23.c);
+    }
+    Wave<T> n24;  // node 24: flow_column of particles 1 3 4 5
+    if (0xff0ull >> code & 1) {
+      for (int mu = 0; mu < 4; ++mu) n24.k[mu] = k_0x3a[mu];
+      cplx<T> pair[4] = {};
+      add_gamma_times(n22.c, n6.c, pair);
+      finish_current<4u>(flow_column, 1, k_0x3a, top_propagator_0x3a, quark, unused, unused, pair, n24.c);
+    }
+    Wave<T> n29;  // node 29: flow_column of particles 1 3 4 5
+    if (0xff0ull >> code & 1) {
+      for (int mu = 0; mu < 4; ++mu) n29.k[mu] = k_0x3a[mu];
+      cplx<T> pair[4] = {};
+      add_gamma_times(n4.c, n7.c, pair);
+      {
+        cplx<T> s[4] = {};
+        add_gamma_times(n25.c, n6.c, s);
+        add_scaled(-1.0, s, pair);
+      }
+      finish_current<4u>(flow_column, 1, k_0x3a, top_propagator_0x3a, quark, unused, unused, pair, n29.c);
+    }
+    D k_0x39[4];  // the outgoing momentum of particles 0 3 4 5
+    for (int mu = 0; mu < 4; ++mu) k_0x39[mu] = -p[0][mu] + p[3][mu] + p[4][mu] + p[5][mu];
+    const T top_propagator_0x39 = T(square(k_0x39) - D(quark.mass * quark.mass));
+    Wave<T> n31;  // node 31: flow_column of particles 0 3 4 5
+    if (0xff0ull >> code & 1) {
+      for (int mu = 0; mu < 4; ++mu) n31.k[mu] = k_0x39[mu];
+      cplx<T> pair[4] = {};
+      add_gamma_times(n4.c, n23.c, pair);
+      {
+        cplx<T> s[4] = {};
+        add_gamma_times(n18.c, n6.c, s);
+        add_scaled(-1.0, s, pair);
+      }
+      finish_current<4u>(flow_column, 1, k_0x39, top_propagator_0x39, quark, unused, unused, pair, n31.c);
+    }
+    Wave<T> n33;  // node 33: flow_column of particles 0 3 4 5
+    if (0xff0ull >> code & 1) {
+      for (int mu = 0; mu < 4; ++mu) n33.k[mu] = k_0x39[mu];
+      cplx<T> pair[4] = {};
+      add_gamma_times(n32.c, n6.c, pair);
+      finish_current<4u>(flow_column, 1, k_0x39, top_propagator_0x39, quark, unused, unused, pair, n33.c);
+    }
+    Wave<T> n34;  // node 34: flow_column of particles 0 1 3
+    {
+      for (int mu = 0; mu < 4; ++mu) n34.k[mu] = k_0xb[mu];
+      cplx<T> pair[4] = {};
+      add_gamma_times(n1.c, n23.c, pair);
+      {
+        cplx<T> s[4] = {};
+        add_gamma_times(n5.c, n6.c, s);
+        add_scaled(-1.0, s, pair);
+      }
+      finish_current<4u>(flow_column, 1, k_0xb, top_propagator_0xb, quark, unused, unused, pair, n34.c);
+    }
+    Wave<T> n35;  // node 35: flow_column of particles 0 3 4 5
+    if (0xff0ull >> code & 1) {
+      for (int mu = 0; mu < 4; ++mu) n35.k[mu] = k_0x39[mu];
+      cplx<T> pair[4] = {};
+      add_gamma_times(n0.c, n9.c, pair);
+      add_gamma_times(n4.c, n23.c, pair);
+      finish_current<4u>(flow_column, 1, k_0x39, top_propagator_0x39, quark, unused, unused, pair, n35.c);
+    }
+    Wave<T> n38;  // node 38: flow_column of particles 0 3 4 5
+    if (0xff0ull >> code & 1) {
+      for (int mu = 0; mu < 4; ++mu) n38.k[mu] = k_0x39[mu];
+      cplx<T> pair[4] = {};
+      add_gamma_times(n0.c, n9.c, pair);
+      add_gamma_times(n27.c, n6.c, pair);
+      finish_current<4u>(flow_column, 1, k_0x39, top_propagator_0x39, quark, unused, unused, pair, n38.c);
+    }
+    // an amplitude of currents 0 and 10, closed on both of the top's rows
+    if (0xff0ull >> code & 1) {
+      cplx<T> y[4];
+      closing_spinor(n0.c, n10.c, y);
+      const cplx<T> amplitude[2] = {closed_amplitude(row_0.c, y), closed_amplitude(row_1.c, y)};
+      jamps[0][0] += T(-0.3333333333333333) * amplitude[0];
+      jamps[1][0] += T(-0.3333333333333333) * amplitude[1];
+    }
+    // an amplitude of currents 0 and 15, closed on both of the top's rows
+    if (0xff0ull >> code & 1) {
+      cplx<T> y[4];
+      closing_spinor(n0.c, n15.c, y);
+      const cplx<T> amplitude[2] = {closed_amplitude(row_0.c, y), closed_amplitude(row_1.c, y)};
+      jamps[0][1] += T(1.0) * amplitude[0];
+      jamps[1][1] += T(1.0) * amplitude[1];
+    }
+    // an amplitude of currents 0 and 24, closed on both of the top's rows
+    if (0xff0ull >> code & 1) {
+      cplx<T> y[4];
+      closing_spinor(n0.c, n24.c, y);
+      const cplx<T> amplitude[2] = {closed_amplitude(row_0.c, y), closed_amplitude(row_1.c, y)};
+      jamps[0][4] += T(-0.3333333333333333) * amplitude[0];
+      jamps[1][4] += T(-0.3333333333333333) * amplitude[1];
+    }
+    // an amplitude of currents 0 and 29, closed on both of the top's rows
+    if (0xff0ull >> code & 1) {
+      cplx<T> y[4];
+      closing_spinor(n0.c, n29.c, y);
+      const cplx<T> amplitude[2] = {closed_amplitude(row_0.c, y), closed_amplitude(row_1.c, y)};
+      jamps[0][5] += T(1.0) * amplitude[0];
+      jamps[1][5] += T(1.0) * amplitude[1];
+    }
+    // an amplitude of currents 1 and 31, closed on both of the top's rows
+    if (0xff0ull >> code & 1) {
+      cplx<T> y[4];
+      closing_spinor(n1.c, n31.c, y);
+      const cplx<T> amplitude[2] = {closed_amplitude(row_0.c, y), closed_amplitude(row_1.c, y)};
+      jamps[0][6] += T(1.0) * amplitude[0];
+      jamps[1][6] += T(1.0) * amplitude[1];
+    }
+    // an amplitude of currents 1 and 33, closed on both of the top's rows
+    if (0xff0ull >> code & 1) {
+      cplx<T> y[4];
+      closing_spinor(n1.c, n33.c, y);
+      const cplx<T> amplitude[2] = {closed_amplitude(row_0.c, y), closed_amplitude(row_1.c, y)};
+      jamps[0][7] += T(-0.3333333333333333) * amplitude[0];
+      jamps[1][7] += T(-0.3333333333333333) * amplitude[1];
+    }
+    // an amplitude of currents 1 and 35, closed on both of the top's rows
+    if (0xff0ull >> code & 1) {
+      cplx<T> y[4];
+      closing_spinor(n1.c, n35.c, y);
+      const cplx<T> amplitude[2] = {closed_amplitude(row_0.c, y), closed_amplitude(row_1.c, y)};
+      jamps[0][8] += T(-0.3333333333333333) * amplitude[0];
+      jamps[1][8] += T(-0.3333333333333333) * amplitude[1];
+    }
+    // an amplitude of currents 1 and 38, closed on both of the top's rows
+    if (0xff0ull >> code & 1) {
+      cplx<T> y[4];
+      closing_spinor(n1.c, n38.c, y);
+      const cplx<T> amplitude[2] = {closed_amplitude(row_0.c, y), closed_amplitude(row_1.c, y)};
+      jamps[0][9] += T(1.0) * amplitude[0];
+      jamps[1][9] += T(1.0) * amplitude[1];
+    }
+    // an amplitude of currents 4 and 8, closed on both of the top's rows
+    if (0xff0ull >> code & 1) {
+      cplx<T> y[4];
+      closing_spinor(n4.c, n8.c, y);
+      const cplx<T> amplitude[2] = {closed_amplitude(row_0.c, y), closed_amplitude(row_1.c, y)};
+      jamps[0][0] += T(-0.3333333333333333) * amplitude[0];
+      jamps[0][2] += T(1.0) * amplitude[0];
+      jamps[1][0] += T(-0.3333333333333333) * amplitude[1];
+      jamps[1][2] += T(1.0) * amplitude[1];
+    }
+    // an amplitude of currents 4 and 34, closed on both of the top's rows
+    if (0xff0ull >> code & 1) {
+      cplx<T> y[4];
+      closing_spinor(n4.c, n34.c, y);
+      const cplx<T> amplitude[2] = {closed_amplitude(row_0.c, y), closed_amplitude(row_1.c, y)};
+      jamps[0][8] += T(-0.3333333333333333) * amplitude[0];
+      jamps[0][10] += T(1.0) * amplitude[0];
+      jamps[1][8] += T(-0.3333333333333333) * amplitude[1];
+      jamps[1][10] += T(1.0) * amplitude[1];
+    }
+    // an amplitude of currents 5 and 9, closed on both of the top's rows
+    if (0xff0ull >> code & 1) {
+      cplx<T> y[4];
+      closing_spinor(n5.c, n9.c, y);
+      const cplx<T> amplitude[2] = {closed_amplitude(row_0.c, y), closed_amplitude(row_1.c, y)};
+      jamps[0][0] += T(-0.3333333333333333) * amplitude[0];
+      jamps[0][1] += T(1.0) * amplitude[0];
+      jamps[0][8] += T(0.3333333333333333) * amplitude[0];
+      jamps[0][9] += T(-1.0) * amplitude[0];
+      jamps[1][0] += T(-0.3333333333333333) * amplitude[1];
+      jamps[1][1] += T(1.0) * amplitude[1];
+      jamps[1][8] += T(0.3333333333333333) * amplitude[1];
+      jamps[1][9] += T(-1.0) * amplitude[1];
+    }
+    // an amplitude of currents 12 and 23, closed on both of the top's rows
+    if (0xff0ull >> code & 1) {
+      cplx<T> y[4];
+      closing_spinor(n12.c, n23.c, y);
+      const cplx<T> amplitude[2] = {closed_amplitude(row_0.c, y), closed_amplitude(row_1.c, y)};
+      jamps[0][6] += T(1.0) * amplitude[0];
+      jamps[1][6] += T(1.0) * amplitude[1];
+    }
+    // an amplitude of currents 14 and 6, closed on both of the top's rows
+    if (0xff0ull >> code & 1) {
+      cplx<T> y[4];
+      closing_spinor(n14.c, n6.c, y);
+      const cplx<T> amplitude[2] = {closed_amplitude(row_0.c, y), closed_amplitude(row_1.c, y)};
+      jamps[0][1] += T(1.0) * amplitude[0];
+      jamps[1][1] += T(1.0) * amplitude[1];
+    }
+    // an amplitude of currents 18 and 7, closed on both of the top's rows
+    if (0xff0ull >> code & 1) {
+      cplx<T> y[4];
+      closing_spinor(n18.c, n7.c, y);
+      const cplx<T> amplitude[2] = {closed_amplitude(row_0.c, y), closed_amplitude(row_1.c, y)};
+      jamps[0][2] += T(-1.0) * amplitude[0];
+      jamps[1][2] += T(-1.0) * amplitude[1];
+    }
+    // an amplitude of currents 19 and 6, closed on both of the top's rows
+    if (0xff0ull >> code & 1) {
+      cplx<T> y[4];
+      closing_spinor(n19.c, n6.c, y);
+      const cplx<T> amplitude[2] = {closed_amplitude(row_0.c, y), closed_amplitude(row_1.c, y)};
+      jamps[0][2] += T(1.0) * amplitude[0];
+      jamps[1][2] += T(1.0) * amplitude[1];
+    }
+    // an amplitude of currents 20 and 6, closed on both of the top's rows
+    if (0xff0ull >> code & 1) {
+      cplx<T> y[4];
+      closing_spinor(n20.c, n6.c, y);
+      const cplx<T> amplitude[2] = {closed_amplitude(row_0.c, y), closed_amplitude(row_1.c, y)};
+      jamps[0][3] += T(-0.3333333333333333) * amplitude[0];
+      jamps[1][3] += T(-0.3333333333333333) * amplitude[1];
+    }
+    // an amplitude of currents 22 and 23, closed on both of the top's rows
+    if (0xff0ull >> code & 1) {
+      cplx<T> y[4];
+      closing_spinor(n22.c, n23.c, y);
+      const cplx<T> amplitude[2] = {closed_amplitude(row_0.c, y), closed_amplitude(row_1.c, y)};
+      jamps[0][4] += T(-0.3333333333333333) * amplitude[0];
+      jamps[1][4] += T(-0.3333333333333333) * amplitude[1];
+    }
+    // an amplitude of currents 25 and 23, closed on both of the top's rows
+    if (0xff0ull >> code & 1) {
+      cplx<T> y[4];
+      closing_spinor(n25.c, n23.c, y);
+      const cplx<T> amplitude[2] = {closed_amplitude(row_0.c, y), closed_amplitude(row_1.c, y)};
+      jamps[0][10] += T(-1.0) * amplitude[0];
+      jamps[1][10] += T(-1.0) * amplitude[1];
+    }
+    // an amplitude of currents 27 and 7, closed on both of the top's rows
+    if (0xff0ull >> code & 1) {
+      cplx<T> y[4];
+      closing_spinor(n27.c, n7.c, y);
+      const cplx<T> amplitude[2] = {closed_amplitude(row_0.c, y), closed_amplitude(row_1.c, y)};
+      jamps[0][5] += T(1.0) * amplitude[0];
+      jamps[1][5] += T(1.0) * amplitude[1];
+    }
+    // an amplitude of currents 28 and 6, closed on both of the top's rows
+    if (0xff0ull >> code & 1) {
+      cplx<T> y[4];
+      closing_spinor(n28.c, n6.c, y);
+      const cplx<T> amplitude[2] = {closed_amplitude(row_0.c, y), closed_amplitude(row_1.c, y)};
+      jamps[0][5] += T(-1.0) * amplitude[0];
+      jamps[1][5] += T(-1.0) * amplitude[1];
+    }
+    // an amplitude of currents 30 and 6, closed on both of the top's rows
+    if (0xff0ull >> code & 1) {
+      cplx<T> y[4];
+      closing_spinor(n30.c, n6.c, y);
+      const cplx<T> amplitude[2] = {closed_amplitude(row_0.c, y), closed_amplitude(row_1.c, y)};
+      jamps[0][6] += T(-1.0) * amplitude[0];
+      jamps[1][6] += T(-1.0) * amplitude[1];
+    }
+    // an amplitude of currents 32 and 7, closed on both of the top's rows
+    if (0xff0ull >> code & 1) {
+      cplx<T> y[4];
+      closing_spinor(n32.c, n7.c, y);
+      const cplx<T> amplitude[2] = {closed_amplitude(row_0.c, y), closed_amplitude(row_1.c, y)};
+      jamps[0][7] += T(-0.3333333333333333) * amplitude[0];
+      jamps[1][7] += T(-0.3333333333333333) * amplitude[1];
+    }
+    // an amplitude of currents 37 and 6, closed on both of the top's rows
+    if (0xff0ull >> code & 1) {
+      cplx<T> y[4];
+      closing_spinor(n37.c, n6.c, y);
+      const cplx<T> amplitude[2] = {closed_amplitude(row_0.c, y), closed_amplitude(row_1.c, y)};
+      jamps[0][9] += T(1.0) * amplitude[0];
+      jamps[1][9] += T(1.0) * amplitude[1];
+    }
+    // an amplitude of currents 40 and 6, closed on both of the top's rows
+    if (0xff0ull >> code & 1) {
+      cplx<T> y[4];
+      closing_spinor(n40.c, n6.c, y);
+      const cplx<T> amplitude[2] = {closed_amplitude(row_0.c, y), closed_amplitude(row_1.c, y)};
+      jamps[0][10] += T(1.0) * amplitude[0];
+      jamps[1][10] += T(1.0) * amplitude[1];
+    }
+    // an amplitude of currents 41 and 6, closed on both of the top's rows
+    if (0xff0ull >> code & 1) {
+      cplx<T> y[4];
+      closing_spinor(n41.c, n6.c, y);
+      const cplx<T> amplitude[2] = {closed_amplitude(row_0.c, y), closed_amplitude(row_1.c, y)};
+      jamps[0][11] += T(-0.3333333333333333) * amplitude[0];
+      jamps[1][11] += T(-0.3333333333333333) * amplitude[1];
+    }
+    // clang-format on
+    sink(a, jamps);
+  }
 }
 
-// Whether flow_top_jamps can give a non-zero jamp at these helicities of the
+// Whether flow_top_pair_jamps can give a non-zero jamp at these helicities of the
 // light particles (massless quarks keep their chirality).
 KOKKOS_INLINE_FUNCTION bool flow_top_live(const int* helicity) {
   const unsigned code = (helicity[0] > 0 ? 1u : 0u) | (helicity[1] > 0 ? 2u : 0u) | (helicity[4] > 0 ? 4u : 0u) | (helicity[5] > 0 ? 8u : 0u);

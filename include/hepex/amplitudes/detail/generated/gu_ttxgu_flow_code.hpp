@@ -314,17 +314,20 @@ KOKKOS_INLINE_FUNCTION void flow_jamps(const ColourFlowEvent<T, Particles, Nodes
   // clang-format on
 }
 
-// The jamps of one event at the two helicity combinations that share the
-// antitop's helicity `antitop` and the other particles' (helicity[p]), the
-// closing top's being top[0] and top[1] (colour_flow_top_pairs.hpp):
-// jamps[c] for c = 0, 1, each colour_flow_jamps' to the bit. `code` has bit
-// j set where the j-th light particle's helicity is +1; a current or term
-// that is zero at some codes (massless quarks keep their chirality) is
-// formed only at the others (top_pair_code.py).
-template <int Colours, class T, class Momentum>
-KOKKOS_INLINE_FUNCTION void flow_top_jamps(const Momentum& momentum, const int* helicity,
-                                           int antitop, const int* top,
-                                           const TopQuark& quark, cplx<T> (*jamps)[Colours]) {
+// The jamps of one event at the helicity combinations that share the light
+// particles' helicities (helicity[p]), for each antitop helicity antitops[a]
+// with bit a of `wanted` set: sink(a, jamps), jamps[c] at the closing top's
+// helicity top[c], each colour_flow_jamps' to the bit (colour_flow_top_pairs.hpp).
+// The light currents (without the antitop) are formed once, before the loop
+// over the antitop's helicities, which the device compiler keeps as a loop.
+// `code` has bit j set where the j-th light particle's helicity is +1; a
+// current or term that is zero at some codes (massless quarks keep their
+// chirality) is formed only at the others (top_pair_code.py).
+template <int Colours, class T, class Momentum, class Sink>
+KOKKOS_INLINE_FUNCTION void flow_top_pair_jamps(const Momentum& momentum, const int* helicity,
+                                                const int* antitops, unsigned wanted,
+                                                const int* top, const TopQuark& quark,
+                                                const Sink& sink) {
   static_assert(Colours == 12, "gu_ttxgu's colours");
   using D = Doubles<T>;
   const T top_mass = T(quark.mass);
@@ -335,35 +338,12 @@ KOKKOS_INLINE_FUNCTION void flow_top_jamps(const Momentum& momentum, const int* 
   D p[6][4];
   for (int part = 0; part < 6; ++part)
     for (int mu = 0; mu < 4; ++mu) p[part][mu] = momentum(part, mu);
-  for (int t = 0; t < 2; ++t)
-    for (int c = 0; c < Colours; ++c) jamps[t][c] = cplx<T>(T(0));
   // clang-format off
   const Wave<T> row_0 = oxxxxx<T>(p[2], top_mass, top[0], 1);
   const Wave<T> row_1 = oxxxxx<T>(p[2], top_mass, top[1], 1);
-  const Wave<T> n10 = ixxxxx<T>(p[3], top_mass, antitop, -1);  // node 10: particle 3
   const Wave<T> n0 = vxxxxx<T>(p[0], helicity[0], -1);  // node 0: particle 0
-  D k_0x9[4];  // the outgoing momentum of particles 0 3
-  for (int mu = 0; mu < 4; ++mu) k_0x9[mu] = -p[0][mu] + p[3][mu];
-  const T top_propagator_0x9 = T(square(k_0x9) - D(quark.mass * quark.mass));
-  Wave<T> n15;  // node 15: flow_column of particles 0 3
-  {
-    for (int mu = 0; mu < 4; ++mu) n15.k[mu] = k_0x9[mu];
-    cplx<T> pair[4] = {};
-    add_gamma_times(n0.c, n10.c, pair);
-    finish_current<4u>(flow_column, 1, k_0x9, top_propagator_0x9, quark, unused, unused, pair, n15.c);
-  }
   const Wave<T> n1 = ixxxxx<T>(p[1], T(0), helicity[1], 1);  // node 1: particle 1
   const Wave<T> n2 = vxxxxx<T>(p[4], helicity[4], 1);  // node 2: particle 4
-  D k_0x18[4];  // the outgoing momentum of particles 3 4
-  for (int mu = 0; mu < 4; ++mu) k_0x18[mu] = p[3][mu] + p[4][mu];
-  const T top_propagator_0x18 = T(square(k_0x18) - D(quark.mass * quark.mass));
-  Wave<T> n11;  // node 11: flow_column of particles 3 4
-  {
-    for (int mu = 0; mu < 4; ++mu) n11.k[mu] = k_0x18[mu];
-    cplx<T> pair[4] = {};
-    add_gamma_times(n2.c, n10.c, pair);
-    finish_current<4u>(flow_column, 1, k_0x18, top_propagator_0x18, quark, unused, unused, pair, n11.c);
-  }
   const Wave<T> n3 = oxxxxx<T>(p[5], T(0), helicity[5], 1);  // node 3: particle 5
   D k_0x30[4];  // the outgoing momentum of particles 4 5
   for (int mu = 0; mu < 4; ++mu) k_0x30[mu] = p[4][mu] + p[5][mu];
@@ -385,38 +365,6 @@ KOKKOS_INLINE_FUNCTION void flow_top_jamps(const Momentum& momentum, const int* 
     add_pair_current(n1.c, n3.c, T(0.5), pair);
     finish_current<4u>(flow_gluon, 0, k_0x22, inverse_square_0x22, quark, unused, unused, pair, n5.c);
   }
-  D k_0x2a[4];  // the outgoing momentum of particles 1 3 5
-  for (int mu = 0; mu < 4; ++mu) k_0x2a[mu] = -p[1][mu] + p[3][mu] + p[5][mu];
-  const T top_propagator_0x2a = T(square(k_0x2a) - D(quark.mass * quark.mass));
-  Wave<T> n21;  // node 21: flow_column of particles 1 3 5
-  if (0xcc33ull >> code & 1) {
-    for (int mu = 0; mu < 4; ++mu) n21.k[mu] = k_0x2a[mu];
-    cplx<T> pair[4] = {};
-    add_gamma_times(n5.c, n10.c, pair);
-    finish_current<4u>(flow_column, 1, k_0x2a, top_propagator_0x2a, quark, unused, unused, pair, n21.c);
-  }
-  D k_0x3a[4];  // the outgoing momentum of particles 1 3 4 5
-  for (int mu = 0; mu < 4; ++mu) k_0x3a[mu] = -p[1][mu] + p[3][mu] + p[4][mu] + p[5][mu];
-  const T top_propagator_0x3a = T(square(k_0x3a) - D(quark.mass * quark.mass));
-  Wave<T> n24;  // node 24: flow_column of particles 1 3 4 5
-  if (0xcc33ull >> code & 1) {
-    for (int mu = 0; mu < 4; ++mu) n24.k[mu] = k_0x3a[mu];
-    cplx<T> pair[4] = {};
-    add_gamma_times(n2.c, n21.c, pair);
-    add_gamma_times(n5.c, n11.c, pair);
-    finish_current<4u>(flow_column, 1, k_0x3a, top_propagator_0x3a, quark, unused, unused, pair, n24.c);
-  }
-  D k_0x2b[4];  // the outgoing momentum of particles 0 1 3 5
-  for (int mu = 0; mu < 4; ++mu) k_0x2b[mu] = -p[0][mu] + -p[1][mu] + p[3][mu] + p[5][mu];
-  const T top_propagator_0x2b = T(square(k_0x2b) - D(quark.mass * quark.mass));
-  Wave<T> n41;  // node 41: flow_column of particles 0 1 3 5
-  if (0xcc33ull >> code & 1) {
-    for (int mu = 0; mu < 4; ++mu) n41.k[mu] = k_0x2b[mu];
-    cplx<T> pair[4] = {};
-    add_gamma_times(n0.c, n21.c, pair);
-    add_gamma_times(n5.c, n15.c, pair);
-    finish_current<4u>(flow_column, 1, k_0x2b, top_propagator_0x2b, quark, unused, unused, pair, n41.c);
-  }
   D k_0x32[4];  // the outgoing momentum of particles 1 4 5
   for (int mu = 0; mu < 4; ++mu) k_0x32[mu] = -p[1][mu] + p[4][mu] + p[5][mu];
   const T inverse_square_0x32 = T(D(1.0) / square(k_0x32));
@@ -427,18 +375,6 @@ KOKKOS_INLINE_FUNCTION void flow_top_jamps(const Momentum& momentum, const int* 
     add_vvv_numerator(n2, n5, three);
     add_pair_current(n1.c, n4.c, T(-0.5), pair);
     finish_current<5u>(flow_gluon, 0, k_0x32, inverse_square_0x32, quark, three, unused, pair, n6.c);
-  }
-  Wave<T> n12;  // node 12: flow_column of particles 1 3 4 5
-  if (0xcc33ull >> code & 1) {
-    for (int mu = 0; mu < 4; ++mu) n12.k[mu] = k_0x3a[mu];
-    cplx<T> pair[4] = {};
-    add_gamma_times(n5.c, n11.c, pair);
-    {
-      cplx<T> s[4] = {};
-      add_gamma_times(n6.c, n10.c, s);
-      add_scaled(-1.0, s, pair);
-    }
-    finish_current<4u>(flow_column, 1, k_0x3a, top_propagator_0x3a, quark, unused, unused, pair, n12.c);
   }
   D k_0x3[4];  // the outgoing momentum of particles 0 1
   for (int mu = 0; mu < 4; ++mu) k_0x3[mu] = -p[0][mu] + -p[1][mu];
@@ -460,14 +396,6 @@ KOKKOS_INLINE_FUNCTION void flow_top_jamps(const Momentum& momentum, const int* 
     add_vvv_numerator(n0, n5, three);
     add_pair_current(n7.c, n3.c, T(0.5), pair);
     finish_current<5u>(flow_gluon, 0, k_0x23, inverse_square_0x23, quark, three, unused, pair, n8.c);
-  }
-  Wave<T> n40;  // node 40: flow_column of particles 0 1 3 5
-  if (0xcc33ull >> code & 1) {
-    for (int mu = 0; mu < 4; ++mu) n40.k[mu] = k_0x2b[mu];
-    cplx<T> pair[4] = {};
-    add_gamma_times(n0.c, n21.c, pair);
-    add_gamma_times(n8.c, n10.c, pair);
-    finish_current<4u>(flow_column, 1, k_0x2b, top_propagator_0x2b, quark, unused, unused, pair, n40.c);
   }
   D k_0x33[4];  // the outgoing momentum of particles 0 1 4 5
   for (int mu = 0; mu < 4; ++mu) k_0x33[mu] = -p[0][mu] + -p[1][mu] + p[4][mu] + p[5][mu];
@@ -504,13 +432,6 @@ KOKKOS_INLINE_FUNCTION void flow_top_jamps(const Momentum& momentum, const int* 
     add_pair_current(n1.c, n4.c, T(0.5), pair);
     finish_current<4u>(flow_singlet, 0, k_0x32, inverse_square_0x32, quark, unused, unused, pair, n14.c);
   }
-  Wave<T> n16;  // node 16: flow_column of particles 1 3 4 5
-  if (0xcc33ull >> code & 1) {
-    for (int mu = 0; mu < 4; ++mu) n16.k[mu] = k_0x3a[mu];
-    cplx<T> pair[4] = {};
-    add_gamma_times(n14.c, n10.c, pair);
-    finish_current<4u>(flow_column, 1, k_0x3a, top_propagator_0x3a, quark, unused, unused, pair, n16.c);
-  }
   Wave<T> n17;  // node 17: flow_gluon of particles 1 4 5
   if (0xcc33ull >> code & 1) {
     for (int mu = 0; mu < 4; ++mu) n17.k[mu] = k_0x32[mu];
@@ -518,14 +439,6 @@ KOKKOS_INLINE_FUNCTION void flow_top_jamps(const Momentum& momentum, const int* 
     add_vvv_numerator(n2, n5, three);
     add_pair_current(n13.c, n3.c, T(0.5), pair);
     finish_current<5u>(flow_gluon, 0, k_0x32, inverse_square_0x32, quark, three, unused, pair, n17.c);
-  }
-  Wave<T> n22;  // node 22: flow_column of particles 1 3 4 5
-  if (0xcc33ull >> code & 1) {
-    for (int mu = 0; mu < 4; ++mu) n22.k[mu] = k_0x3a[mu];
-    cplx<T> pair[4] = {};
-    add_gamma_times(n2.c, n21.c, pair);
-    add_gamma_times(n17.c, n10.c, pair);
-    finish_current<4u>(flow_column, 1, k_0x3a, top_propagator_0x3a, quark, unused, unused, pair, n22.c);
   }
   D k_0x11[4];  // the outgoing momentum of particles 0 4
   for (int mu = 0; mu < 4; ++mu) k_0x11[mu] = -p[0][mu] + p[4][mu];
@@ -536,29 +449,6 @@ KOKKOS_INLINE_FUNCTION void flow_top_jamps(const Momentum& momentum, const int* 
     cplx<T> three[4] = {};
     add_vvv_numerator(n0, n2, three);
     finish_current<1u>(flow_gluon, 0, k_0x11, inverse_square_0x11, quark, three, unused, unused, n18.c);
-  }
-  D k_0x19[4];  // the outgoing momentum of particles 0 3 4
-  for (int mu = 0; mu < 4; ++mu) k_0x19[mu] = -p[0][mu] + p[3][mu] + p[4][mu];
-  const T top_propagator_0x19 = T(square(k_0x19) - D(quark.mass * quark.mass));
-  Wave<T> n23;  // node 23: flow_column of particles 0 3 4
-  {
-    for (int mu = 0; mu < 4; ++mu) n23.k[mu] = k_0x19[mu];
-    cplx<T> pair[4] = {};
-    add_gamma_times(n0.c, n11.c, pair);
-    add_gamma_times(n18.c, n10.c, pair);
-    finish_current<4u>(flow_column, 1, k_0x19, top_propagator_0x19, quark, unused, unused, pair, n23.c);
-  }
-  Wave<T> n36;  // node 36: flow_column of particles 0 3 4
-  {
-    for (int mu = 0; mu < 4; ++mu) n36.k[mu] = k_0x19[mu];
-    cplx<T> pair[4] = {};
-    add_gamma_times(n2.c, n15.c, pair);
-    {
-      cplx<T> s[4] = {};
-      add_gamma_times(n18.c, n10.c, s);
-      add_scaled(-1.0, s, pair);
-    }
-    finish_current<4u>(flow_column, 1, k_0x19, top_propagator_0x19, quark, unused, unused, pair, n36.c);
   }
   D k_0x13[4];  // the outgoing momentum of particles 0 1 4
   for (int mu = 0; mu < 4; ++mu) k_0x13[mu] = -p[0][mu] + -p[1][mu] + p[4][mu];
@@ -610,18 +500,6 @@ KOKKOS_INLINE_FUNCTION void flow_top_jamps(const Momentum& momentum, const int* 
     add_pair_current(n1.c, n25.c, T(-0.5), pair);
     finish_current<5u>(flow_gluon, 0, k_0x23, inverse_square_0x23, quark, three, unused, pair, n27.c);
   }
-  Wave<T> n33;  // node 33: flow_column of particles 0 1 3 5
-  if (0xcc33ull >> code & 1) {
-    for (int mu = 0; mu < 4; ++mu) n33.k[mu] = k_0x2b[mu];
-    cplx<T> pair[4] = {};
-    add_gamma_times(n5.c, n15.c, pair);
-    {
-      cplx<T> s[4] = {};
-      add_gamma_times(n27.c, n10.c, s);
-      add_scaled(-1.0, s, pair);
-    }
-    finish_current<4u>(flow_column, 1, k_0x2b, top_propagator_0x2b, quark, unused, unused, pair, n33.c);
-  }
   Wave<T> n28;  // node 28: flow_singlet of particles 0 1 4 5
   if (0xcc33ull >> code & 1) {
     for (int mu = 0; mu < 4; ++mu) n28.k[mu] = k_0x33[mu];
@@ -648,13 +526,6 @@ KOKKOS_INLINE_FUNCTION void flow_top_jamps(const Momentum& momentum, const int* 
     add_pair_current(n7.c, n3.c, T(0.5), pair);
     add_pair_current(n1.c, n25.c, T(0.5), pair);
     finish_current<4u>(flow_singlet, 0, k_0x23, inverse_square_0x23, quark, unused, unused, pair, n30.c);
-  }
-  Wave<T> n31;  // node 31: flow_column of particles 0 1 3 5
-  if (0xcc33ull >> code & 1) {
-    for (int mu = 0; mu < 4; ++mu) n31.k[mu] = k_0x2b[mu];
-    cplx<T> pair[4] = {};
-    add_gamma_times(n30.c, n10.c, pair);
-    finish_current<4u>(flow_column, 1, k_0x2b, top_propagator_0x2b, quark, unused, unused, pair, n31.c);
   }
   Wave<T> n32;  // node 32: flow_gluon of particles 0 1 4 5
   if (0xcc33ull >> code & 1) {
@@ -723,220 +594,360 @@ KOKKOS_INLINE_FUNCTION void flow_top_jamps(const Momentum& momentum, const int* 
     add_pair_current(n37.c, n3.c, T(0.5), pair);
     finish_current<7u>(flow_gluon, 0, k_0x33, inverse_square_0x33, quark, three, four, pair, n39.c);
   }
-  // an amplitude of currents 0 and 12, closed on both of the top's rows
-  if (0xcc33ull >> code & 1) {
-    cplx<T> y[4];
-    closing_spinor(n0.c, n12.c, y);
-    const cplx<T> amplitude[2] = {closed_amplitude(row_0.c, y), closed_amplitude(row_1.c, y)};
-    jamps[0][0] += T(-1.0) * amplitude[0];
-    jamps[1][0] += T(-1.0) * amplitude[1];
-  }
-  // an amplitude of currents 0 and 16, closed on both of the top's rows
-  if (0xcc33ull >> code & 1) {
-    cplx<T> y[4];
-    closing_spinor(n0.c, n16.c, y);
-    const cplx<T> amplitude[2] = {closed_amplitude(row_0.c, y), closed_amplitude(row_1.c, y)};
-    jamps[0][1] += T(0.3333333333333333) * amplitude[0];
-    jamps[1][1] += T(0.3333333333333333) * amplitude[1];
-  }
-  // an amplitude of currents 0 and 22, closed on both of the top's rows
-  if (0xcc33ull >> code & 1) {
-    cplx<T> y[4];
-    closing_spinor(n0.c, n22.c, y);
-    const cplx<T> amplitude[2] = {closed_amplitude(row_0.c, y), closed_amplitude(row_1.c, y)};
-    jamps[0][2] += T(-1.0) * amplitude[0];
-    jamps[1][2] += T(-1.0) * amplitude[1];
-  }
-  // an amplitude of currents 0 and 24, closed on both of the top's rows
-  if (0xcc33ull >> code & 1) {
-    cplx<T> y[4];
-    closing_spinor(n0.c, n24.c, y);
-    const cplx<T> amplitude[2] = {closed_amplitude(row_0.c, y), closed_amplitude(row_1.c, y)};
-    jamps[0][3] += T(0.3333333333333333) * amplitude[0];
-    jamps[1][3] += T(0.3333333333333333) * amplitude[1];
-  }
-  // an amplitude of currents 2 and 31, closed on both of the top's rows
-  if (0xcc33ull >> code & 1) {
-    cplx<T> y[4];
-    closing_spinor(n2.c, n31.c, y);
-    const cplx<T> amplitude[2] = {closed_amplitude(row_0.c, y), closed_amplitude(row_1.c, y)};
-    jamps[0][6] += T(0.3333333333333333) * amplitude[0];
-    jamps[1][6] += T(0.3333333333333333) * amplitude[1];
-  }
-  // an amplitude of currents 2 and 33, closed on both of the top's rows
-  if (0xcc33ull >> code & 1) {
-    cplx<T> y[4];
-    closing_spinor(n2.c, n33.c, y);
-    const cplx<T> amplitude[2] = {closed_amplitude(row_0.c, y), closed_amplitude(row_1.c, y)};
-    jamps[0][7] += T(-1.0) * amplitude[0];
-    jamps[1][7] += T(-1.0) * amplitude[1];
-  }
-  // an amplitude of currents 2 and 40, closed on both of the top's rows
-  if (0xcc33ull >> code & 1) {
-    cplx<T> y[4];
-    closing_spinor(n2.c, n40.c, y);
-    const cplx<T> amplitude[2] = {closed_amplitude(row_0.c, y), closed_amplitude(row_1.c, y)};
-    jamps[0][10] += T(-1.0) * amplitude[0];
-    jamps[1][10] += T(-1.0) * amplitude[1];
-  }
-  // an amplitude of currents 2 and 41, closed on both of the top's rows
-  if (0xcc33ull >> code & 1) {
-    cplx<T> y[4];
-    closing_spinor(n2.c, n41.c, y);
-    const cplx<T> amplitude[2] = {closed_amplitude(row_0.c, y), closed_amplitude(row_1.c, y)};
-    jamps[0][11] += T(0.3333333333333333) * amplitude[0];
-    jamps[1][11] += T(0.3333333333333333) * amplitude[1];
-  }
-  // an amplitude of currents 5 and 23, closed on both of the top's rows
-  if (0xcc33ull >> code & 1) {
-    cplx<T> y[4];
-    closing_spinor(n5.c, n23.c, y);
-    const cplx<T> amplitude[2] = {closed_amplitude(row_0.c, y), closed_amplitude(row_1.c, y)};
-    jamps[0][3] += T(0.3333333333333333) * amplitude[0];
-    jamps[0][5] += T(-1.0) * amplitude[0];
-    jamps[1][3] += T(0.3333333333333333) * amplitude[1];
-    jamps[1][5] += T(-1.0) * amplitude[1];
-  }
-  // an amplitude of currents 5 and 36, closed on both of the top's rows
-  if (0xcc33ull >> code & 1) {
-    cplx<T> y[4];
-    closing_spinor(n5.c, n36.c, y);
-    const cplx<T> amplitude[2] = {closed_amplitude(row_0.c, y), closed_amplitude(row_1.c, y)};
-    jamps[0][8] += T(-1.0) * amplitude[0];
-    jamps[0][11] += T(0.3333333333333333) * amplitude[0];
-    jamps[1][8] += T(-1.0) * amplitude[1];
-    jamps[1][11] += T(0.3333333333333333) * amplitude[1];
-  }
-  // an amplitude of currents 6 and 15, closed on both of the top's rows
-  if (0xcc33ull >> code & 1) {
-    cplx<T> y[4];
-    closing_spinor(n6.c, n15.c, y);
-    const cplx<T> amplitude[2] = {closed_amplitude(row_0.c, y), closed_amplitude(row_1.c, y)};
-    jamps[0][8] += T(1.0) * amplitude[0];
-    jamps[1][8] += T(1.0) * amplitude[1];
-  }
-  // an amplitude of currents 8 and 11, closed on both of the top's rows
-  if (0xcc33ull >> code & 1) {
-    cplx<T> y[4];
-    closing_spinor(n8.c, n11.c, y);
-    const cplx<T> amplitude[2] = {closed_amplitude(row_0.c, y), closed_amplitude(row_1.c, y)};
-    jamps[0][0] += T(-1.0) * amplitude[0];
-    jamps[1][0] += T(-1.0) * amplitude[1];
-  }
-  // an amplitude of currents 9 and 10, closed on both of the top's rows
-  if (0xcc33ull >> code & 1) {
-    cplx<T> y[4];
-    closing_spinor(n9.c, n10.c, y);
-    const cplx<T> amplitude[2] = {closed_amplitude(row_0.c, y), closed_amplitude(row_1.c, y)};
-    jamps[0][0] += T(1.0) * amplitude[0];
-    jamps[1][0] += T(1.0) * amplitude[1];
-  }
-  // an amplitude of currents 14 and 15, closed on both of the top's rows
-  if (0xcc33ull >> code & 1) {
-    cplx<T> y[4];
-    closing_spinor(n14.c, n15.c, y);
-    const cplx<T> amplitude[2] = {closed_amplitude(row_0.c, y), closed_amplitude(row_1.c, y)};
-    jamps[0][1] += T(0.3333333333333333) * amplitude[0];
-    jamps[1][1] += T(0.3333333333333333) * amplitude[1];
-  }
-  // an amplitude of currents 17 and 15, closed on both of the top's rows
-  if (0xcc33ull >> code & 1) {
-    cplx<T> y[4];
-    closing_spinor(n17.c, n15.c, y);
-    const cplx<T> amplitude[2] = {closed_amplitude(row_0.c, y), closed_amplitude(row_1.c, y)};
-    jamps[0][7] += T(-1.0) * amplitude[0];
-    jamps[1][7] += T(-1.0) * amplitude[1];
-  }
-  // an amplitude of currents 18 and 21, closed on both of the top's rows
-  if (0xcc33ull >> code & 1) {
-    cplx<T> y[4];
-    closing_spinor(n18.c, n21.c, y);
-    const cplx<T> amplitude[2] = {closed_amplitude(row_0.c, y), closed_amplitude(row_1.c, y)};
-    jamps[0][2] += T(-1.0) * amplitude[0];
-    jamps[0][3] += T(0.3333333333333333) * amplitude[0];
-    jamps[0][10] += T(1.0) * amplitude[0];
-    jamps[0][11] += T(-0.3333333333333333) * amplitude[0];
-    jamps[1][2] += T(-1.0) * amplitude[1];
-    jamps[1][3] += T(0.3333333333333333) * amplitude[1];
-    jamps[1][10] += T(1.0) * amplitude[1];
-    jamps[1][11] += T(-0.3333333333333333) * amplitude[1];
-  }
-  // an amplitude of currents 20 and 10, closed on both of the top's rows
-  if (0xcc33ull >> code & 1) {
-    cplx<T> y[4];
-    closing_spinor(n20.c, n10.c, y);
-    const cplx<T> amplitude[2] = {closed_amplitude(row_0.c, y), closed_amplitude(row_1.c, y)};
-    jamps[0][2] += T(-1.0) * amplitude[0];
-    jamps[1][2] += T(-1.0) * amplitude[1];
-  }
-  // an amplitude of currents 27 and 11, closed on both of the top's rows
-  if (0xcc33ull >> code & 1) {
-    cplx<T> y[4];
-    closing_spinor(n27.c, n11.c, y);
-    const cplx<T> amplitude[2] = {closed_amplitude(row_0.c, y), closed_amplitude(row_1.c, y)};
-    jamps[0][5] += T(1.0) * amplitude[0];
-    jamps[1][5] += T(1.0) * amplitude[1];
-  }
-  // an amplitude of currents 28 and 10, closed on both of the top's rows
-  if (0xcc33ull >> code & 1) {
-    cplx<T> y[4];
-    closing_spinor(n28.c, n10.c, y);
-    const cplx<T> amplitude[2] = {closed_amplitude(row_0.c, y), closed_amplitude(row_1.c, y)};
-    jamps[0][4] += T(0.3333333333333333) * amplitude[0];
-    jamps[1][4] += T(0.3333333333333333) * amplitude[1];
-  }
-  // an amplitude of currents 29 and 10, closed on both of the top's rows
-  if (0xcc33ull >> code & 1) {
-    cplx<T> y[4];
-    closing_spinor(n29.c, n10.c, y);
-    const cplx<T> amplitude[2] = {closed_amplitude(row_0.c, y), closed_amplitude(row_1.c, y)};
-    jamps[0][5] += T(-1.0) * amplitude[0];
-    jamps[1][5] += T(-1.0) * amplitude[1];
-  }
-  // an amplitude of currents 30 and 11, closed on both of the top's rows
-  if (0xcc33ull >> code & 1) {
-    cplx<T> y[4];
-    closing_spinor(n30.c, n11.c, y);
-    const cplx<T> amplitude[2] = {closed_amplitude(row_0.c, y), closed_amplitude(row_1.c, y)};
-    jamps[0][6] += T(0.3333333333333333) * amplitude[0];
-    jamps[1][6] += T(0.3333333333333333) * amplitude[1];
-  }
-  // an amplitude of currents 32 and 10, closed on both of the top's rows
-  if (0xcc33ull >> code & 1) {
-    cplx<T> y[4];
-    closing_spinor(n32.c, n10.c, y);
-    const cplx<T> amplitude[2] = {closed_amplitude(row_0.c, y), closed_amplitude(row_1.c, y)};
-    jamps[0][7] += T(1.0) * amplitude[0];
-    jamps[1][7] += T(1.0) * amplitude[1];
-  }
-  // an amplitude of currents 35 and 10, closed on both of the top's rows
-  if (0xcc33ull >> code & 1) {
-    cplx<T> y[4];
-    closing_spinor(n35.c, n10.c, y);
-    const cplx<T> amplitude[2] = {closed_amplitude(row_0.c, y), closed_amplitude(row_1.c, y)};
-    jamps[0][8] += T(-1.0) * amplitude[0];
-    jamps[1][8] += T(-1.0) * amplitude[1];
-  }
-  // an amplitude of currents 38 and 10, closed on both of the top's rows
-  if (0xcc33ull >> code & 1) {
-    cplx<T> y[4];
-    closing_spinor(n38.c, n10.c, y);
-    const cplx<T> amplitude[2] = {closed_amplitude(row_0.c, y), closed_amplitude(row_1.c, y)};
-    jamps[0][9] += T(0.3333333333333333) * amplitude[0];
-    jamps[1][9] += T(0.3333333333333333) * amplitude[1];
-  }
-  // an amplitude of currents 39 and 10, closed on both of the top's rows
-  if (0xcc33ull >> code & 1) {
-    cplx<T> y[4];
-    closing_spinor(n39.c, n10.c, y);
-    const cplx<T> amplitude[2] = {closed_amplitude(row_0.c, y), closed_amplitude(row_1.c, y)};
-    jamps[0][10] += T(-1.0) * amplitude[0];
-    jamps[1][10] += T(-1.0) * amplitude[1];
-  }
   // clang-format on
+  HEPEX_KEEP_LOOP
+  for (int a = 0; a < 2; ++a) {
+    if ((wanted >> a & 1) == 0) continue;
+    cplx<T> jamps[2][Colours];
+    for (int t = 0; t < 2; ++t)
+      for (int c = 0; c < Colours; ++c) jamps[t][c] = cplx<T>(T(0));
+    // clang-format off
+    const Wave<T> n10 = ixxxxx<T>(p[3], top_mass, antitops[a], -1);  // node 10: particle 3
+    D k_0x18[4];  // the outgoing momentum of particles 3 4
+    for (int mu = 0; mu < 4; ++mu) k_0x18[mu] = p[3][mu] + p[4][mu];
+    const T top_propagator_0x18 = T(square(k_0x18) - D(quark.mass * quark.mass));
+    Wave<T> n11;  // node 11: flow_column of particles 3 4
+    {
+      for (int mu = 0; mu < 4; ++mu) n11.k[mu] = k_0x18[mu];
+      cplx<T> pair[4] = {};
+      add_gamma_times(n2.c, n10.c, pair);
+      finish_current<4u>(flow_column, 1, k_0x18, top_propagator_0x18, quark, unused, unused, pair, n11.c);
+    }
+    D k_0x3a[4];  // the outgoing momentum of particles 1 3 4 5
+    for (int mu = 0; mu < 4; ++mu) k_0x3a[mu] = -p[1][mu] + p[3][mu] + p[4][mu] + p[5][mu];
+    const T top_propagator_0x3a = T(square(k_0x3a) - D(quark.mass * quark.mass));
+    Wave<T> n12;  // node 12: flow_column of particles 1 3 4 5
+    if (0xcc33ull >> code & 1) {
+      for (int mu = 0; mu < 4; ++mu) n12.k[mu] = k_0x3a[mu];
+      cplx<T> pair[4] = {};
+      add_gamma_times(n5.c, n11.c, pair);
+      {
+        cplx<T> s[4] = {};
+        add_gamma_times(n6.c, n10.c, s);
+        add_scaled(-1.0, s, pair);
+      }
+      finish_current<4u>(flow_column, 1, k_0x3a, top_propagator_0x3a, quark, unused, unused, pair, n12.c);
+    }
+    D k_0x9[4];  // the outgoing momentum of particles 0 3
+    for (int mu = 0; mu < 4; ++mu) k_0x9[mu] = -p[0][mu] + p[3][mu];
+    const T top_propagator_0x9 = T(square(k_0x9) - D(quark.mass * quark.mass));
+    Wave<T> n15;  // node 15: flow_column of particles 0 3
+    {
+      for (int mu = 0; mu < 4; ++mu) n15.k[mu] = k_0x9[mu];
+      cplx<T> pair[4] = {};
+      add_gamma_times(n0.c, n10.c, pair);
+      finish_current<4u>(flow_column, 1, k_0x9, top_propagator_0x9, quark, unused, unused, pair, n15.c);
+    }
+    Wave<T> n16;  // node 16: flow_column of particles 1 3 4 5
+    if (0xcc33ull >> code & 1) {
+      for (int mu = 0; mu < 4; ++mu) n16.k[mu] = k_0x3a[mu];
+      cplx<T> pair[4] = {};
+      add_gamma_times(n14.c, n10.c, pair);
+      finish_current<4u>(flow_column, 1, k_0x3a, top_propagator_0x3a, quark, unused, unused, pair, n16.c);
+    }
+    D k_0x2a[4];  // the outgoing momentum of particles 1 3 5
+    for (int mu = 0; mu < 4; ++mu) k_0x2a[mu] = -p[1][mu] + p[3][mu] + p[5][mu];
+    const T top_propagator_0x2a = T(square(k_0x2a) - D(quark.mass * quark.mass));
+    Wave<T> n21;  // node 21: flow_column of particles 1 3 5
+    if (0xcc33ull >> code & 1) {
+      for (int mu = 0; mu < 4; ++mu) n21.k[mu] = k_0x2a[mu];
+      cplx<T> pair[4] = {};
+      add_gamma_times(n5.c, n10.c, pair);
+      finish_current<4u>(flow_column, 1, k_0x2a, top_propagator_0x2a, quark, unused, unused, pair, n21.c);
+    }
+    Wave<T> n22;  // node 22: flow_column of particles 1 3 4 5
+    if (0xcc33ull >> code & 1) {
+      for (int mu = 0; mu < 4; ++mu) n22.k[mu] = k_0x3a[mu];
+      cplx<T> pair[4] = {};
+      add_gamma_times(n2.c, n21.c, pair);
+      add_gamma_times(n17.c, n10.c, pair);
+      finish_current<4u>(flow_column, 1, k_0x3a, top_propagator_0x3a, quark, unused, unused, pair, n22.c);
+    }
+    D k_0x19[4];  // the outgoing momentum of particles 0 3 4
+    for (int mu = 0; mu < 4; ++mu) k_0x19[mu] = -p[0][mu] + p[3][mu] + p[4][mu];
+    const T top_propagator_0x19 = T(square(k_0x19) - D(quark.mass * quark.mass));
+    Wave<T> n23;  // node 23: flow_column of particles 0 3 4
+    {
+      for (int mu = 0; mu < 4; ++mu) n23.k[mu] = k_0x19[mu];
+      cplx<T> pair[4] = {};
+      add_gamma_times(n0.c, n11.c, pair);
+      add_gamma_times(n18.c, n10.c, pair);
+      finish_current<4u>(flow_column, 1, k_0x19, top_propagator_0x19, quark, unused, unused, pair, n23.c);
+    }
+    Wave<T> n24;  // node 24: flow_column of particles 1 3 4 5
+    if (0xcc33ull >> code & 1) {
+      for (int mu = 0; mu < 4; ++mu) n24.k[mu] = k_0x3a[mu];
+      cplx<T> pair[4] = {};
+      add_gamma_times(n2.c, n21.c, pair);
+      add_gamma_times(n5.c, n11.c, pair);
+      finish_current<4u>(flow_column, 1, k_0x3a, top_propagator_0x3a, quark, unused, unused, pair, n24.c);
+    }
+    D k_0x2b[4];  // the outgoing momentum of particles 0 1 3 5
+    for (int mu = 0; mu < 4; ++mu) k_0x2b[mu] = -p[0][mu] + -p[1][mu] + p[3][mu] + p[5][mu];
+    const T top_propagator_0x2b = T(square(k_0x2b) - D(quark.mass * quark.mass));
+    Wave<T> n31;  // node 31: flow_column of particles 0 1 3 5
+    if (0xcc33ull >> code & 1) {
+      for (int mu = 0; mu < 4; ++mu) n31.k[mu] = k_0x2b[mu];
+      cplx<T> pair[4] = {};
+      add_gamma_times(n30.c, n10.c, pair);
+      finish_current<4u>(flow_column, 1, k_0x2b, top_propagator_0x2b, quark, unused, unused, pair, n31.c);
+    }
+    Wave<T> n33;  // node 33: flow_column of particles 0 1 3 5
+    if (0xcc33ull >> code & 1) {
+      for (int mu = 0; mu < 4; ++mu) n33.k[mu] = k_0x2b[mu];
+      cplx<T> pair[4] = {};
+      add_gamma_times(n5.c, n15.c, pair);
+      {
+        cplx<T> s[4] = {};
+        add_gamma_times(n27.c, n10.c, s);
+        add_scaled(-1.0, s, pair);
+      }
+      finish_current<4u>(flow_column, 1, k_0x2b, top_propagator_0x2b, quark, unused, unused, pair, n33.c);
+    }
+    Wave<T> n36;  // node 36: flow_column of particles 0 3 4
+    {
+      for (int mu = 0; mu < 4; ++mu) n36.k[mu] = k_0x19[mu];
+      cplx<T> pair[4] = {};
+      add_gamma_times(n2.c, n15.c, pair);
+      {
+        cplx<T> s[4] = {};
+        add_gamma_times(n18.c, n10.c, s);
+        add_scaled(-1.0, s, pair);
+      }
+      finish_current<4u>(flow_column, 1, k_0x19, top_propagator_0x19, quark, unused, unused, pair, n36.c);
+    }
+    Wave<T> n40;  // node 40: flow_column of particles 0 1 3 5
+    if (0xcc33ull >> code & 1) {
+      for (int mu = 0; mu < 4; ++mu) n40.k[mu] = k_0x2b[mu];
+      cplx<T> pair[4] = {};
+      add_gamma_times(n0.c, n21.c, pair);
+      add_gamma_times(n8.c, n10.c, pair);
+      finish_current<4u>(flow_column, 1, k_0x2b, top_propagator_0x2b, quark, unused, unused, pair, n40.c);
+    }
+    Wave<T> n41;  // node 41: flow_column of particles 0 1 3 5
+    if (0xcc33ull >> code & 1) {
+      for (int mu = 0; mu < 4; ++mu) n41.k[mu] = k_0x2b[mu];
+      cplx<T> pair[4] = {};
+      add_gamma_times(n0.c, n21.c, pair);
+      add_gamma_times(n5.c, n15.c, pair);
+      finish_current<4u>(flow_column, 1, k_0x2b, top_propagator_0x2b, quark, unused, unused, pair, n41.c);
+    }
+    // an amplitude of currents 0 and 12, closed on both of the top's rows
+    if (0xcc33ull >> code & 1) {
+      cplx<T> y[4];
+      closing_spinor(n0.c, n12.c, y);
+      const cplx<T> amplitude[2] = {closed_amplitude(row_0.c, y), closed_amplitude(row_1.c, y)};
+      jamps[0][0] += T(-1.0) * amplitude[0];
+      jamps[1][0] += T(-1.0) * amplitude[1];
+    }
+    // an amplitude of currents 0 and 16, closed on both of the top's rows
+    if (0xcc33ull >> code & 1) {
+      cplx<T> y[4];
+      closing_spinor(n0.c, n16.c, y);
+      const cplx<T> amplitude[2] = {closed_amplitude(row_0.c, y), closed_amplitude(row_1.c, y)};
+      jamps[0][1] += T(0.3333333333333333) * amplitude[0];
+      jamps[1][1] += T(0.3333333333333333) * amplitude[1];
+    }
+    // an amplitude of currents 0 and 22, closed on both of the top's rows
+    if (0xcc33ull >> code & 1) {
+      cplx<T> y[4];
+      closing_spinor(n0.c, n22.c, y);
+      const cplx<T> amplitude[2] = {closed_amplitude(row_0.c, y), closed_amplitude(row_1.c, y)};
+      jamps[0][2] += T(-1.0) * amplitude[0];
+      jamps[1][2] += T(-1.0) * amplitude[1];
+    }
+    // an amplitude of currents 0 and 24, closed on both of the top's rows
+    if (0xcc33ull >> code & 1) {
+      cplx<T> y[4];
+      closing_spinor(n0.c, n24.c, y);
+      const cplx<T> amplitude[2] = {closed_amplitude(row_0.c, y), closed_amplitude(row_1.c, y)};
+      jamps[0][3] += T(0.3333333333333333) * amplitude[0];
+      jamps[1][3] += T(0.3333333333333333) * amplitude[1];
+    }
+    // an amplitude of currents 2 and 31, closed on both of the top's rows
+    if (0xcc33ull >> code & 1) {
+      cplx<T> y[4];
+      closing_spinor(n2.c, n31.c, y);
+      const cplx<T> amplitude[2] = {closed_amplitude(row_0.c, y), closed_amplitude(row_1.c, y)};
+      jamps[0][6] += T(0.3333333333333333) * amplitude[0];
+      jamps[1][6] += T(0.3333333333333333) * amplitude[1];
+    }
+    // an amplitude of currents 2 and 33, closed on both of the top's rows
+    if (0xcc33ull >> code & 1) {
+      cplx<T> y[4];
+      closing_spinor(n2.c, n33.c, y);
+      const cplx<T> amplitude[2] = {closed_amplitude(row_0.c, y), closed_amplitude(row_1.c, y)};
+      jamps[0][7] += T(-1.0) * amplitude[0];
+      jamps[1][7] += T(-1.0) * amplitude[1];
+    }
+    // an amplitude of currents 2 and 40, closed on both of the top's rows
+    if (0xcc33ull >> code & 1) {
+      cplx<T> y[4];
+      closing_spinor(n2.c, n40.c, y);
+      const cplx<T> amplitude[2] = {closed_amplitude(row_0.c, y), closed_amplitude(row_1.c, y)};
+      jamps[0][10] += T(-1.0) * amplitude[0];
+      jamps[1][10] += T(-1.0) * amplitude[1];
+    }
+    // an amplitude of currents 2 and 41, closed on both of the top's rows
+    if (0xcc33ull >> code & 1) {
+      cplx<T> y[4];
+      closing_spinor(n2.c, n41.c, y);
+      const cplx<T> amplitude[2] = {closed_amplitude(row_0.c, y), closed_amplitude(row_1.c, y)};
+      jamps[0][11] += T(0.3333333333333333) * amplitude[0];
+      jamps[1][11] += T(0.3333333333333333) * amplitude[1];
+    }
+    // an amplitude of currents 5 and 23, closed on both of the top's rows
+    if (0xcc33ull >> code & 1) {
+      cplx<T> y[4];
+      closing_spinor(n5.c, n23.c, y);
+      const cplx<T> amplitude[2] = {closed_amplitude(row_0.c, y), closed_amplitude(row_1.c, y)};
+      jamps[0][3] += T(0.3333333333333333) * amplitude[0];
+      jamps[0][5] += T(-1.0) * amplitude[0];
+      jamps[1][3] += T(0.3333333333333333) * amplitude[1];
+      jamps[1][5] += T(-1.0) * amplitude[1];
+    }
+    // an amplitude of currents 5 and 36, closed on both of the top's rows
+    if (0xcc33ull >> code & 1) {
+      cplx<T> y[4];
+      closing_spinor(n5.c, n36.c, y);
+      const cplx<T> amplitude[2] = {closed_amplitude(row_0.c, y), closed_amplitude(row_1.c, y)};
+      jamps[0][8] += T(-1.0) * amplitude[0];
+      jamps[0][11] += T(0.3333333333333333) * amplitude[0];
+      jamps[1][8] += T(-1.0) * amplitude[1];
+      jamps[1][11] += T(0.3333333333333333) * amplitude[1];
+    }
+    // an amplitude of currents 6 and 15, closed on both of the top's rows
+    if (0xcc33ull >> code & 1) {
+      cplx<T> y[4];
+      closing_spinor(n6.c, n15.c, y);
+      const cplx<T> amplitude[2] = {closed_amplitude(row_0.c, y), closed_amplitude(row_1.c, y)};
+      jamps[0][8] += T(1.0) * amplitude[0];
+      jamps[1][8] += T(1.0) * amplitude[1];
+    }
+    // an amplitude of currents 8 and 11, closed on both of the top's rows
+    if (0xcc33ull >> code & 1) {
+      cplx<T> y[4];
+      closing_spinor(n8.c, n11.c, y);
+      const cplx<T> amplitude[2] = {closed_amplitude(row_0.c, y), closed_amplitude(row_1.c, y)};
+      jamps[0][0] += T(-1.0) * amplitude[0];
+      jamps[1][0] += T(-1.0) * amplitude[1];
+    }
+    // an amplitude of currents 9 and 10, closed on both of the top's rows
+    if (0xcc33ull >> code & 1) {
+      cplx<T> y[4];
+      closing_spinor(n9.c, n10.c, y);
+      const cplx<T> amplitude[2] = {closed_amplitude(row_0.c, y), closed_amplitude(row_1.c, y)};
+      jamps[0][0] += T(1.0) * amplitude[0];
+      jamps[1][0] += T(1.0) * amplitude[1];
+    }
+    // an amplitude of currents 14 and 15, closed on both of the top's rows
+    if (0xcc33ull >> code & 1) {
+      cplx<T> y[4];
+      closing_spinor(n14.c, n15.c, y);
+      const cplx<T> amplitude[2] = {closed_amplitude(row_0.c, y), closed_amplitude(row_1.c, y)};
+      jamps[0][1] += T(0.3333333333333333) * amplitude[0];
+      jamps[1][1] += T(0.3333333333333333) * amplitude[1];
+    }
+    // an amplitude of currents 17 and 15, closed on both of the top's rows
+    if (0xcc33ull >> code & 1) {
+      cplx<T> y[4];
+      closing_spinor(n17.c, n15.c, y);
+      const cplx<T> amplitude[2] = {closed_amplitude(row_0.c, y), closed_amplitude(row_1.c, y)};
+      jamps[0][7] += T(-1.0) * amplitude[0];
+      jamps[1][7] += T(-1.0) * amplitude[1];
+    }
+    // an amplitude of currents 18 and 21, closed on both of the top's rows
+    if (0xcc33ull >> code & 1) {
+      cplx<T> y[4];
+      closing_spinor(n18.c, n21.c, y);
+      const cplx<T> amplitude[2] = {closed_amplitude(row_0.c, y), closed_amplitude(row_1.c, y)};
+      jamps[0][2] += T(-1.0) * amplitude[0];
+      jamps[0][3] += T(0.3333333333333333) * amplitude[0];
+      jamps[0][10] += T(1.0) * amplitude[0];
+      jamps[0][11] += T(-0.3333333333333333) * amplitude[0];
+      jamps[1][2] += T(-1.0) * amplitude[1];
+      jamps[1][3] += T(0.3333333333333333) * amplitude[1];
+      jamps[1][10] += T(1.0) * amplitude[1];
+      jamps[1][11] += T(-0.3333333333333333) * amplitude[1];
+    }
+    // an amplitude of currents 20 and 10, closed on both of the top's rows
+    if (0xcc33ull >> code & 1) {
+      cplx<T> y[4];
+      closing_spinor(n20.c, n10.c, y);
+      const cplx<T> amplitude[2] = {closed_amplitude(row_0.c, y), closed_amplitude(row_1.c, y)};
+      jamps[0][2] += T(-1.0) * amplitude[0];
+      jamps[1][2] += T(-1.0) * amplitude[1];
+    }
+    // an amplitude of currents 27 and 11, closed on both of the top's rows
+    if (0xcc33ull >> code & 1) {
+      cplx<T> y[4];
+      closing_spinor(n27.c, n11.c, y);
+      const cplx<T> amplitude[2] = {closed_amplitude(row_0.c, y), closed_amplitude(row_1.c, y)};
+      jamps[0][5] += T(1.0) * amplitude[0];
+      jamps[1][5] += T(1.0) * amplitude[1];
+    }
+    // an amplitude of currents 28 and 10, closed on both of the top's rows
+    if (0xcc33ull >> code & 1) {
+      cplx<T> y[4];
+      closing_spinor(n28.c, n10.c, y);
+      const cplx<T> amplitude[2] = {closed_amplitude(row_0.c, y), closed_amplitude(row_1.c, y)};
+      jamps[0][4] += T(0.3333333333333333) * amplitude[0];
+      jamps[1][4] += T(0.3333333333333333) * amplitude[1];
+    }
+    // an amplitude of currents 29 and 10, closed on both of the top's rows
+    if (0xcc33ull >> code & 1) {
+      cplx<T> y[4];
+      closing_spinor(n29.c, n10.c, y);
+      const cplx<T> amplitude[2] = {closed_amplitude(row_0.c, y), closed_amplitude(row_1.c, y)};
+      jamps[0][5] += T(-1.0) * amplitude[0];
+      jamps[1][5] += T(-1.0) * amplitude[1];
+    }
+    // an amplitude of currents 30 and 11, closed on both of the top's rows
+    if (0xcc33ull >> code & 1) {
+      cplx<T> y[4];
+      closing_spinor(n30.c, n11.c, y);
+      const cplx<T> amplitude[2] = {closed_amplitude(row_0.c, y), closed_amplitude(row_1.c, y)};
+      jamps[0][6] += T(0.3333333333333333) * amplitude[0];
+      jamps[1][6] += T(0.3333333333333333) * amplitude[1];
+    }
+    // an amplitude of currents 32 and 10, closed on both of the top's rows
+    if (0xcc33ull >> code & 1) {
+      cplx<T> y[4];
+      closing_spinor(n32.c, n10.c, y);
+      const cplx<T> amplitude[2] = {closed_amplitude(row_0.c, y), closed_amplitude(row_1.c, y)};
+      jamps[0][7] += T(1.0) * amplitude[0];
+      jamps[1][7] += T(1.0) * amplitude[1];
+    }
+    // an amplitude of currents 35 and 10, closed on both of the top's rows
+    if (0xcc33ull >> code & 1) {
+      cplx<T> y[4];
+      closing_spinor(n35.c, n10.c, y);
+      const cplx<T> amplitude[2] = {closed_amplitude(row_0.c, y), closed_amplitude(row_1.c, y)};
+      jamps[0][8] += T(-1.0) * amplitude[0];
+      jamps[1][8] += T(-1.0) * amplitude[1];
+    }
+    // an amplitude of currents 38 and 10, closed on both of the top's rows
+    if (0xcc33ull >> code & 1) {
+      cplx<T> y[4];
+      closing_spinor(n38.c, n10.c, y);
+      const cplx<T> amplitude[2] = {closed_amplitude(row_0.c, y), closed_amplitude(row_1.c, y)};
+      jamps[0][9] += T(0.3333333333333333) * amplitude[0];
+      jamps[1][9] += T(0.3333333333333333) * amplitude[1];
+    }
+    // an amplitude of currents 39 and 10, closed on both of the top's rows
+    if (0xcc33ull >> code & 1) {
+      cplx<T> y[4];
+      closing_spinor(n39.c, n10.c, y);
+      const cplx<T> amplitude[2] = {closed_amplitude(row_0.c, y), closed_amplitude(row_1.c, y)};
+      jamps[0][10] += T(-1.0) * amplitude[0];
+      jamps[1][10] += T(-1.0) * amplitude[1];
+    }
+    // clang-format on
+    sink(a, jamps);
+  }
 }
 
-// Whether flow_top_jamps can give a non-zero jamp at these helicities of the
+// Whether flow_top_pair_jamps can give a non-zero jamp at these helicities of the
 // light particles (massless quarks keep their chirality).
 KOKKOS_INLINE_FUNCTION bool flow_top_live(const int* helicity) {
   const unsigned code = (helicity[0] > 0 ? 1u : 0u) | (helicity[1] > 0 ? 2u : 0u) | (helicity[4] > 0 ? 4u : 0u) | (helicity[5] > 0 ? 8u : 0u);

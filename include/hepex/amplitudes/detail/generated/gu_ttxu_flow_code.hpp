@@ -88,17 +88,20 @@ KOKKOS_INLINE_FUNCTION void flow_jamps(const ColourFlowEvent<T, Particles, Nodes
   // clang-format on
 }
 
-// The jamps of one event at the two helicity combinations that share the
-// antitop's helicity `antitop` and the other particles' (helicity[p]), the
-// closing top's being top[0] and top[1] (colour_flow_top_pairs.hpp):
-// jamps[c] for c = 0, 1, each colour_flow_jamps' to the bit. `code` has bit
-// j set where the j-th light particle's helicity is +1; a current or term
-// that is zero at some codes (massless quarks keep their chirality) is
-// formed only at the others (top_pair_code.py).
-template <int Colours, class T, class Momentum>
-KOKKOS_INLINE_FUNCTION void flow_top_jamps(const Momentum& momentum, const int* helicity,
-                                           int antitop, const int* top,
-                                           const TopQuark& quark, cplx<T> (*jamps)[Colours]) {
+// The jamps of one event at the helicity combinations that share the light
+// particles' helicities (helicity[p]), for each antitop helicity antitops[a]
+// with bit a of `wanted` set: sink(a, jamps), jamps[c] at the closing top's
+// helicity top[c], each colour_flow_jamps' to the bit (colour_flow_top_pairs.hpp).
+// The light currents (without the antitop) are formed once, before the loop
+// over the antitop's helicities, which the device compiler keeps as a loop.
+// `code` has bit j set where the j-th light particle's helicity is +1; a
+// current or term that is zero at some codes (massless quarks keep their
+// chirality) is formed only at the others (top_pair_code.py).
+template <int Colours, class T, class Momentum, class Sink>
+KOKKOS_INLINE_FUNCTION void flow_top_pair_jamps(const Momentum& momentum, const int* helicity,
+                                                const int* antitops, unsigned wanted,
+                                                const int* top, const TopQuark& quark,
+                                                const Sink& sink) {
   static_assert(Colours == 4, "gu_ttxu's colours");
   using D = Doubles<T>;
   const T top_mass = T(quark.mass);
@@ -109,23 +112,10 @@ KOKKOS_INLINE_FUNCTION void flow_top_jamps(const Momentum& momentum, const int* 
   D p[5][4];
   for (int part = 0; part < 5; ++part)
     for (int mu = 0; mu < 4; ++mu) p[part][mu] = momentum(part, mu);
-  for (int t = 0; t < 2; ++t)
-    for (int c = 0; c < Colours; ++c) jamps[t][c] = cplx<T>(T(0));
   // clang-format off
   const Wave<T> row_0 = oxxxxx<T>(p[2], top_mass, top[0], 1);
   const Wave<T> row_1 = oxxxxx<T>(p[2], top_mass, top[1], 1);
-  const Wave<T> n5 = ixxxxx<T>(p[3], top_mass, antitop, -1);  // node 5: particle 3
   const Wave<T> n0 = vxxxxx<T>(p[0], helicity[0], -1);  // node 0: particle 0
-  D k_0x9[4];  // the outgoing momentum of particles 0 3
-  for (int mu = 0; mu < 4; ++mu) k_0x9[mu] = -p[0][mu] + p[3][mu];
-  const T top_propagator_0x9 = T(square(k_0x9) - D(quark.mass * quark.mass));
-  Wave<T> n7;  // node 7: flow_column of particles 0 3
-  {
-    for (int mu = 0; mu < 4; ++mu) n7.k[mu] = k_0x9[mu];
-    cplx<T> pair[4] = {};
-    add_gamma_times(n0.c, n5.c, pair);
-    finish_current<4u>(flow_column, 1, k_0x9, top_propagator_0x9, quark, unused, unused, pair, n7.c);
-  }
   const Wave<T> n1 = ixxxxx<T>(p[1], T(0), helicity[1], 1);  // node 1: particle 1
   const Wave<T> n2 = oxxxxx<T>(p[4], T(0), helicity[4], 1);  // node 2: particle 4
   D k_0x12[4];  // the outgoing momentum of particles 1 4
@@ -137,36 +127,6 @@ KOKKOS_INLINE_FUNCTION void flow_top_jamps(const Momentum& momentum, const int* 
     cplx<T> pair[4] = {};
     add_pair_current(n1.c, n2.c, T(0.5), pair);
     finish_current<4u>(flow_gluon, 0, k_0x12, inverse_square_0x12, quark, unused, unused, pair, n3.c);
-  }
-  D k_0x1a[4];  // the outgoing momentum of particles 1 3 4
-  for (int mu = 0; mu < 4; ++mu) k_0x1a[mu] = -p[1][mu] + p[3][mu] + p[4][mu];
-  const T top_propagator_0x1a = T(square(k_0x1a) - D(quark.mass * quark.mass));
-  Wave<T> n6;  // node 6: flow_column of particles 1 3 4
-  if (0xc3ull >> code & 1) {
-    for (int mu = 0; mu < 4; ++mu) n6.k[mu] = k_0x1a[mu];
-    cplx<T> pair[4] = {};
-    add_gamma_times(n3.c, n5.c, pair);
-    finish_current<4u>(flow_column, 1, k_0x1a, top_propagator_0x1a, quark, unused, unused, pair, n6.c);
-  }
-  // an amplitude of currents 0 and 6, closed on both of the top's rows
-  if (0xc3ull >> code & 1) {
-    cplx<T> y[4];
-    closing_spinor(n0.c, n6.c, y);
-    const cplx<T> amplitude[2] = {closed_amplitude(row_0.c, y), closed_amplitude(row_1.c, y)};
-    jamps[0][0] += T(-1.0) * amplitude[0];
-    jamps[0][1] += T(0.3333333333333333) * amplitude[0];
-    jamps[1][0] += T(-1.0) * amplitude[1];
-    jamps[1][1] += T(0.3333333333333333) * amplitude[1];
-  }
-  // an amplitude of currents 3 and 7, closed on both of the top's rows
-  if (0xc3ull >> code & 1) {
-    cplx<T> y[4];
-    closing_spinor(n3.c, n7.c, y);
-    const cplx<T> amplitude[2] = {closed_amplitude(row_0.c, y), closed_amplitude(row_1.c, y)};
-    jamps[0][1] += T(0.3333333333333333) * amplitude[0];
-    jamps[0][3] += T(-1.0) * amplitude[0];
-    jamps[1][1] += T(0.3333333333333333) * amplitude[1];
-    jamps[1][3] += T(-1.0) * amplitude[1];
   }
   D k_0x3[4];  // the outgoing momentum of particles 0 1
   for (int mu = 0; mu < 4; ++mu) k_0x3[mu] = -p[0][mu] + -p[1][mu];
@@ -198,32 +158,12 @@ KOKKOS_INLINE_FUNCTION void flow_top_jamps(const Momentum& momentum, const int* 
     add_vvv_numerator(n0, n3, three);
     finish_current<1u>(flow_gluon, 0, k_0x13, inverse_square_0x13, quark, three, unused, unused, n9.c);
   }
-  // an amplitude of currents 9 and 5, closed on both of the top's rows
-  if (0xc3ull >> code & 1) {
-    cplx<T> y[4];
-    closing_spinor(n9.c, n5.c, y);
-    const cplx<T> amplitude[2] = {closed_amplitude(row_0.c, y), closed_amplitude(row_1.c, y)};
-    jamps[0][0] += T(-1.0) * amplitude[0];
-    jamps[0][3] += T(1.0) * amplitude[0];
-    jamps[1][0] += T(-1.0) * amplitude[1];
-    jamps[1][3] += T(1.0) * amplitude[1];
-  }
   Wave<T> n10;  // node 10: flow_gluon of particles 0 1 4
   if (0xc3ull >> code & 1) {
     for (int mu = 0; mu < 4; ++mu) n10.k[mu] = k_0x13[mu];
     cplx<T> pair[4] = {};
     add_pair_current(n4.c, n2.c, T(0.5), pair);
     finish_current<4u>(flow_gluon, 0, k_0x13, inverse_square_0x13, quark, unused, unused, pair, n10.c);
-  }
-  // an amplitude of currents 10 and 5, closed on both of the top's rows
-  if (0xc3ull >> code & 1) {
-    cplx<T> y[4];
-    closing_spinor(n10.c, n5.c, y);
-    const cplx<T> amplitude[2] = {closed_amplitude(row_0.c, y), closed_amplitude(row_1.c, y)};
-    jamps[0][0] += T(-1.0) * amplitude[0];
-    jamps[0][2] += T(0.3333333333333333) * amplitude[0];
-    jamps[1][0] += T(-1.0) * amplitude[1];
-    jamps[1][2] += T(0.3333333333333333) * amplitude[1];
   }
   Wave<T> n11;  // node 11: flow_gluon of particles 0 1 4
   if (0xc3ull >> code & 1) {
@@ -232,20 +172,91 @@ KOKKOS_INLINE_FUNCTION void flow_top_jamps(const Momentum& momentum, const int* 
     add_pair_current(n1.c, n8.c, T(0.5), pair);
     finish_current<4u>(flow_gluon, 0, k_0x13, inverse_square_0x13, quark, unused, unused, pair, n11.c);
   }
-  // an amplitude of currents 11 and 5, closed on both of the top's rows
-  if (0xc3ull >> code & 1) {
-    cplx<T> y[4];
-    closing_spinor(n11.c, n5.c, y);
-    const cplx<T> amplitude[2] = {closed_amplitude(row_0.c, y), closed_amplitude(row_1.c, y)};
-    jamps[0][2] += T(0.3333333333333333) * amplitude[0];
-    jamps[0][3] += T(-1.0) * amplitude[0];
-    jamps[1][2] += T(0.3333333333333333) * amplitude[1];
-    jamps[1][3] += T(-1.0) * amplitude[1];
-  }
   // clang-format on
+  HEPEX_KEEP_LOOP
+  for (int a = 0; a < 2; ++a) {
+    if ((wanted >> a & 1) == 0) continue;
+    cplx<T> jamps[2][Colours];
+    for (int t = 0; t < 2; ++t)
+      for (int c = 0; c < Colours; ++c) jamps[t][c] = cplx<T>(T(0));
+    // clang-format off
+    const Wave<T> n5 = ixxxxx<T>(p[3], top_mass, antitops[a], -1);  // node 5: particle 3
+    D k_0x1a[4];  // the outgoing momentum of particles 1 3 4
+    for (int mu = 0; mu < 4; ++mu) k_0x1a[mu] = -p[1][mu] + p[3][mu] + p[4][mu];
+    const T top_propagator_0x1a = T(square(k_0x1a) - D(quark.mass * quark.mass));
+    Wave<T> n6;  // node 6: flow_column of particles 1 3 4
+    if (0xc3ull >> code & 1) {
+      for (int mu = 0; mu < 4; ++mu) n6.k[mu] = k_0x1a[mu];
+      cplx<T> pair[4] = {};
+      add_gamma_times(n3.c, n5.c, pair);
+      finish_current<4u>(flow_column, 1, k_0x1a, top_propagator_0x1a, quark, unused, unused, pair, n6.c);
+    }
+    D k_0x9[4];  // the outgoing momentum of particles 0 3
+    for (int mu = 0; mu < 4; ++mu) k_0x9[mu] = -p[0][mu] + p[3][mu];
+    const T top_propagator_0x9 = T(square(k_0x9) - D(quark.mass * quark.mass));
+    Wave<T> n7;  // node 7: flow_column of particles 0 3
+    {
+      for (int mu = 0; mu < 4; ++mu) n7.k[mu] = k_0x9[mu];
+      cplx<T> pair[4] = {};
+      add_gamma_times(n0.c, n5.c, pair);
+      finish_current<4u>(flow_column, 1, k_0x9, top_propagator_0x9, quark, unused, unused, pair, n7.c);
+    }
+    // an amplitude of currents 0 and 6, closed on both of the top's rows
+    if (0xc3ull >> code & 1) {
+      cplx<T> y[4];
+      closing_spinor(n0.c, n6.c, y);
+      const cplx<T> amplitude[2] = {closed_amplitude(row_0.c, y), closed_amplitude(row_1.c, y)};
+      jamps[0][0] += T(-1.0) * amplitude[0];
+      jamps[0][1] += T(0.3333333333333333) * amplitude[0];
+      jamps[1][0] += T(-1.0) * amplitude[1];
+      jamps[1][1] += T(0.3333333333333333) * amplitude[1];
+    }
+    // an amplitude of currents 3 and 7, closed on both of the top's rows
+    if (0xc3ull >> code & 1) {
+      cplx<T> y[4];
+      closing_spinor(n3.c, n7.c, y);
+      const cplx<T> amplitude[2] = {closed_amplitude(row_0.c, y), closed_amplitude(row_1.c, y)};
+      jamps[0][1] += T(0.3333333333333333) * amplitude[0];
+      jamps[0][3] += T(-1.0) * amplitude[0];
+      jamps[1][1] += T(0.3333333333333333) * amplitude[1];
+      jamps[1][3] += T(-1.0) * amplitude[1];
+    }
+    // an amplitude of currents 9 and 5, closed on both of the top's rows
+    if (0xc3ull >> code & 1) {
+      cplx<T> y[4];
+      closing_spinor(n9.c, n5.c, y);
+      const cplx<T> amplitude[2] = {closed_amplitude(row_0.c, y), closed_amplitude(row_1.c, y)};
+      jamps[0][0] += T(-1.0) * amplitude[0];
+      jamps[0][3] += T(1.0) * amplitude[0];
+      jamps[1][0] += T(-1.0) * amplitude[1];
+      jamps[1][3] += T(1.0) * amplitude[1];
+    }
+    // an amplitude of currents 10 and 5, closed on both of the top's rows
+    if (0xc3ull >> code & 1) {
+      cplx<T> y[4];
+      closing_spinor(n10.c, n5.c, y);
+      const cplx<T> amplitude[2] = {closed_amplitude(row_0.c, y), closed_amplitude(row_1.c, y)};
+      jamps[0][0] += T(-1.0) * amplitude[0];
+      jamps[0][2] += T(0.3333333333333333) * amplitude[0];
+      jamps[1][0] += T(-1.0) * amplitude[1];
+      jamps[1][2] += T(0.3333333333333333) * amplitude[1];
+    }
+    // an amplitude of currents 11 and 5, closed on both of the top's rows
+    if (0xc3ull >> code & 1) {
+      cplx<T> y[4];
+      closing_spinor(n11.c, n5.c, y);
+      const cplx<T> amplitude[2] = {closed_amplitude(row_0.c, y), closed_amplitude(row_1.c, y)};
+      jamps[0][2] += T(0.3333333333333333) * amplitude[0];
+      jamps[0][3] += T(-1.0) * amplitude[0];
+      jamps[1][2] += T(0.3333333333333333) * amplitude[1];
+      jamps[1][3] += T(-1.0) * amplitude[1];
+    }
+    // clang-format on
+    sink(a, jamps);
+  }
 }
 
-// Whether flow_top_jamps can give a non-zero jamp at these helicities of the
+// Whether flow_top_pair_jamps can give a non-zero jamp at these helicities of the
 // light particles (massless quarks keep their chirality).
 KOKKOS_INLINE_FUNCTION bool flow_top_live(const int* helicity) {
   const unsigned code = (helicity[0] > 0 ? 1u : 0u) | (helicity[1] > 0 ? 2u : 0u) | (helicity[4] > 0 ? 4u : 0u);

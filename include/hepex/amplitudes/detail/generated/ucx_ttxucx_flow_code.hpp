@@ -132,17 +132,20 @@ KOKKOS_INLINE_FUNCTION void flow_jamps(const ColourFlowEvent<T, Particles, Nodes
   // clang-format on
 }
 
-// The jamps of one event at the two helicity combinations that share the
-// antitop's helicity `antitop` and the other particles' (helicity[p]), the
-// closing top's being top[0] and top[1] (colour_flow_top_pairs.hpp):
-// jamps[c] for c = 0, 1, each colour_flow_jamps' to the bit. `code` has bit
-// j set where the j-th light particle's helicity is +1; a current or term
-// that is zero at some codes (massless quarks keep their chirality) is
-// formed only at the others (top_pair_code.py).
-template <int Colours, class T, class Momentum>
-KOKKOS_INLINE_FUNCTION void flow_top_jamps(const Momentum& momentum, const int* helicity,
-                                           int antitop, const int* top,
-                                           const TopQuark& quark, cplx<T> (*jamps)[Colours]) {
+// The jamps of one event at the helicity combinations that share the light
+// particles' helicities (helicity[p]), for each antitop helicity antitops[a]
+// with bit a of `wanted` set: sink(a, jamps), jamps[c] at the closing top's
+// helicity top[c], each colour_flow_jamps' to the bit (colour_flow_top_pairs.hpp).
+// The light currents (without the antitop) are formed once, before the loop
+// over the antitop's helicities, which the device compiler keeps as a loop.
+// `code` has bit j set where the j-th light particle's helicity is +1; a
+// current or term that is zero at some codes (massless quarks keep their
+// chirality) is formed only at the others (top_pair_code.py).
+template <int Colours, class T, class Momentum, class Sink>
+KOKKOS_INLINE_FUNCTION void flow_top_pair_jamps(const Momentum& momentum, const int* helicity,
+                                                const int* antitops, unsigned wanted,
+                                                const int* top, const TopQuark& quark,
+                                                const Sink& sink) {
   static_assert(Colours == 6, "ucx_ttxucx's colours");
   using D = Doubles<T>;
   const T top_mass = T(quark.mass);
@@ -153,12 +156,9 @@ KOKKOS_INLINE_FUNCTION void flow_top_jamps(const Momentum& momentum, const int* 
   D p[6][4];
   for (int part = 0; part < 6; ++part)
     for (int mu = 0; mu < 4; ++mu) p[part][mu] = momentum(part, mu);
-  for (int t = 0; t < 2; ++t)
-    for (int c = 0; c < Colours; ++c) jamps[t][c] = cplx<T>(T(0));
   // clang-format off
   const Wave<T> row_0 = oxxxxx<T>(p[2], top_mass, top[0], 1);
   const Wave<T> row_1 = oxxxxx<T>(p[2], top_mass, top[1], 1);
-  const Wave<T> n10 = ixxxxx<T>(p[3], top_mass, antitop, -1);  // node 10: particle 3
   const Wave<T> n0 = ixxxxx<T>(p[0], T(0), helicity[0], 1);  // node 0: particle 0
   const Wave<T> n1 = oxxxxx<T>(p[1], T(0), helicity[1], -1);  // node 1: particle 1
   const Wave<T> n2 = ixxxxx<T>(p[5], T(0), helicity[5], -1);  // node 2: particle 5
@@ -171,16 +171,6 @@ KOKKOS_INLINE_FUNCTION void flow_top_jamps(const Momentum& momentum, const int* 
     cplx<T> pair[4] = {};
     add_pair_current(n2.c, n1.c, T(0.5), pair);
     finish_current<4u>(flow_gluon, 0, k_0x22, inverse_square_0x22, quark, unused, unused, pair, n3.c);
-  }
-  D k_0x2a[4];  // the outgoing momentum of particles 1 3 5
-  for (int mu = 0; mu < 4; ++mu) k_0x2a[mu] = -p[1][mu] + p[3][mu] + p[5][mu];
-  const T top_propagator_0x2a = T(square(k_0x2a) - D(quark.mass * quark.mass));
-  Wave<T> n12;  // node 12: flow_column of particles 1 3 5
-  if (0xcc33ull >> code & 1) {
-    for (int mu = 0; mu < 4; ++mu) n12.k[mu] = k_0x2a[mu];
-    cplx<T> pair[4] = {};
-    add_gamma_times(n3.c, n10.c, pair);
-    finish_current<4u>(flow_column, 1, k_0x2a, top_propagator_0x2a, quark, unused, unused, pair, n12.c);
   }
   const Wave<T> n4 = oxxxxx<T>(p[4], T(0), helicity[4], 1);  // node 4: particle 4
   D k_0x32[4];  // the outgoing momentum of particles 1 4 5
@@ -202,44 +192,6 @@ KOKKOS_INLINE_FUNCTION void flow_top_jamps(const Momentum& momentum, const int* 
     cplx<T> pair[4] = {};
     add_pair_current(n0.c, n4.c, T(0.5), pair);
     finish_current<4u>(flow_gluon, 0, k_0x11, inverse_square_0x11, quark, unused, unused, pair, n6.c);
-  }
-  D k_0x19[4];  // the outgoing momentum of particles 0 3 4
-  for (int mu = 0; mu < 4; ++mu) k_0x19[mu] = -p[0][mu] + p[3][mu] + p[4][mu];
-  const T top_propagator_0x19 = T(square(k_0x19) - D(quark.mass * quark.mass));
-  Wave<T> n11;  // node 11: flow_column of particles 0 3 4
-  if (0xa5a5ull >> code & 1) {
-    for (int mu = 0; mu < 4; ++mu) n11.k[mu] = k_0x19[mu];
-    cplx<T> pair[4] = {};
-    add_gamma_times(n6.c, n10.c, pair);
-    finish_current<4u>(flow_column, 1, k_0x19, top_propagator_0x19, quark, unused, unused, pair, n11.c);
-  }
-  // an amplitude of currents 3 and 11, closed on both of the top's rows
-  if (0x8421ull >> code & 1) {
-    cplx<T> y[4];
-    closing_spinor(n3.c, n11.c, y);
-    const cplx<T> amplitude[2] = {closed_amplitude(row_0.c, y), closed_amplitude(row_1.c, y)};
-    jamps[0][1] += T(1.0) * amplitude[0];
-    jamps[0][3] += T(-0.3333333333333333) * amplitude[0];
-    jamps[0][4] += T(-0.3333333333333333) * amplitude[0];
-    jamps[0][5] += T(0.1111111111111111) * amplitude[0];
-    jamps[1][1] += T(1.0) * amplitude[1];
-    jamps[1][3] += T(-0.3333333333333333) * amplitude[1];
-    jamps[1][4] += T(-0.3333333333333333) * amplitude[1];
-    jamps[1][5] += T(0.1111111111111111) * amplitude[1];
-  }
-  // an amplitude of currents 6 and 12, closed on both of the top's rows
-  if (0x8421ull >> code & 1) {
-    cplx<T> y[4];
-    closing_spinor(n6.c, n12.c, y);
-    const cplx<T> amplitude[2] = {closed_amplitude(row_0.c, y), closed_amplitude(row_1.c, y)};
-    jamps[0][2] += T(1.0) * amplitude[0];
-    jamps[0][3] += T(-0.3333333333333333) * amplitude[0];
-    jamps[0][4] += T(-0.3333333333333333) * amplitude[0];
-    jamps[0][5] += T(0.1111111111111111) * amplitude[0];
-    jamps[1][2] += T(1.0) * amplitude[1];
-    jamps[1][3] += T(-0.3333333333333333) * amplitude[1];
-    jamps[1][4] += T(-0.3333333333333333) * amplitude[1];
-    jamps[1][5] += T(0.1111111111111111) * amplitude[1];
   }
   D k_0x31[4];  // the outgoing momentum of particles 0 4 5
   for (int mu = 0; mu < 4; ++mu) k_0x31[mu] = -p[0][mu] + p[4][mu] + p[5][mu];
@@ -281,40 +233,12 @@ KOKKOS_INLINE_FUNCTION void flow_top_jamps(const Momentum& momentum, const int* 
     add_pair_current(n7.c, n1.c, T(0.5), pair);
     finish_current<4u>(flow_gluon, 0, k_0x33, inverse_square_0x33, quark, unused, unused, pair, n13.c);
   }
-  // an amplitude of currents 13 and 10, closed on both of the top's rows
-  if (0x8421ull >> code & 1) {
-    cplx<T> y[4];
-    closing_spinor(n13.c, n10.c, y);
-    const cplx<T> amplitude[2] = {closed_amplitude(row_0.c, y), closed_amplitude(row_1.c, y)};
-    jamps[0][0] += T(-0.3333333333333333) * amplitude[0];
-    jamps[0][2] += T(1.0) * amplitude[0];
-    jamps[0][3] += T(-0.3333333333333333) * amplitude[0];
-    jamps[0][5] += T(0.1111111111111111) * amplitude[0];
-    jamps[1][0] += T(-0.3333333333333333) * amplitude[1];
-    jamps[1][2] += T(1.0) * amplitude[1];
-    jamps[1][3] += T(-0.3333333333333333) * amplitude[1];
-    jamps[1][5] += T(0.1111111111111111) * amplitude[1];
-  }
   Wave<T> n14;  // node 14: flow_gluon of particles 0 1 4 5
   if (0x8421ull >> code & 1) {
     for (int mu = 0; mu < 4; ++mu) n14.k[mu] = k_0x33[mu];
     cplx<T> pair[4] = {};
     add_pair_current(n8.c, n4.c, T(0.5), pair);
     finish_current<4u>(flow_gluon, 0, k_0x33, inverse_square_0x33, quark, unused, unused, pair, n14.c);
-  }
-  // an amplitude of currents 14 and 10, closed on both of the top's rows
-  if (0x8421ull >> code & 1) {
-    cplx<T> y[4];
-    closing_spinor(n14.c, n10.c, y);
-    const cplx<T> amplitude[2] = {closed_amplitude(row_0.c, y), closed_amplitude(row_1.c, y)};
-    jamps[0][0] += T(-0.3333333333333333) * amplitude[0];
-    jamps[0][1] += T(1.0) * amplitude[0];
-    jamps[0][4] += T(-0.3333333333333333) * amplitude[0];
-    jamps[0][5] += T(0.1111111111111111) * amplitude[0];
-    jamps[1][0] += T(-0.3333333333333333) * amplitude[1];
-    jamps[1][1] += T(1.0) * amplitude[1];
-    jamps[1][4] += T(-0.3333333333333333) * amplitude[1];
-    jamps[1][5] += T(0.1111111111111111) * amplitude[1];
   }
   Wave<T> n15;  // node 15: flow_gluon of particles 0 1 4 5
   if (0x8421ull >> code & 1) {
@@ -323,40 +247,12 @@ KOKKOS_INLINE_FUNCTION void flow_top_jamps(const Momentum& momentum, const int* 
     add_pair_current(n0.c, n5.c, T(0.5), pair);
     finish_current<4u>(flow_gluon, 0, k_0x33, inverse_square_0x33, quark, unused, unused, pair, n15.c);
   }
-  // an amplitude of currents 15 and 10, closed on both of the top's rows
-  if (0x8421ull >> code & 1) {
-    cplx<T> y[4];
-    closing_spinor(n15.c, n10.c, y);
-    const cplx<T> amplitude[2] = {closed_amplitude(row_0.c, y), closed_amplitude(row_1.c, y)};
-    jamps[0][0] += T(-0.3333333333333333) * amplitude[0];
-    jamps[0][2] += T(1.0) * amplitude[0];
-    jamps[0][4] += T(-0.3333333333333333) * amplitude[0];
-    jamps[0][5] += T(0.1111111111111111) * amplitude[0];
-    jamps[1][0] += T(-0.3333333333333333) * amplitude[1];
-    jamps[1][2] += T(1.0) * amplitude[1];
-    jamps[1][4] += T(-0.3333333333333333) * amplitude[1];
-    jamps[1][5] += T(0.1111111111111111) * amplitude[1];
-  }
   Wave<T> n16;  // node 16: flow_gluon of particles 0 1 4 5
   if (0x8421ull >> code & 1) {
     for (int mu = 0; mu < 4; ++mu) n16.k[mu] = k_0x33[mu];
     cplx<T> pair[4] = {};
     add_pair_current(n2.c, n9.c, T(0.5), pair);
     finish_current<4u>(flow_gluon, 0, k_0x33, inverse_square_0x33, quark, unused, unused, pair, n16.c);
-  }
-  // an amplitude of currents 16 and 10, closed on both of the top's rows
-  if (0x8421ull >> code & 1) {
-    cplx<T> y[4];
-    closing_spinor(n16.c, n10.c, y);
-    const cplx<T> amplitude[2] = {closed_amplitude(row_0.c, y), closed_amplitude(row_1.c, y)};
-    jamps[0][0] += T(-0.3333333333333333) * amplitude[0];
-    jamps[0][1] += T(1.0) * amplitude[0];
-    jamps[0][3] += T(-0.3333333333333333) * amplitude[0];
-    jamps[0][5] += T(0.1111111111111111) * amplitude[0];
-    jamps[1][0] += T(-0.3333333333333333) * amplitude[1];
-    jamps[1][1] += T(1.0) * amplitude[1];
-    jamps[1][3] += T(-0.3333333333333333) * amplitude[1];
-    jamps[1][5] += T(0.1111111111111111) * amplitude[1];
   }
   Wave<T> n17;  // node 17: flow_gluon of particles 0 1 4 5
   if (0x8421ull >> code & 1) {
@@ -365,20 +261,135 @@ KOKKOS_INLINE_FUNCTION void flow_top_jamps(const Momentum& momentum, const int* 
     add_vvv_numerator(n3, n6, three);
     finish_current<1u>(flow_gluon, 0, k_0x33, inverse_square_0x33, quark, three, unused, unused, n17.c);
   }
-  // an amplitude of currents 17 and 10, closed on both of the top's rows
-  if (0x8421ull >> code & 1) {
-    cplx<T> y[4];
-    closing_spinor(n17.c, n10.c, y);
-    const cplx<T> amplitude[2] = {closed_amplitude(row_0.c, y), closed_amplitude(row_1.c, y)};
-    jamps[0][1] += T(1.0) * amplitude[0];
-    jamps[0][2] += T(-1.0) * amplitude[0];
-    jamps[1][1] += T(1.0) * amplitude[1];
-    jamps[1][2] += T(-1.0) * amplitude[1];
-  }
   // clang-format on
+  HEPEX_KEEP_LOOP
+  for (int a = 0; a < 2; ++a) {
+    if ((wanted >> a & 1) == 0) continue;
+    cplx<T> jamps[2][Colours];
+    for (int t = 0; t < 2; ++t)
+      for (int c = 0; c < Colours; ++c) jamps[t][c] = cplx<T>(T(0));
+    // clang-format off
+    const Wave<T> n10 = ixxxxx<T>(p[3], top_mass, antitops[a], -1);  // node 10: particle 3
+    D k_0x19[4];  // the outgoing momentum of particles 0 3 4
+    for (int mu = 0; mu < 4; ++mu) k_0x19[mu] = -p[0][mu] + p[3][mu] + p[4][mu];
+    const T top_propagator_0x19 = T(square(k_0x19) - D(quark.mass * quark.mass));
+    Wave<T> n11;  // node 11: flow_column of particles 0 3 4
+    if (0xa5a5ull >> code & 1) {
+      for (int mu = 0; mu < 4; ++mu) n11.k[mu] = k_0x19[mu];
+      cplx<T> pair[4] = {};
+      add_gamma_times(n6.c, n10.c, pair);
+      finish_current<4u>(flow_column, 1, k_0x19, top_propagator_0x19, quark, unused, unused, pair, n11.c);
+    }
+    D k_0x2a[4];  // the outgoing momentum of particles 1 3 5
+    for (int mu = 0; mu < 4; ++mu) k_0x2a[mu] = -p[1][mu] + p[3][mu] + p[5][mu];
+    const T top_propagator_0x2a = T(square(k_0x2a) - D(quark.mass * quark.mass));
+    Wave<T> n12;  // node 12: flow_column of particles 1 3 5
+    if (0xcc33ull >> code & 1) {
+      for (int mu = 0; mu < 4; ++mu) n12.k[mu] = k_0x2a[mu];
+      cplx<T> pair[4] = {};
+      add_gamma_times(n3.c, n10.c, pair);
+      finish_current<4u>(flow_column, 1, k_0x2a, top_propagator_0x2a, quark, unused, unused, pair, n12.c);
+    }
+    // an amplitude of currents 3 and 11, closed on both of the top's rows
+    if (0x8421ull >> code & 1) {
+      cplx<T> y[4];
+      closing_spinor(n3.c, n11.c, y);
+      const cplx<T> amplitude[2] = {closed_amplitude(row_0.c, y), closed_amplitude(row_1.c, y)};
+      jamps[0][1] += T(1.0) * amplitude[0];
+      jamps[0][3] += T(-0.3333333333333333) * amplitude[0];
+      jamps[0][4] += T(-0.3333333333333333) * amplitude[0];
+      jamps[0][5] += T(0.1111111111111111) * amplitude[0];
+      jamps[1][1] += T(1.0) * amplitude[1];
+      jamps[1][3] += T(-0.3333333333333333) * amplitude[1];
+      jamps[1][4] += T(-0.3333333333333333) * amplitude[1];
+      jamps[1][5] += T(0.1111111111111111) * amplitude[1];
+    }
+    // an amplitude of currents 6 and 12, closed on both of the top's rows
+    if (0x8421ull >> code & 1) {
+      cplx<T> y[4];
+      closing_spinor(n6.c, n12.c, y);
+      const cplx<T> amplitude[2] = {closed_amplitude(row_0.c, y), closed_amplitude(row_1.c, y)};
+      jamps[0][2] += T(1.0) * amplitude[0];
+      jamps[0][3] += T(-0.3333333333333333) * amplitude[0];
+      jamps[0][4] += T(-0.3333333333333333) * amplitude[0];
+      jamps[0][5] += T(0.1111111111111111) * amplitude[0];
+      jamps[1][2] += T(1.0) * amplitude[1];
+      jamps[1][3] += T(-0.3333333333333333) * amplitude[1];
+      jamps[1][4] += T(-0.3333333333333333) * amplitude[1];
+      jamps[1][5] += T(0.1111111111111111) * amplitude[1];
+    }
+    // an amplitude of currents 13 and 10, closed on both of the top's rows
+    if (0x8421ull >> code & 1) {
+      cplx<T> y[4];
+      closing_spinor(n13.c, n10.c, y);
+      const cplx<T> amplitude[2] = {closed_amplitude(row_0.c, y), closed_amplitude(row_1.c, y)};
+      jamps[0][0] += T(-0.3333333333333333) * amplitude[0];
+      jamps[0][2] += T(1.0) * amplitude[0];
+      jamps[0][3] += T(-0.3333333333333333) * amplitude[0];
+      jamps[0][5] += T(0.1111111111111111) * amplitude[0];
+      jamps[1][0] += T(-0.3333333333333333) * amplitude[1];
+      jamps[1][2] += T(1.0) * amplitude[1];
+      jamps[1][3] += T(-0.3333333333333333) * amplitude[1];
+      jamps[1][5] += T(0.1111111111111111) * amplitude[1];
+    }
+    // an amplitude of currents 14 and 10, closed on both of the top's rows
+    if (0x8421ull >> code & 1) {
+      cplx<T> y[4];
+      closing_spinor(n14.c, n10.c, y);
+      const cplx<T> amplitude[2] = {closed_amplitude(row_0.c, y), closed_amplitude(row_1.c, y)};
+      jamps[0][0] += T(-0.3333333333333333) * amplitude[0];
+      jamps[0][1] += T(1.0) * amplitude[0];
+      jamps[0][4] += T(-0.3333333333333333) * amplitude[0];
+      jamps[0][5] += T(0.1111111111111111) * amplitude[0];
+      jamps[1][0] += T(-0.3333333333333333) * amplitude[1];
+      jamps[1][1] += T(1.0) * amplitude[1];
+      jamps[1][4] += T(-0.3333333333333333) * amplitude[1];
+      jamps[1][5] += T(0.1111111111111111) * amplitude[1];
+    }
+    // an amplitude of currents 15 and 10, closed on both of the top's rows
+    if (0x8421ull >> code & 1) {
+      cplx<T> y[4];
+      closing_spinor(n15.c, n10.c, y);
+      const cplx<T> amplitude[2] = {closed_amplitude(row_0.c, y), closed_amplitude(row_1.c, y)};
+      jamps[0][0] += T(-0.3333333333333333) * amplitude[0];
+      jamps[0][2] += T(1.0) * amplitude[0];
+      jamps[0][4] += T(-0.3333333333333333) * amplitude[0];
+      jamps[0][5] += T(0.1111111111111111) * amplitude[0];
+      jamps[1][0] += T(-0.3333333333333333) * amplitude[1];
+      jamps[1][2] += T(1.0) * amplitude[1];
+      jamps[1][4] += T(-0.3333333333333333) * amplitude[1];
+      jamps[1][5] += T(0.1111111111111111) * amplitude[1];
+    }
+    // an amplitude of currents 16 and 10, closed on both of the top's rows
+    if (0x8421ull >> code & 1) {
+      cplx<T> y[4];
+      closing_spinor(n16.c, n10.c, y);
+      const cplx<T> amplitude[2] = {closed_amplitude(row_0.c, y), closed_amplitude(row_1.c, y)};
+      jamps[0][0] += T(-0.3333333333333333) * amplitude[0];
+      jamps[0][1] += T(1.0) * amplitude[0];
+      jamps[0][3] += T(-0.3333333333333333) * amplitude[0];
+      jamps[0][5] += T(0.1111111111111111) * amplitude[0];
+      jamps[1][0] += T(-0.3333333333333333) * amplitude[1];
+      jamps[1][1] += T(1.0) * amplitude[1];
+      jamps[1][3] += T(-0.3333333333333333) * amplitude[1];
+      jamps[1][5] += T(0.1111111111111111) * amplitude[1];
+    }
+    // an amplitude of currents 17 and 10, closed on both of the top's rows
+    if (0x8421ull >> code & 1) {
+      cplx<T> y[4];
+      closing_spinor(n17.c, n10.c, y);
+      const cplx<T> amplitude[2] = {closed_amplitude(row_0.c, y), closed_amplitude(row_1.c, y)};
+      jamps[0][1] += T(1.0) * amplitude[0];
+      jamps[0][2] += T(-1.0) * amplitude[0];
+      jamps[1][1] += T(1.0) * amplitude[1];
+      jamps[1][2] += T(-1.0) * amplitude[1];
+    }
+    // clang-format on
+    sink(a, jamps);
+  }
 }
 
-// Whether flow_top_jamps can give a non-zero jamp at these helicities of the
+// Whether flow_top_pair_jamps can give a non-zero jamp at these helicities of the
 // light particles (massless quarks keep their chirality).
 KOKKOS_INLINE_FUNCTION bool flow_top_live(const int* helicity) {
   const unsigned code = (helicity[0] > 0 ? 1u : 0u) | (helicity[1] > 0 ? 2u : 0u) | (helicity[4] > 0 ? 4u : 0u) | (helicity[5] > 0 ? 8u : 0u);

@@ -230,17 +230,20 @@ KOKKOS_INLINE_FUNCTION void flow_jamps(const ColourFlowEvent<T, Particles, Nodes
   // clang-format on
 }
 
-// The jamps of one event at the two helicity combinations that share the
-// antitop's helicity `antitop` and the other particles' (helicity[p]), the
-// closing top's being top[0] and top[1] (colour_flow_top_pairs.hpp):
-// jamps[c] for c = 0, 1, each colour_flow_jamps' to the bit. `code` has bit
-// j set where the j-th light particle's helicity is +1; a current or term
-// that is zero at some codes (massless quarks keep their chirality) is
-// formed only at the others (top_pair_code.py).
-template <int Colours, class T, class Momentum>
-KOKKOS_INLINE_FUNCTION void flow_top_jamps(const Momentum& momentum, const int* helicity,
-                                           int antitop, const int* top,
-                                           const TopQuark& quark, cplx<T> (*jamps)[Colours]) {
+// The jamps of one event at the helicity combinations that share the light
+// particles' helicities (helicity[p]), for each antitop helicity antitops[a]
+// with bit a of `wanted` set: sink(a, jamps), jamps[c] at the closing top's
+// helicity top[c], each colour_flow_jamps' to the bit (colour_flow_top_pairs.hpp).
+// The light currents (without the antitop) are formed once, before the loop
+// over the antitop's helicities, which the device compiler keeps as a loop.
+// `code` has bit j set where the j-th light particle's helicity is +1; a
+// current or term that is zero at some codes (massless quarks keep their
+// chirality) is formed only at the others (top_pair_code.py).
+template <int Colours, class T, class Momentum, class Sink>
+KOKKOS_INLINE_FUNCTION void flow_top_pair_jamps(const Momentum& momentum, const int* helicity,
+                                                const int* antitops, unsigned wanted,
+                                                const int* top, const TopQuark& quark,
+                                                const Sink& sink) {
   static_assert(Colours == 6, "uu_ttxuu's colours");
   using D = Doubles<T>;
   const T top_mass = T(quark.mass);
@@ -251,12 +254,9 @@ KOKKOS_INLINE_FUNCTION void flow_top_jamps(const Momentum& momentum, const int* 
   D p[6][4];
   for (int part = 0; part < 6; ++part)
     for (int mu = 0; mu < 4; ++mu) p[part][mu] = momentum(part, mu);
-  for (int t = 0; t < 2; ++t)
-    for (int c = 0; c < Colours; ++c) jamps[t][c] = cplx<T>(T(0));
   // clang-format off
   const Wave<T> row_0 = oxxxxx<T>(p[2], top_mass, top[0], 1);
   const Wave<T> row_1 = oxxxxx<T>(p[2], top_mass, top[1], 1);
-  const Wave<T> n8 = ixxxxx<T>(p[3], top_mass, antitop, -1);  // node 8: particle 3
   const Wave<T> n0 = ixxxxx<T>(p[0], T(0), helicity[0], 1);  // node 0: particle 0
   const Wave<T> n1 = ixxxxx<T>(p[1], T(0), helicity[1], 1);  // node 1: particle 1
   const Wave<T> n2 = oxxxxx<T>(p[5], T(0), helicity[5], 1);  // node 2: particle 5
@@ -269,16 +269,6 @@ KOKKOS_INLINE_FUNCTION void flow_top_jamps(const Momentum& momentum, const int* 
     cplx<T> pair[4] = {};
     add_pair_current(n1.c, n2.c, T(0.5), pair);
     finish_current<4u>(flow_gluon, 0, k_0x22, inverse_square_0x22, quark, unused, unused, pair, n3.c);
-  }
-  D k_0x2a[4];  // the outgoing momentum of particles 1 3 5
-  for (int mu = 0; mu < 4; ++mu) k_0x2a[mu] = -p[1][mu] + p[3][mu] + p[5][mu];
-  const T top_propagator_0x2a = T(square(k_0x2a) - D(quark.mass * quark.mass));
-  Wave<T> n9;  // node 9: flow_column of particles 1 3 5
-  if (0xcc33ull >> code & 1) {
-    for (int mu = 0; mu < 4; ++mu) n9.k[mu] = k_0x2a[mu];
-    cplx<T> pair[4] = {};
-    add_gamma_times(n3.c, n8.c, pair);
-    finish_current<4u>(flow_column, 1, k_0x2a, top_propagator_0x2a, quark, unused, unused, pair, n9.c);
   }
   const Wave<T> n4 = oxxxxx<T>(p[4], T(0), helicity[4], 1);  // node 4: particle 4
   D k_0x32[4];  // the outgoing momentum of particles 1 4 5
@@ -300,44 +290,6 @@ KOKKOS_INLINE_FUNCTION void flow_top_jamps(const Momentum& momentum, const int* 
     cplx<T> pair[4] = {};
     add_pair_current(n0.c, n4.c, T(0.5), pair);
     finish_current<4u>(flow_gluon, 0, k_0x11, inverse_square_0x11, quark, unused, unused, pair, n6.c);
-  }
-  D k_0x19[4];  // the outgoing momentum of particles 0 3 4
-  for (int mu = 0; mu < 4; ++mu) k_0x19[mu] = -p[0][mu] + p[3][mu] + p[4][mu];
-  const T top_propagator_0x19 = T(square(k_0x19) - D(quark.mass * quark.mass));
-  Wave<T> n11;  // node 11: flow_column of particles 0 3 4
-  if (0xa5a5ull >> code & 1) {
-    for (int mu = 0; mu < 4; ++mu) n11.k[mu] = k_0x19[mu];
-    cplx<T> pair[4] = {};
-    add_gamma_times(n6.c, n8.c, pair);
-    finish_current<4u>(flow_column, 1, k_0x19, top_propagator_0x19, quark, unused, unused, pair, n11.c);
-  }
-  // an amplitude of currents 3 and 11, closed on both of the top's rows
-  if (0x8421ull >> code & 1) {
-    cplx<T> y[4];
-    closing_spinor(n3.c, n11.c, y);
-    const cplx<T> amplitude[2] = {closed_amplitude(row_0.c, y), closed_amplitude(row_1.c, y)};
-    jamps[0][1] += T(0.3333333333333333) * amplitude[0];
-    jamps[0][2] += T(0.3333333333333333) * amplitude[0];
-    jamps[0][3] += T(-1.0) * amplitude[0];
-    jamps[0][4] += T(-0.1111111111111111) * amplitude[0];
-    jamps[1][1] += T(0.3333333333333333) * amplitude[1];
-    jamps[1][2] += T(0.3333333333333333) * amplitude[1];
-    jamps[1][3] += T(-1.0) * amplitude[1];
-    jamps[1][4] += T(-0.1111111111111111) * amplitude[1];
-  }
-  // an amplitude of currents 6 and 9, closed on both of the top's rows
-  if (0x8421ull >> code & 1) {
-    cplx<T> y[4];
-    closing_spinor(n6.c, n9.c, y);
-    const cplx<T> amplitude[2] = {closed_amplitude(row_0.c, y), closed_amplitude(row_1.c, y)};
-    jamps[0][0] += T(-1.0) * amplitude[0];
-    jamps[0][1] += T(0.3333333333333333) * amplitude[0];
-    jamps[0][2] += T(0.3333333333333333) * amplitude[0];
-    jamps[0][4] += T(-0.1111111111111111) * amplitude[0];
-    jamps[1][0] += T(-1.0) * amplitude[1];
-    jamps[1][1] += T(0.3333333333333333) * amplitude[1];
-    jamps[1][2] += T(0.3333333333333333) * amplitude[1];
-    jamps[1][4] += T(-0.1111111111111111) * amplitude[1];
   }
   D k_0x13[4];  // the outgoing momentum of particles 0 1 4
   for (int mu = 0; mu < 4; ++mu) k_0x13[mu] = -p[0][mu] + -p[1][mu] + p[4][mu];
@@ -379,16 +331,6 @@ KOKKOS_INLINE_FUNCTION void flow_top_jamps(const Momentum& momentum, const int* 
     add_pair_current(n1.c, n4.c, T(0.5), pair);
     finish_current<4u>(flow_singlet, 0, k_0x12, inverse_square_0x12, quark, unused, unused, pair, n13.c);
   }
-  D k_0x1a[4];  // the outgoing momentum of particles 1 3 4
-  for (int mu = 0; mu < 4; ++mu) k_0x1a[mu] = -p[1][mu] + p[3][mu] + p[4][mu];
-  const T top_propagator_0x1a = T(square(k_0x1a) - D(quark.mass * quark.mass));
-  Wave<T> n17;  // node 17: flow_column of particles 1 3 4
-  if (0xc3c3ull >> code & 1) {
-    for (int mu = 0; mu < 4; ++mu) n17.k[mu] = k_0x1a[mu];
-    cplx<T> pair[4] = {};
-    add_gamma_times(n13.c, n8.c, pair);
-    finish_current<4u>(flow_column, 1, k_0x1a, top_propagator_0x1a, quark, unused, unused, pair, n17.c);
-  }
   Wave<T> n14;  // node 14: flow_row of particles 1 4 5
   if (0xc3c3ull >> code & 1) {
     for (int mu = 0; mu < 4; ++mu) n14.k[mu] = k_0x32[mu];
@@ -412,44 +354,6 @@ KOKKOS_INLINE_FUNCTION void flow_top_jamps(const Momentum& momentum, const int* 
     cplx<T> pair[4] = {};
     add_pair_current(n0.c, n2.c, T(0.5), pair);
     finish_current<4u>(flow_gluon, 0, k_0x21, inverse_square_0x21, quark, unused, unused, pair, n16.c);
-  }
-  D k_0x29[4];  // the outgoing momentum of particles 0 3 5
-  for (int mu = 0; mu < 4; ++mu) k_0x29[mu] = -p[0][mu] + p[3][mu] + p[5][mu];
-  const T top_propagator_0x29 = T(square(k_0x29) - D(quark.mass * quark.mass));
-  Wave<T> n18;  // node 18: flow_column of particles 0 3 5
-  if (0xaa55ull >> code & 1) {
-    for (int mu = 0; mu < 4; ++mu) n18.k[mu] = k_0x29[mu];
-    cplx<T> pair[4] = {};
-    add_gamma_times(n16.c, n8.c, pair);
-    finish_current<4u>(flow_column, 1, k_0x29, top_propagator_0x29, quark, unused, unused, pair, n18.c);
-  }
-  // an amplitude of currents 13 and 18, closed on both of the top's rows
-  if (0x8241ull >> code & 1) {
-    cplx<T> y[4];
-    closing_spinor(n13.c, n18.c, y);
-    const cplx<T> amplitude[2] = {closed_amplitude(row_0.c, y), closed_amplitude(row_1.c, y)};
-    jamps[0][0] += T(-0.3333333333333333) * amplitude[0];
-    jamps[0][2] += T(1.0) * amplitude[0];
-    jamps[0][3] += T(-0.3333333333333333) * amplitude[0];
-    jamps[0][5] += T(0.1111111111111111) * amplitude[0];
-    jamps[1][0] += T(-0.3333333333333333) * amplitude[1];
-    jamps[1][2] += T(1.0) * amplitude[1];
-    jamps[1][3] += T(-0.3333333333333333) * amplitude[1];
-    jamps[1][5] += T(0.1111111111111111) * amplitude[1];
-  }
-  // an amplitude of currents 16 and 17, closed on both of the top's rows
-  if (0x8241ull >> code & 1) {
-    cplx<T> y[4];
-    closing_spinor(n16.c, n17.c, y);
-    const cplx<T> amplitude[2] = {closed_amplitude(row_0.c, y), closed_amplitude(row_1.c, y)};
-    jamps[0][0] += T(-0.3333333333333333) * amplitude[0];
-    jamps[0][1] += T(1.0) * amplitude[0];
-    jamps[0][3] += T(-0.3333333333333333) * amplitude[0];
-    jamps[0][5] += T(0.1111111111111111) * amplitude[0];
-    jamps[1][0] += T(-0.3333333333333333) * amplitude[1];
-    jamps[1][1] += T(1.0) * amplitude[1];
-    jamps[1][3] += T(-0.3333333333333333) * amplitude[1];
-    jamps[1][5] += T(0.1111111111111111) * amplitude[1];
   }
   Wave<T> n19;  // node 19: flow_column of particles 0 1 5
   if (0xaa55ull >> code & 1) {
@@ -475,36 +379,12 @@ KOKKOS_INLINE_FUNCTION void flow_top_jamps(const Momentum& momentum, const int* 
     add_vvv_numerator(n3, n6, three);
     finish_current<1u>(flow_gluon, 0, k_0x33, inverse_square_0x33, quark, three, unused, unused, n21.c);
   }
-  // an amplitude of currents 21 and 8, closed on both of the top's rows
-  if (0x8421ull >> code & 1) {
-    cplx<T> y[4];
-    closing_spinor(n21.c, n8.c, y);
-    const cplx<T> amplitude[2] = {closed_amplitude(row_0.c, y), closed_amplitude(row_1.c, y)};
-    jamps[0][0] += T(1.0) * amplitude[0];
-    jamps[0][3] += T(-1.0) * amplitude[0];
-    jamps[1][0] += T(1.0) * amplitude[1];
-    jamps[1][3] += T(-1.0) * amplitude[1];
-  }
   Wave<T> n22;  // node 22: flow_gluon of particles 0 1 4 5
   if (0x8421ull >> code & 1) {
     for (int mu = 0; mu < 4; ++mu) n22.k[mu] = k_0x33[mu];
     cplx<T> pair[4] = {};
     add_pair_current(n7.c, n2.c, T(0.5), pair);
     finish_current<4u>(flow_gluon, 0, k_0x33, inverse_square_0x33, quark, unused, unused, pair, n22.c);
-  }
-  // an amplitude of currents 22 and 8, closed on both of the top's rows
-  if (0x8421ull >> code & 1) {
-    cplx<T> y[4];
-    closing_spinor(n22.c, n8.c, y);
-    const cplx<T> amplitude[2] = {closed_amplitude(row_0.c, y), closed_amplitude(row_1.c, y)};
-    jamps[0][0] += T(-1.0) * amplitude[0];
-    jamps[0][2] += T(0.3333333333333333) * amplitude[0];
-    jamps[0][4] += T(-0.1111111111111111) * amplitude[0];
-    jamps[0][5] += T(0.3333333333333333) * amplitude[0];
-    jamps[1][0] += T(-1.0) * amplitude[1];
-    jamps[1][2] += T(0.3333333333333333) * amplitude[1];
-    jamps[1][4] += T(-0.1111111111111111) * amplitude[1];
-    jamps[1][5] += T(0.3333333333333333) * amplitude[1];
   }
   Wave<T> n23;  // node 23: flow_gluon of particles 0 1 4 5
   if (0x8421ull >> code & 1) {
@@ -513,40 +393,12 @@ KOKKOS_INLINE_FUNCTION void flow_top_jamps(const Momentum& momentum, const int* 
     add_pair_current(n0.c, n5.c, T(0.5), pair);
     finish_current<4u>(flow_gluon, 0, k_0x33, inverse_square_0x33, quark, unused, unused, pair, n23.c);
   }
-  // an amplitude of currents 23 and 8, closed on both of the top's rows
-  if (0x8421ull >> code & 1) {
-    cplx<T> y[4];
-    closing_spinor(n23.c, n8.c, y);
-    const cplx<T> amplitude[2] = {closed_amplitude(row_0.c, y), closed_amplitude(row_1.c, y)};
-    jamps[0][0] += T(-1.0) * amplitude[0];
-    jamps[0][1] += T(0.3333333333333333) * amplitude[0];
-    jamps[0][4] += T(-0.1111111111111111) * amplitude[0];
-    jamps[0][5] += T(0.3333333333333333) * amplitude[0];
-    jamps[1][0] += T(-1.0) * amplitude[1];
-    jamps[1][1] += T(0.3333333333333333) * amplitude[1];
-    jamps[1][4] += T(-0.1111111111111111) * amplitude[1];
-    jamps[1][5] += T(0.3333333333333333) * amplitude[1];
-  }
   Wave<T> n24;  // node 24: flow_gluon of particles 0 1 4 5
   if (0x8421ull >> code & 1) {
     for (int mu = 0; mu < 4; ++mu) n24.k[mu] = k_0x33[mu];
     cplx<T> pair[4] = {};
     add_pair_current(n10.c, n4.c, T(0.5), pair);
     finish_current<4u>(flow_gluon, 0, k_0x33, inverse_square_0x33, quark, unused, unused, pair, n24.c);
-  }
-  // an amplitude of currents 24 and 8, closed on both of the top's rows
-  if (0x8421ull >> code & 1) {
-    cplx<T> y[4];
-    closing_spinor(n24.c, n8.c, y);
-    const cplx<T> amplitude[2] = {closed_amplitude(row_0.c, y), closed_amplitude(row_1.c, y)};
-    jamps[0][1] += T(0.3333333333333333) * amplitude[0];
-    jamps[0][3] += T(-1.0) * amplitude[0];
-    jamps[0][4] += T(-0.1111111111111111) * amplitude[0];
-    jamps[0][5] += T(0.3333333333333333) * amplitude[0];
-    jamps[1][1] += T(0.3333333333333333) * amplitude[1];
-    jamps[1][3] += T(-1.0) * amplitude[1];
-    jamps[1][4] += T(-0.1111111111111111) * amplitude[1];
-    jamps[1][5] += T(0.3333333333333333) * amplitude[1];
   }
   Wave<T> n25;  // node 25: flow_gluon of particles 0 1 4 5
   if (0x8421ull >> code & 1) {
@@ -555,40 +407,12 @@ KOKKOS_INLINE_FUNCTION void flow_top_jamps(const Momentum& momentum, const int* 
     add_pair_current(n1.c, n12.c, T(0.5), pair);
     finish_current<4u>(flow_gluon, 0, k_0x33, inverse_square_0x33, quark, unused, unused, pair, n25.c);
   }
-  // an amplitude of currents 25 and 8, closed on both of the top's rows
-  if (0x8421ull >> code & 1) {
-    cplx<T> y[4];
-    closing_spinor(n25.c, n8.c, y);
-    const cplx<T> amplitude[2] = {closed_amplitude(row_0.c, y), closed_amplitude(row_1.c, y)};
-    jamps[0][2] += T(0.3333333333333333) * amplitude[0];
-    jamps[0][3] += T(-1.0) * amplitude[0];
-    jamps[0][4] += T(-0.1111111111111111) * amplitude[0];
-    jamps[0][5] += T(0.3333333333333333) * amplitude[0];
-    jamps[1][2] += T(0.3333333333333333) * amplitude[1];
-    jamps[1][3] += T(-1.0) * amplitude[1];
-    jamps[1][4] += T(-0.1111111111111111) * amplitude[1];
-    jamps[1][5] += T(0.3333333333333333) * amplitude[1];
-  }
   Wave<T> n26;  // node 26: flow_gluon of particles 0 1 4 5
   if (0x8241ull >> code & 1) {
     for (int mu = 0; mu < 4; ++mu) n26.k[mu] = k_0x33[mu];
     cplx<T> pair[4] = {};
     add_pair_current(n15.c, n2.c, T(0.5), pair);
     finish_current<4u>(flow_gluon, 0, k_0x33, inverse_square_0x33, quark, unused, unused, pair, n26.c);
-  }
-  // an amplitude of currents 26 and 8, closed on both of the top's rows
-  if (0x8241ull >> code & 1) {
-    cplx<T> y[4];
-    closing_spinor(n26.c, n8.c, y);
-    const cplx<T> amplitude[2] = {closed_amplitude(row_0.c, y), closed_amplitude(row_1.c, y)};
-    jamps[0][0] += T(-0.3333333333333333) * amplitude[0];
-    jamps[0][2] += T(1.0) * amplitude[0];
-    jamps[0][4] += T(-0.3333333333333333) * amplitude[0];
-    jamps[0][5] += T(0.1111111111111111) * amplitude[0];
-    jamps[1][0] += T(-0.3333333333333333) * amplitude[1];
-    jamps[1][2] += T(1.0) * amplitude[1];
-    jamps[1][4] += T(-0.3333333333333333) * amplitude[1];
-    jamps[1][5] += T(0.1111111111111111) * amplitude[1];
   }
   Wave<T> n27;  // node 27: flow_gluon of particles 0 1 4 5
   if (0x8241ull >> code & 1) {
@@ -597,36 +421,12 @@ KOKKOS_INLINE_FUNCTION void flow_top_jamps(const Momentum& momentum, const int* 
     add_pair_current(n0.c, n14.c, T(0.5), pair);
     finish_current<4u>(flow_gluon, 0, k_0x33, inverse_square_0x33, quark, unused, unused, pair, n27.c);
   }
-  // an amplitude of currents 27 and 8, closed on both of the top's rows
-  if (0x8241ull >> code & 1) {
-    cplx<T> y[4];
-    closing_spinor(n27.c, n8.c, y);
-    const cplx<T> amplitude[2] = {closed_amplitude(row_0.c, y), closed_amplitude(row_1.c, y)};
-    jamps[0][0] += T(-0.3333333333333333) * amplitude[0];
-    jamps[0][1] += T(1.0) * amplitude[0];
-    jamps[0][4] += T(-0.3333333333333333) * amplitude[0];
-    jamps[0][5] += T(0.1111111111111111) * amplitude[0];
-    jamps[1][0] += T(-0.3333333333333333) * amplitude[1];
-    jamps[1][1] += T(1.0) * amplitude[1];
-    jamps[1][4] += T(-0.3333333333333333) * amplitude[1];
-    jamps[1][5] += T(0.1111111111111111) * amplitude[1];
-  }
   Wave<T> n28;  // node 28: flow_gluon of particles 0 1 4 5
   if (0x8241ull >> code & 1) {
     for (int mu = 0; mu < 4; ++mu) n28.k[mu] = k_0x33[mu];
     cplx<T> three[4] = {};
     add_vvv_numerator(n13, n16, three);
     finish_current<1u>(flow_gluon, 0, k_0x33, inverse_square_0x33, quark, three, unused, unused, n28.c);
-  }
-  // an amplitude of currents 28 and 8, closed on both of the top's rows
-  if (0x8241ull >> code & 1) {
-    cplx<T> y[4];
-    closing_spinor(n28.c, n8.c, y);
-    const cplx<T> amplitude[2] = {closed_amplitude(row_0.c, y), closed_amplitude(row_1.c, y)};
-    jamps[0][1] += T(-1.0) * amplitude[0];
-    jamps[0][2] += T(1.0) * amplitude[0];
-    jamps[1][1] += T(-1.0) * amplitude[1];
-    jamps[1][2] += T(1.0) * amplitude[1];
   }
   Wave<T> n29;  // node 29: flow_gluon of particles 0 1 4 5
   if (0x8241ull >> code & 1) {
@@ -635,20 +435,6 @@ KOKKOS_INLINE_FUNCTION void flow_top_jamps(const Momentum& momentum, const int* 
     add_pair_current(n19.c, n4.c, T(0.5), pair);
     finish_current<4u>(flow_gluon, 0, k_0x33, inverse_square_0x33, quark, unused, unused, pair, n29.c);
   }
-  // an amplitude of currents 29 and 8, closed on both of the top's rows
-  if (0x8241ull >> code & 1) {
-    cplx<T> y[4];
-    closing_spinor(n29.c, n8.c, y);
-    const cplx<T> amplitude[2] = {closed_amplitude(row_0.c, y), closed_amplitude(row_1.c, y)};
-    jamps[0][1] += T(1.0) * amplitude[0];
-    jamps[0][3] += T(-0.3333333333333333) * amplitude[0];
-    jamps[0][4] += T(-0.3333333333333333) * amplitude[0];
-    jamps[0][5] += T(0.1111111111111111) * amplitude[0];
-    jamps[1][1] += T(1.0) * amplitude[1];
-    jamps[1][3] += T(-0.3333333333333333) * amplitude[1];
-    jamps[1][4] += T(-0.3333333333333333) * amplitude[1];
-    jamps[1][5] += T(0.1111111111111111) * amplitude[1];
-  }
   Wave<T> n30;  // node 30: flow_gluon of particles 0 1 4 5
   if (0x8241ull >> code & 1) {
     for (int mu = 0; mu < 4; ++mu) n30.k[mu] = k_0x33[mu];
@@ -656,24 +442,249 @@ KOKKOS_INLINE_FUNCTION void flow_top_jamps(const Momentum& momentum, const int* 
     add_pair_current(n1.c, n20.c, T(0.5), pair);
     finish_current<4u>(flow_gluon, 0, k_0x33, inverse_square_0x33, quark, unused, unused, pair, n30.c);
   }
-  // an amplitude of currents 30 and 8, closed on both of the top's rows
-  if (0x8241ull >> code & 1) {
-    cplx<T> y[4];
-    closing_spinor(n30.c, n8.c, y);
-    const cplx<T> amplitude[2] = {closed_amplitude(row_0.c, y), closed_amplitude(row_1.c, y)};
-    jamps[0][2] += T(1.0) * amplitude[0];
-    jamps[0][3] += T(-0.3333333333333333) * amplitude[0];
-    jamps[0][4] += T(-0.3333333333333333) * amplitude[0];
-    jamps[0][5] += T(0.1111111111111111) * amplitude[0];
-    jamps[1][2] += T(1.0) * amplitude[1];
-    jamps[1][3] += T(-0.3333333333333333) * amplitude[1];
-    jamps[1][4] += T(-0.3333333333333333) * amplitude[1];
-    jamps[1][5] += T(0.1111111111111111) * amplitude[1];
-  }
   // clang-format on
+  HEPEX_KEEP_LOOP
+  for (int a = 0; a < 2; ++a) {
+    if ((wanted >> a & 1) == 0) continue;
+    cplx<T> jamps[2][Colours];
+    for (int t = 0; t < 2; ++t)
+      for (int c = 0; c < Colours; ++c) jamps[t][c] = cplx<T>(T(0));
+    // clang-format off
+    const Wave<T> n8 = ixxxxx<T>(p[3], top_mass, antitops[a], -1);  // node 8: particle 3
+    D k_0x2a[4];  // the outgoing momentum of particles 1 3 5
+    for (int mu = 0; mu < 4; ++mu) k_0x2a[mu] = -p[1][mu] + p[3][mu] + p[5][mu];
+    const T top_propagator_0x2a = T(square(k_0x2a) - D(quark.mass * quark.mass));
+    Wave<T> n9;  // node 9: flow_column of particles 1 3 5
+    if (0xcc33ull >> code & 1) {
+      for (int mu = 0; mu < 4; ++mu) n9.k[mu] = k_0x2a[mu];
+      cplx<T> pair[4] = {};
+      add_gamma_times(n3.c, n8.c, pair);
+      finish_current<4u>(flow_column, 1, k_0x2a, top_propagator_0x2a, quark, unused, unused, pair, n9.c);
+    }
+    D k_0x19[4];  // the outgoing momentum of particles 0 3 4
+    for (int mu = 0; mu < 4; ++mu) k_0x19[mu] = -p[0][mu] + p[3][mu] + p[4][mu];
+    const T top_propagator_0x19 = T(square(k_0x19) - D(quark.mass * quark.mass));
+    Wave<T> n11;  // node 11: flow_column of particles 0 3 4
+    if (0xa5a5ull >> code & 1) {
+      for (int mu = 0; mu < 4; ++mu) n11.k[mu] = k_0x19[mu];
+      cplx<T> pair[4] = {};
+      add_gamma_times(n6.c, n8.c, pair);
+      finish_current<4u>(flow_column, 1, k_0x19, top_propagator_0x19, quark, unused, unused, pair, n11.c);
+    }
+    D k_0x1a[4];  // the outgoing momentum of particles 1 3 4
+    for (int mu = 0; mu < 4; ++mu) k_0x1a[mu] = -p[1][mu] + p[3][mu] + p[4][mu];
+    const T top_propagator_0x1a = T(square(k_0x1a) - D(quark.mass * quark.mass));
+    Wave<T> n17;  // node 17: flow_column of particles 1 3 4
+    if (0xc3c3ull >> code & 1) {
+      for (int mu = 0; mu < 4; ++mu) n17.k[mu] = k_0x1a[mu];
+      cplx<T> pair[4] = {};
+      add_gamma_times(n13.c, n8.c, pair);
+      finish_current<4u>(flow_column, 1, k_0x1a, top_propagator_0x1a, quark, unused, unused, pair, n17.c);
+    }
+    D k_0x29[4];  // the outgoing momentum of particles 0 3 5
+    for (int mu = 0; mu < 4; ++mu) k_0x29[mu] = -p[0][mu] + p[3][mu] + p[5][mu];
+    const T top_propagator_0x29 = T(square(k_0x29) - D(quark.mass * quark.mass));
+    Wave<T> n18;  // node 18: flow_column of particles 0 3 5
+    if (0xaa55ull >> code & 1) {
+      for (int mu = 0; mu < 4; ++mu) n18.k[mu] = k_0x29[mu];
+      cplx<T> pair[4] = {};
+      add_gamma_times(n16.c, n8.c, pair);
+      finish_current<4u>(flow_column, 1, k_0x29, top_propagator_0x29, quark, unused, unused, pair, n18.c);
+    }
+    // an amplitude of currents 3 and 11, closed on both of the top's rows
+    if (0x8421ull >> code & 1) {
+      cplx<T> y[4];
+      closing_spinor(n3.c, n11.c, y);
+      const cplx<T> amplitude[2] = {closed_amplitude(row_0.c, y), closed_amplitude(row_1.c, y)};
+      jamps[0][1] += T(0.3333333333333333) * amplitude[0];
+      jamps[0][2] += T(0.3333333333333333) * amplitude[0];
+      jamps[0][3] += T(-1.0) * amplitude[0];
+      jamps[0][4] += T(-0.1111111111111111) * amplitude[0];
+      jamps[1][1] += T(0.3333333333333333) * amplitude[1];
+      jamps[1][2] += T(0.3333333333333333) * amplitude[1];
+      jamps[1][3] += T(-1.0) * amplitude[1];
+      jamps[1][4] += T(-0.1111111111111111) * amplitude[1];
+    }
+    // an amplitude of currents 6 and 9, closed on both of the top's rows
+    if (0x8421ull >> code & 1) {
+      cplx<T> y[4];
+      closing_spinor(n6.c, n9.c, y);
+      const cplx<T> amplitude[2] = {closed_amplitude(row_0.c, y), closed_amplitude(row_1.c, y)};
+      jamps[0][0] += T(-1.0) * amplitude[0];
+      jamps[0][1] += T(0.3333333333333333) * amplitude[0];
+      jamps[0][2] += T(0.3333333333333333) * amplitude[0];
+      jamps[0][4] += T(-0.1111111111111111) * amplitude[0];
+      jamps[1][0] += T(-1.0) * amplitude[1];
+      jamps[1][1] += T(0.3333333333333333) * amplitude[1];
+      jamps[1][2] += T(0.3333333333333333) * amplitude[1];
+      jamps[1][4] += T(-0.1111111111111111) * amplitude[1];
+    }
+    // an amplitude of currents 13 and 18, closed on both of the top's rows
+    if (0x8241ull >> code & 1) {
+      cplx<T> y[4];
+      closing_spinor(n13.c, n18.c, y);
+      const cplx<T> amplitude[2] = {closed_amplitude(row_0.c, y), closed_amplitude(row_1.c, y)};
+      jamps[0][0] += T(-0.3333333333333333) * amplitude[0];
+      jamps[0][2] += T(1.0) * amplitude[0];
+      jamps[0][3] += T(-0.3333333333333333) * amplitude[0];
+      jamps[0][5] += T(0.1111111111111111) * amplitude[0];
+      jamps[1][0] += T(-0.3333333333333333) * amplitude[1];
+      jamps[1][2] += T(1.0) * amplitude[1];
+      jamps[1][3] += T(-0.3333333333333333) * amplitude[1];
+      jamps[1][5] += T(0.1111111111111111) * amplitude[1];
+    }
+    // an amplitude of currents 16 and 17, closed on both of the top's rows
+    if (0x8241ull >> code & 1) {
+      cplx<T> y[4];
+      closing_spinor(n16.c, n17.c, y);
+      const cplx<T> amplitude[2] = {closed_amplitude(row_0.c, y), closed_amplitude(row_1.c, y)};
+      jamps[0][0] += T(-0.3333333333333333) * amplitude[0];
+      jamps[0][1] += T(1.0) * amplitude[0];
+      jamps[0][3] += T(-0.3333333333333333) * amplitude[0];
+      jamps[0][5] += T(0.1111111111111111) * amplitude[0];
+      jamps[1][0] += T(-0.3333333333333333) * amplitude[1];
+      jamps[1][1] += T(1.0) * amplitude[1];
+      jamps[1][3] += T(-0.3333333333333333) * amplitude[1];
+      jamps[1][5] += T(0.1111111111111111) * amplitude[1];
+    }
+    // an amplitude of currents 21 and 8, closed on both of the top's rows
+    if (0x8421ull >> code & 1) {
+      cplx<T> y[4];
+      closing_spinor(n21.c, n8.c, y);
+      const cplx<T> amplitude[2] = {closed_amplitude(row_0.c, y), closed_amplitude(row_1.c, y)};
+      jamps[0][0] += T(1.0) * amplitude[0];
+      jamps[0][3] += T(-1.0) * amplitude[0];
+      jamps[1][0] += T(1.0) * amplitude[1];
+      jamps[1][3] += T(-1.0) * amplitude[1];
+    }
+    // an amplitude of currents 22 and 8, closed on both of the top's rows
+    if (0x8421ull >> code & 1) {
+      cplx<T> y[4];
+      closing_spinor(n22.c, n8.c, y);
+      const cplx<T> amplitude[2] = {closed_amplitude(row_0.c, y), closed_amplitude(row_1.c, y)};
+      jamps[0][0] += T(-1.0) * amplitude[0];
+      jamps[0][2] += T(0.3333333333333333) * amplitude[0];
+      jamps[0][4] += T(-0.1111111111111111) * amplitude[0];
+      jamps[0][5] += T(0.3333333333333333) * amplitude[0];
+      jamps[1][0] += T(-1.0) * amplitude[1];
+      jamps[1][2] += T(0.3333333333333333) * amplitude[1];
+      jamps[1][4] += T(-0.1111111111111111) * amplitude[1];
+      jamps[1][5] += T(0.3333333333333333) * amplitude[1];
+    }
+    // an amplitude of currents 23 and 8, closed on both of the top's rows
+    if (0x8421ull >> code & 1) {
+      cplx<T> y[4];
+      closing_spinor(n23.c, n8.c, y);
+      const cplx<T> amplitude[2] = {closed_amplitude(row_0.c, y), closed_amplitude(row_1.c, y)};
+      jamps[0][0] += T(-1.0) * amplitude[0];
+      jamps[0][1] += T(0.3333333333333333) * amplitude[0];
+      jamps[0][4] += T(-0.1111111111111111) * amplitude[0];
+      jamps[0][5] += T(0.3333333333333333) * amplitude[0];
+      jamps[1][0] += T(-1.0) * amplitude[1];
+      jamps[1][1] += T(0.3333333333333333) * amplitude[1];
+      jamps[1][4] += T(-0.1111111111111111) * amplitude[1];
+      jamps[1][5] += T(0.3333333333333333) * amplitude[1];
+    }
+    // an amplitude of currents 24 and 8, closed on both of the top's rows
+    if (0x8421ull >> code & 1) {
+      cplx<T> y[4];
+      closing_spinor(n24.c, n8.c, y);
+      const cplx<T> amplitude[2] = {closed_amplitude(row_0.c, y), closed_amplitude(row_1.c, y)};
+      jamps[0][1] += T(0.3333333333333333) * amplitude[0];
+      jamps[0][3] += T(-1.0) * amplitude[0];
+      jamps[0][4] += T(-0.1111111111111111) * amplitude[0];
+      jamps[0][5] += T(0.3333333333333333) * amplitude[0];
+      jamps[1][1] += T(0.3333333333333333) * amplitude[1];
+      jamps[1][3] += T(-1.0) * amplitude[1];
+      jamps[1][4] += T(-0.1111111111111111) * amplitude[1];
+      jamps[1][5] += T(0.3333333333333333) * amplitude[1];
+    }
+    // an amplitude of currents 25 and 8, closed on both of the top's rows
+    if (0x8421ull >> code & 1) {
+      cplx<T> y[4];
+      closing_spinor(n25.c, n8.c, y);
+      const cplx<T> amplitude[2] = {closed_amplitude(row_0.c, y), closed_amplitude(row_1.c, y)};
+      jamps[0][2] += T(0.3333333333333333) * amplitude[0];
+      jamps[0][3] += T(-1.0) * amplitude[0];
+      jamps[0][4] += T(-0.1111111111111111) * amplitude[0];
+      jamps[0][5] += T(0.3333333333333333) * amplitude[0];
+      jamps[1][2] += T(0.3333333333333333) * amplitude[1];
+      jamps[1][3] += T(-1.0) * amplitude[1];
+      jamps[1][4] += T(-0.1111111111111111) * amplitude[1];
+      jamps[1][5] += T(0.3333333333333333) * amplitude[1];
+    }
+    // an amplitude of currents 26 and 8, closed on both of the top's rows
+    if (0x8241ull >> code & 1) {
+      cplx<T> y[4];
+      closing_spinor(n26.c, n8.c, y);
+      const cplx<T> amplitude[2] = {closed_amplitude(row_0.c, y), closed_amplitude(row_1.c, y)};
+      jamps[0][0] += T(-0.3333333333333333) * amplitude[0];
+      jamps[0][2] += T(1.0) * amplitude[0];
+      jamps[0][4] += T(-0.3333333333333333) * amplitude[0];
+      jamps[0][5] += T(0.1111111111111111) * amplitude[0];
+      jamps[1][0] += T(-0.3333333333333333) * amplitude[1];
+      jamps[1][2] += T(1.0) * amplitude[1];
+      jamps[1][4] += T(-0.3333333333333333) * amplitude[1];
+      jamps[1][5] += T(0.1111111111111111) * amplitude[1];
+    }
+    // an amplitude of currents 27 and 8, closed on both of the top's rows
+    if (0x8241ull >> code & 1) {
+      cplx<T> y[4];
+      closing_spinor(n27.c, n8.c, y);
+      const cplx<T> amplitude[2] = {closed_amplitude(row_0.c, y), closed_amplitude(row_1.c, y)};
+      jamps[0][0] += T(-0.3333333333333333) * amplitude[0];
+      jamps[0][1] += T(1.0) * amplitude[0];
+      jamps[0][4] += T(-0.3333333333333333) * amplitude[0];
+      jamps[0][5] += T(0.1111111111111111) * amplitude[0];
+      jamps[1][0] += T(-0.3333333333333333) * amplitude[1];
+      jamps[1][1] += T(1.0) * amplitude[1];
+      jamps[1][4] += T(-0.3333333333333333) * amplitude[1];
+      jamps[1][5] += T(0.1111111111111111) * amplitude[1];
+    }
+    // an amplitude of currents 28 and 8, closed on both of the top's rows
+    if (0x8241ull >> code & 1) {
+      cplx<T> y[4];
+      closing_spinor(n28.c, n8.c, y);
+      const cplx<T> amplitude[2] = {closed_amplitude(row_0.c, y), closed_amplitude(row_1.c, y)};
+      jamps[0][1] += T(-1.0) * amplitude[0];
+      jamps[0][2] += T(1.0) * amplitude[0];
+      jamps[1][1] += T(-1.0) * amplitude[1];
+      jamps[1][2] += T(1.0) * amplitude[1];
+    }
+    // an amplitude of currents 29 and 8, closed on both of the top's rows
+    if (0x8241ull >> code & 1) {
+      cplx<T> y[4];
+      closing_spinor(n29.c, n8.c, y);
+      const cplx<T> amplitude[2] = {closed_amplitude(row_0.c, y), closed_amplitude(row_1.c, y)};
+      jamps[0][1] += T(1.0) * amplitude[0];
+      jamps[0][3] += T(-0.3333333333333333) * amplitude[0];
+      jamps[0][4] += T(-0.3333333333333333) * amplitude[0];
+      jamps[0][5] += T(0.1111111111111111) * amplitude[0];
+      jamps[1][1] += T(1.0) * amplitude[1];
+      jamps[1][3] += T(-0.3333333333333333) * amplitude[1];
+      jamps[1][4] += T(-0.3333333333333333) * amplitude[1];
+      jamps[1][5] += T(0.1111111111111111) * amplitude[1];
+    }
+    // an amplitude of currents 30 and 8, closed on both of the top's rows
+    if (0x8241ull >> code & 1) {
+      cplx<T> y[4];
+      closing_spinor(n30.c, n8.c, y);
+      const cplx<T> amplitude[2] = {closed_amplitude(row_0.c, y), closed_amplitude(row_1.c, y)};
+      jamps[0][2] += T(1.0) * amplitude[0];
+      jamps[0][3] += T(-0.3333333333333333) * amplitude[0];
+      jamps[0][4] += T(-0.3333333333333333) * amplitude[0];
+      jamps[0][5] += T(0.1111111111111111) * amplitude[0];
+      jamps[1][2] += T(1.0) * amplitude[1];
+      jamps[1][3] += T(-0.3333333333333333) * amplitude[1];
+      jamps[1][4] += T(-0.3333333333333333) * amplitude[1];
+      jamps[1][5] += T(0.1111111111111111) * amplitude[1];
+    }
+    // clang-format on
+    sink(a, jamps);
+  }
 }
 
-// Whether flow_top_jamps can give a non-zero jamp at these helicities of the
+// Whether flow_top_pair_jamps can give a non-zero jamp at these helicities of the
 // light particles (massless quarks keep their chirality).
 KOKKOS_INLINE_FUNCTION bool flow_top_live(const int* helicity) {
   const unsigned code = (helicity[0] > 0 ? 1u : 0u) | (helicity[1] > 0 ? 2u : 0u) | (helicity[4] > 0 ? 4u : 0u) | (helicity[5] > 0 ? 8u : 0u);

@@ -40,17 +40,20 @@ KOKKOS_INLINE_FUNCTION void flow_jamps(const ColourFlowEvent<T, Particles, Nodes
   // clang-format on
 }
 
-// The jamps of one event at the two helicity combinations that share the
-// antitop's helicity `antitop` and the other particles' (helicity[p]), the
-// closing top's being top[0] and top[1] (colour_flow_top_pairs.hpp):
-// jamps[c] for c = 0, 1, each colour_flow_jamps' to the bit. `code` has bit
-// j set where the j-th light particle's helicity is +1; a current or term
-// that is zero at some codes (massless quarks keep their chirality) is
-// formed only at the others (top_pair_code.py).
-template <int Colours, class T, class Momentum>
-KOKKOS_INLINE_FUNCTION void flow_top_jamps(const Momentum& momentum, const int* helicity,
-                                           int antitop, const int* top,
-                                           const TopQuark& quark, cplx<T> (*jamps)[Colours]) {
+// The jamps of one event at the helicity combinations that share the light
+// particles' helicities (helicity[p]), for each antitop helicity antitops[a]
+// with bit a of `wanted` set: sink(a, jamps), jamps[c] at the closing top's
+// helicity top[c], each colour_flow_jamps' to the bit (colour_flow_top_pairs.hpp).
+// The light currents (without the antitop) are formed once, before the loop
+// over the antitop's helicities, which the device compiler keeps as a loop.
+// `code` has bit j set where the j-th light particle's helicity is +1; a
+// current or term that is zero at some codes (massless quarks keep their
+// chirality) is formed only at the others (top_pair_code.py).
+template <int Colours, class T, class Momentum, class Sink>
+KOKKOS_INLINE_FUNCTION void flow_top_pair_jamps(const Momentum& momentum, const int* helicity,
+                                                const int* antitops, unsigned wanted,
+                                                const int* top, const TopQuark& quark,
+                                                const Sink& sink) {
   static_assert(Colours == 2, "uux_ttx's colours");
   using D = Doubles<T>;
   const T top_mass = T(quark.mass);
@@ -61,12 +64,9 @@ KOKKOS_INLINE_FUNCTION void flow_top_jamps(const Momentum& momentum, const int* 
   D p[4][4];
   for (int part = 0; part < 4; ++part)
     for (int mu = 0; mu < 4; ++mu) p[part][mu] = momentum(part, mu);
-  for (int t = 0; t < 2; ++t)
-    for (int c = 0; c < Colours; ++c) jamps[t][c] = cplx<T>(T(0));
   // clang-format off
   const Wave<T> row_0 = oxxxxx<T>(p[2], top_mass, top[0], 1);
   const Wave<T> row_1 = oxxxxx<T>(p[2], top_mass, top[1], 1);
-  const Wave<T> n2 = ixxxxx<T>(p[3], top_mass, antitop, -1);  // node 2: particle 3
   const Wave<T> n0 = ixxxxx<T>(p[0], T(0), helicity[0], 1);  // node 0: particle 0
   const Wave<T> n1 = oxxxxx<T>(p[1], T(0), helicity[1], -1);  // node 1: particle 1
   D k_0x3[4];  // the outgoing momentum of particles 0 1
@@ -79,20 +79,31 @@ KOKKOS_INLINE_FUNCTION void flow_top_jamps(const Momentum& momentum, const int* 
     add_pair_current(n0.c, n1.c, T(0.5), pair);
     finish_current<4u>(flow_gluon, 0, k_0x3, inverse_square_0x3, quark, unused, unused, pair, n3.c);
   }
-  // an amplitude of currents 3 and 2, closed on both of the top's rows
-  if (0x6ull >> code & 1) {
-    cplx<T> y[4];
-    closing_spinor(n3.c, n2.c, y);
-    const cplx<T> amplitude[2] = {closed_amplitude(row_0.c, y), closed_amplitude(row_1.c, y)};
-    jamps[0][0] += T(0.3333333333333333) * amplitude[0];
-    jamps[0][1] += T(-1.0) * amplitude[0];
-    jamps[1][0] += T(0.3333333333333333) * amplitude[1];
-    jamps[1][1] += T(-1.0) * amplitude[1];
-  }
   // clang-format on
+  HEPEX_KEEP_LOOP
+  for (int a = 0; a < 2; ++a) {
+    if ((wanted >> a & 1) == 0) continue;
+    cplx<T> jamps[2][Colours];
+    for (int t = 0; t < 2; ++t)
+      for (int c = 0; c < Colours; ++c) jamps[t][c] = cplx<T>(T(0));
+    // clang-format off
+    const Wave<T> n2 = ixxxxx<T>(p[3], top_mass, antitops[a], -1);  // node 2: particle 3
+    // an amplitude of currents 3 and 2, closed on both of the top's rows
+    if (0x6ull >> code & 1) {
+      cplx<T> y[4];
+      closing_spinor(n3.c, n2.c, y);
+      const cplx<T> amplitude[2] = {closed_amplitude(row_0.c, y), closed_amplitude(row_1.c, y)};
+      jamps[0][0] += T(0.3333333333333333) * amplitude[0];
+      jamps[0][1] += T(-1.0) * amplitude[0];
+      jamps[1][0] += T(0.3333333333333333) * amplitude[1];
+      jamps[1][1] += T(-1.0) * amplitude[1];
+    }
+    // clang-format on
+    sink(a, jamps);
+  }
 }
 
-// Whether flow_top_jamps can give a non-zero jamp at these helicities of the
+// Whether flow_top_pair_jamps can give a non-zero jamp at these helicities of the
 // light particles (massless quarks keep their chirality).
 KOKKOS_INLINE_FUNCTION bool flow_top_live(const int* helicity) {
   const unsigned code = (helicity[0] > 0 ? 1u : 0u) | (helicity[1] > 0 ? 2u : 0u);

@@ -314,17 +314,20 @@ KOKKOS_INLINE_FUNCTION void flow_jamps(const ColourFlowEvent<T, Particles, Nodes
   // clang-format on
 }
 
-// The jamps of one event at the two helicity combinations that share the
-// antitop's helicity `antitop` and the other particles' (helicity[p]), the
-// closing top's being top[0] and top[1] (colour_flow_top_pairs.hpp):
-// jamps[c] for c = 0, 1, each colour_flow_jamps' to the bit. `code` has bit
-// j set where the j-th light particle's helicity is +1; a current or term
-// that is zero at some codes (massless quarks keep their chirality) is
-// formed only at the others (top_pair_code.py).
-template <int Colours, class T, class Momentum>
-KOKKOS_INLINE_FUNCTION void flow_top_jamps(const Momentum& momentum, const int* helicity,
-                                           int antitop, const int* top,
-                                           const TopQuark& quark, cplx<T> (*jamps)[Colours]) {
+// The jamps of one event at the helicity combinations that share the light
+// particles' helicities (helicity[p]), for each antitop helicity antitops[a]
+// with bit a of `wanted` set: sink(a, jamps), jamps[c] at the closing top's
+// helicity top[c], each colour_flow_jamps' to the bit (colour_flow_top_pairs.hpp).
+// The light currents (without the antitop) are formed once, before the loop
+// over the antitop's helicities, which the device compiler keeps as a loop.
+// `code` has bit j set where the j-th light particle's helicity is +1; a
+// current or term that is zero at some codes (massless quarks keep their
+// chirality) is formed only at the others (top_pair_code.py).
+template <int Colours, class T, class Momentum, class Sink>
+KOKKOS_INLINE_FUNCTION void flow_top_pair_jamps(const Momentum& momentum, const int* helicity,
+                                                const int* antitops, unsigned wanted,
+                                                const int* top, const TopQuark& quark,
+                                                const Sink& sink) {
   static_assert(Colours == 12, "uux_ttxgg's colours");
   using D = Doubles<T>;
   const T top_mass = T(quark.mass);
@@ -335,12 +338,9 @@ KOKKOS_INLINE_FUNCTION void flow_top_jamps(const Momentum& momentum, const int* 
   D p[6][4];
   for (int part = 0; part < 6; ++part)
     for (int mu = 0; mu < 4; ++mu) p[part][mu] = momentum(part, mu);
-  for (int t = 0; t < 2; ++t)
-    for (int c = 0; c < Colours; ++c) jamps[t][c] = cplx<T>(T(0));
   // clang-format off
   const Wave<T> row_0 = oxxxxx<T>(p[2], top_mass, top[0], 1);
   const Wave<T> row_1 = oxxxxx<T>(p[2], top_mass, top[1], 1);
-  const Wave<T> n6 = ixxxxx<T>(p[3], top_mass, antitop, -1);  // node 6: particle 3
   const Wave<T> n0 = ixxxxx<T>(p[0], T(0), helicity[0], 1);  // node 0: particle 0
   const Wave<T> n1 = oxxxxx<T>(p[1], T(0), helicity[1], -1);  // node 1: particle 1
   D k_0x3[4];  // the outgoing momentum of particles 0 1
@@ -353,60 +353,8 @@ KOKKOS_INLINE_FUNCTION void flow_top_jamps(const Momentum& momentum, const int* 
     add_pair_current(n0.c, n1.c, T(0.5), pair);
     finish_current<4u>(flow_singlet, 0, k_0x3, inverse_square_0x3, quark, unused, unused, pair, n2.c);
   }
-  D k_0xb[4];  // the outgoing momentum of particles 0 1 3
-  for (int mu = 0; mu < 4; ++mu) k_0xb[mu] = -p[0][mu] + -p[1][mu] + p[3][mu];
-  const T top_propagator_0xb = T(square(k_0xb) - D(quark.mass * quark.mass));
-  Wave<T> n7;  // node 7: flow_column of particles 0 1 3
-  if (0x6666ull >> code & 1) {
-    for (int mu = 0; mu < 4; ++mu) n7.k[mu] = k_0xb[mu];
-    cplx<T> pair[4] = {};
-    add_gamma_times(n2.c, n6.c, pair);
-    finish_current<4u>(flow_column, 1, k_0xb, top_propagator_0xb, quark, unused, unused, pair, n7.c);
-  }
   const Wave<T> n3 = vxxxxx<T>(p[4], helicity[4], 1);  // node 3: particle 4
-  D k_0x18[4];  // the outgoing momentum of particles 3 4
-  for (int mu = 0; mu < 4; ++mu) k_0x18[mu] = p[3][mu] + p[4][mu];
-  const T top_propagator_0x18 = T(square(k_0x18) - D(quark.mass * quark.mass));
-  Wave<T> n11;  // node 11: flow_column of particles 3 4
-  {
-    for (int mu = 0; mu < 4; ++mu) n11.k[mu] = k_0x18[mu];
-    cplx<T> pair[4] = {};
-    add_gamma_times(n3.c, n6.c, pair);
-    finish_current<4u>(flow_column, 1, k_0x18, top_propagator_0x18, quark, unused, unused, pair, n11.c);
-  }
-  D k_0x1b[4];  // the outgoing momentum of particles 0 1 3 4
-  for (int mu = 0; mu < 4; ++mu) k_0x1b[mu] = -p[0][mu] + -p[1][mu] + p[3][mu] + p[4][mu];
-  const T top_propagator_0x1b = T(square(k_0x1b) - D(quark.mass * quark.mass));
-  Wave<T> n12;  // node 12: flow_column of particles 0 1 3 4
-  if (0x6666ull >> code & 1) {
-    for (int mu = 0; mu < 4; ++mu) n12.k[mu] = k_0x1b[mu];
-    cplx<T> pair[4] = {};
-    add_gamma_times(n2.c, n11.c, pair);
-    add_gamma_times(n3.c, n7.c, pair);
-    finish_current<4u>(flow_column, 1, k_0x1b, top_propagator_0x1b, quark, unused, unused, pair, n12.c);
-  }
   const Wave<T> n4 = vxxxxx<T>(p[5], helicity[5], 1);  // node 4: particle 5
-  D k_0x28[4];  // the outgoing momentum of particles 3 5
-  for (int mu = 0; mu < 4; ++mu) k_0x28[mu] = p[3][mu] + p[5][mu];
-  const T top_propagator_0x28 = T(square(k_0x28) - D(quark.mass * quark.mass));
-  Wave<T> n8;  // node 8: flow_column of particles 3 5
-  {
-    for (int mu = 0; mu < 4; ++mu) n8.k[mu] = k_0x28[mu];
-    cplx<T> pair[4] = {};
-    add_gamma_times(n4.c, n6.c, pair);
-    finish_current<4u>(flow_column, 1, k_0x28, top_propagator_0x28, quark, unused, unused, pair, n8.c);
-  }
-  D k_0x2b[4];  // the outgoing momentum of particles 0 1 3 5
-  for (int mu = 0; mu < 4; ++mu) k_0x2b[mu] = -p[0][mu] + -p[1][mu] + p[3][mu] + p[5][mu];
-  const T top_propagator_0x2b = T(square(k_0x2b) - D(quark.mass * quark.mass));
-  Wave<T> n9;  // node 9: flow_column of particles 0 1 3 5
-  if (0x6666ull >> code & 1) {
-    for (int mu = 0; mu < 4; ++mu) n9.k[mu] = k_0x2b[mu];
-    cplx<T> pair[4] = {};
-    add_gamma_times(n2.c, n8.c, pair);
-    add_gamma_times(n4.c, n7.c, pair);
-    finish_current<4u>(flow_column, 1, k_0x2b, top_propagator_0x2b, quark, unused, unused, pair, n9.c);
-  }
   D k_0x30[4];  // the outgoing momentum of particles 4 5
   for (int mu = 0; mu < 4; ++mu) k_0x30[mu] = p[4][mu] + p[5][mu];
   const T inverse_square_0x30 = T(D(1.0) / square(k_0x30));
@@ -416,29 +364,6 @@ KOKKOS_INLINE_FUNCTION void flow_top_jamps(const Momentum& momentum, const int* 
     cplx<T> three[4] = {};
     add_vvv_numerator(n3, n4, three);
     finish_current<1u>(flow_gluon, 0, k_0x30, inverse_square_0x30, quark, three, unused, unused, n5.c);
-  }
-  D k_0x38[4];  // the outgoing momentum of particles 3 4 5
-  for (int mu = 0; mu < 4; ++mu) k_0x38[mu] = p[3][mu] + p[4][mu] + p[5][mu];
-  const T top_propagator_0x38 = T(square(k_0x38) - D(quark.mass * quark.mass));
-  Wave<T> n10;  // node 10: flow_column of particles 3 4 5
-  {
-    for (int mu = 0; mu < 4; ++mu) n10.k[mu] = k_0x38[mu];
-    cplx<T> pair[4] = {};
-    add_gamma_times(n3.c, n8.c, pair);
-    add_gamma_times(n5.c, n6.c, pair);
-    finish_current<4u>(flow_column, 1, k_0x38, top_propagator_0x38, quark, unused, unused, pair, n10.c);
-  }
-  Wave<T> n13;  // node 13: flow_column of particles 3 4 5
-  {
-    for (int mu = 0; mu < 4; ++mu) n13.k[mu] = k_0x38[mu];
-    cplx<T> pair[4] = {};
-    add_gamma_times(n4.c, n11.c, pair);
-    {
-      cplx<T> s[4] = {};
-      add_gamma_times(n5.c, n6.c, s);
-      add_scaled(-1.0, s, pair);
-    }
-    finish_current<4u>(flow_column, 1, k_0x38, top_propagator_0x38, quark, unused, unused, pair, n13.c);
   }
   D k_0x21[4];  // the outgoing momentum of particles 0 5
   for (int mu = 0; mu < 4; ++mu) k_0x21[mu] = -p[0][mu] + p[5][mu];
@@ -460,18 +385,6 @@ KOKKOS_INLINE_FUNCTION void flow_top_jamps(const Momentum& momentum, const int* 
     add_vvv_numerator(n2, n4, three);
     add_pair_current(n14.c, n1.c, T(-0.5), pair);
     finish_current<5u>(flow_gluon, 0, k_0x23, inverse_square_0x23, quark, three, unused, pair, n15.c);
-  }
-  Wave<T> n18;  // node 18: flow_column of particles 0 1 3 5
-  if (0x6666ull >> code & 1) {
-    for (int mu = 0; mu < 4; ++mu) n18.k[mu] = k_0x2b[mu];
-    cplx<T> pair[4] = {};
-    add_gamma_times(n4.c, n7.c, pair);
-    {
-      cplx<T> s[4] = {};
-      add_gamma_times(n15.c, n6.c, s);
-      add_scaled(-1.0, s, pair);
-    }
-    finish_current<4u>(flow_column, 1, k_0x2b, top_propagator_0x2b, quark, unused, unused, pair, n18.c);
   }
   D k_0x31[4];  // the outgoing momentum of particles 0 4 5
   for (int mu = 0; mu < 4; ++mu) k_0x31[mu] = -p[0][mu] + p[4][mu] + p[5][mu];
@@ -521,18 +434,6 @@ KOKKOS_INLINE_FUNCTION void flow_top_jamps(const Momentum& momentum, const int* 
     add_vvv_numerator(n2, n3, three);
     add_pair_current(n19.c, n1.c, T(-0.5), pair);
     finish_current<5u>(flow_gluon, 0, k_0x13, inverse_square_0x13, quark, three, unused, pair, n20.c);
-  }
-  Wave<T> n23;  // node 23: flow_column of particles 0 1 3 4
-  if (0x6666ull >> code & 1) {
-    for (int mu = 0; mu < 4; ++mu) n23.k[mu] = k_0x1b[mu];
-    cplx<T> pair[4] = {};
-    add_gamma_times(n3.c, n7.c, pair);
-    {
-      cplx<T> s[4] = {};
-      add_gamma_times(n20.c, n6.c, s);
-      add_scaled(-1.0, s, pair);
-    }
-    finish_current<4u>(flow_column, 1, k_0x1b, top_propagator_0x1b, quark, unused, unused, pair, n23.c);
   }
   Wave<T> n21;  // node 21: flow_column of particles 0 4 5
   {
@@ -585,14 +486,6 @@ KOKKOS_INLINE_FUNCTION void flow_top_jamps(const Momentum& momentum, const int* 
     add_pair_current(n0.c, n24.c, T(0.5), pair);
     finish_current<5u>(flow_gluon, 0, k_0x13, inverse_square_0x13, quark, three, unused, pair, n26.c);
   }
-  Wave<T> n37;  // node 37: flow_column of particles 0 1 3 4
-  if (0x6666ull >> code & 1) {
-    for (int mu = 0; mu < 4; ++mu) n37.k[mu] = k_0x1b[mu];
-    cplx<T> pair[4] = {};
-    add_gamma_times(n2.c, n11.c, pair);
-    add_gamma_times(n26.c, n6.c, pair);
-    finish_current<4u>(flow_column, 1, k_0x1b, top_propagator_0x1b, quark, unused, unused, pair, n37.c);
-  }
   Wave<T> n27;  // node 27: flow_gluon of particles 0 1 4 5
   if (0x6666ull >> code & 1) {
     for (int mu = 0; mu < 4; ++mu) n27.k[mu] = k_0x33[mu];
@@ -632,14 +525,6 @@ KOKKOS_INLINE_FUNCTION void flow_top_jamps(const Momentum& momentum, const int* 
     add_vvv_numerator(n2, n4, three);
     add_pair_current(n0.c, n28.c, T(0.5), pair);
     finish_current<5u>(flow_gluon, 0, k_0x23, inverse_square_0x23, quark, three, unused, pair, n30.c);
-  }
-  Wave<T> n39;  // node 39: flow_column of particles 0 1 3 5
-  if (0x6666ull >> code & 1) {
-    for (int mu = 0; mu < 4; ++mu) n39.k[mu] = k_0x2b[mu];
-    cplx<T> pair[4] = {};
-    add_gamma_times(n2.c, n8.c, pair);
-    add_gamma_times(n30.c, n6.c, pair);
-    finish_current<4u>(flow_column, 1, k_0x2b, top_propagator_0x2b, quark, unused, unused, pair, n39.c);
   }
   Wave<T> n31;  // node 31: flow_gluon of particles 0 1 4 5
   if (0x6666ull >> code & 1) {
@@ -681,13 +566,6 @@ KOKKOS_INLINE_FUNCTION void flow_top_jamps(const Momentum& momentum, const int* 
     add_pair_current(n0.c, n24.c, T(0.5), pair);
     finish_current<4u>(flow_singlet, 0, k_0x13, inverse_square_0x13, quark, unused, unused, pair, n34.c);
   }
-  Wave<T> n35;  // node 35: flow_column of particles 0 1 3 4
-  if (0x6666ull >> code & 1) {
-    for (int mu = 0; mu < 4; ++mu) n35.k[mu] = k_0x1b[mu];
-    cplx<T> pair[4] = {};
-    add_gamma_times(n34.c, n6.c, pair);
-    finish_current<4u>(flow_column, 1, k_0x1b, top_propagator_0x1b, quark, unused, unused, pair, n35.c);
-  }
   Wave<T> n36;  // node 36: flow_gluon of particles 0 1 4 5
   if (0x6666ull >> code & 1) {
     for (int mu = 0; mu < 4; ++mu) n36.k[mu] = k_0x33[mu];
@@ -716,227 +594,360 @@ KOKKOS_INLINE_FUNCTION void flow_top_jamps(const Momentum& momentum, const int* 
     add_pair_current(n0.c, n28.c, T(0.5), pair);
     finish_current<4u>(flow_singlet, 0, k_0x23, inverse_square_0x23, quark, unused, unused, pair, n40.c);
   }
-  Wave<T> n41;  // node 41: flow_column of particles 0 1 3 5
-  if (0x6666ull >> code & 1) {
-    for (int mu = 0; mu < 4; ++mu) n41.k[mu] = k_0x2b[mu];
-    cplx<T> pair[4] = {};
-    add_gamma_times(n40.c, n6.c, pair);
-    finish_current<4u>(flow_column, 1, k_0x2b, top_propagator_0x2b, quark, unused, unused, pair, n41.c);
-  }
-  // an amplitude of currents 2 and 10, closed on both of the top's rows
-  if (0x6666ull >> code & 1) {
-    cplx<T> y[4];
-    closing_spinor(n2.c, n10.c, y);
-    const cplx<T> amplitude[2] = {closed_amplitude(row_0.c, y), closed_amplitude(row_1.c, y)};
-    jamps[0][0] += T(0.3333333333333333) * amplitude[0];
-    jamps[0][4] += T(-1.0) * amplitude[0];
-    jamps[1][0] += T(0.3333333333333333) * amplitude[1];
-    jamps[1][4] += T(-1.0) * amplitude[1];
-  }
-  // an amplitude of currents 2 and 13, closed on both of the top's rows
-  if (0x6666ull >> code & 1) {
-    cplx<T> y[4];
-    closing_spinor(n2.c, n13.c, y);
-    const cplx<T> amplitude[2] = {closed_amplitude(row_0.c, y), closed_amplitude(row_1.c, y)};
-    jamps[0][1] += T(0.3333333333333333) * amplitude[0];
-    jamps[0][5] += T(-1.0) * amplitude[0];
-    jamps[1][1] += T(0.3333333333333333) * amplitude[1];
-    jamps[1][5] += T(-1.0) * amplitude[1];
-  }
-  // an amplitude of currents 3 and 9, closed on both of the top's rows
-  if (0x6666ull >> code & 1) {
-    cplx<T> y[4];
-    closing_spinor(n3.c, n9.c, y);
-    const cplx<T> amplitude[2] = {closed_amplitude(row_0.c, y), closed_amplitude(row_1.c, y)};
-    jamps[0][0] += T(0.3333333333333333) * amplitude[0];
-    jamps[1][0] += T(0.3333333333333333) * amplitude[1];
-  }
-  // an amplitude of currents 3 and 18, closed on both of the top's rows
-  if (0x6666ull >> code & 1) {
-    cplx<T> y[4];
-    closing_spinor(n3.c, n18.c, y);
-    const cplx<T> amplitude[2] = {closed_amplitude(row_0.c, y), closed_amplitude(row_1.c, y)};
-    jamps[0][2] += T(-1.0) * amplitude[0];
-    jamps[1][2] += T(-1.0) * amplitude[1];
-  }
-  // an amplitude of currents 3 and 39, closed on both of the top's rows
-  if (0x6666ull >> code & 1) {
-    cplx<T> y[4];
-    closing_spinor(n3.c, n39.c, y);
-    const cplx<T> amplitude[2] = {closed_amplitude(row_0.c, y), closed_amplitude(row_1.c, y)};
-    jamps[0][10] += T(-1.0) * amplitude[0];
-    jamps[1][10] += T(-1.0) * amplitude[1];
-  }
-  // an amplitude of currents 3 and 41, closed on both of the top's rows
-  if (0x6666ull >> code & 1) {
-    cplx<T> y[4];
-    closing_spinor(n3.c, n41.c, y);
-    const cplx<T> amplitude[2] = {closed_amplitude(row_0.c, y), closed_amplitude(row_1.c, y)};
-    jamps[0][11] += T(0.3333333333333333) * amplitude[0];
-    jamps[1][11] += T(0.3333333333333333) * amplitude[1];
-  }
-  // an amplitude of currents 4 and 12, closed on both of the top's rows
-  if (0x6666ull >> code & 1) {
-    cplx<T> y[4];
-    closing_spinor(n4.c, n12.c, y);
-    const cplx<T> amplitude[2] = {closed_amplitude(row_0.c, y), closed_amplitude(row_1.c, y)};
-    jamps[0][1] += T(0.3333333333333333) * amplitude[0];
-    jamps[1][1] += T(0.3333333333333333) * amplitude[1];
-  }
-  // an amplitude of currents 4 and 23, closed on both of the top's rows
-  if (0x6666ull >> code & 1) {
-    cplx<T> y[4];
-    closing_spinor(n4.c, n23.c, y);
-    const cplx<T> amplitude[2] = {closed_amplitude(row_0.c, y), closed_amplitude(row_1.c, y)};
-    jamps[0][3] += T(-1.0) * amplitude[0];
-    jamps[1][3] += T(-1.0) * amplitude[1];
-  }
-  // an amplitude of currents 4 and 35, closed on both of the top's rows
-  if (0x6666ull >> code & 1) {
-    cplx<T> y[4];
-    closing_spinor(n4.c, n35.c, y);
-    const cplx<T> amplitude[2] = {closed_amplitude(row_0.c, y), closed_amplitude(row_1.c, y)};
-    jamps[0][8] += T(0.3333333333333333) * amplitude[0];
-    jamps[1][8] += T(0.3333333333333333) * amplitude[1];
-  }
-  // an amplitude of currents 4 and 37, closed on both of the top's rows
-  if (0x6666ull >> code & 1) {
-    cplx<T> y[4];
-    closing_spinor(n4.c, n37.c, y);
-    const cplx<T> amplitude[2] = {closed_amplitude(row_0.c, y), closed_amplitude(row_1.c, y)};
-    jamps[0][9] += T(-1.0) * amplitude[0];
-    jamps[1][9] += T(-1.0) * amplitude[1];
-  }
-  // an amplitude of currents 5 and 7, closed on both of the top's rows
-  if (0x6666ull >> code & 1) {
-    cplx<T> y[4];
-    closing_spinor(n5.c, n7.c, y);
-    const cplx<T> amplitude[2] = {closed_amplitude(row_0.c, y), closed_amplitude(row_1.c, y)};
-    jamps[0][0] += T(0.3333333333333333) * amplitude[0];
-    jamps[0][1] += T(-0.3333333333333333) * amplitude[0];
-    jamps[0][2] += T(-1.0) * amplitude[0];
-    jamps[0][3] += T(1.0) * amplitude[0];
-    jamps[1][0] += T(0.3333333333333333) * amplitude[1];
-    jamps[1][1] += T(-0.3333333333333333) * amplitude[1];
-    jamps[1][2] += T(-1.0) * amplitude[1];
-    jamps[1][3] += T(1.0) * amplitude[1];
-  }
-  // an amplitude of currents 15 and 11, closed on both of the top's rows
-  if (0x6666ull >> code & 1) {
-    cplx<T> y[4];
-    closing_spinor(n15.c, n11.c, y);
-    const cplx<T> amplitude[2] = {closed_amplitude(row_0.c, y), closed_amplitude(row_1.c, y)};
-    jamps[0][9] += T(1.0) * amplitude[0];
-    jamps[1][9] += T(1.0) * amplitude[1];
-  }
-  // an amplitude of currents 17 and 6, closed on both of the top's rows
-  if (0x6666ull >> code & 1) {
-    cplx<T> y[4];
-    closing_spinor(n17.c, n6.c, y);
-    const cplx<T> amplitude[2] = {closed_amplitude(row_0.c, y), closed_amplitude(row_1.c, y)};
-    jamps[0][2] += T(1.0) * amplitude[0];
-    jamps[1][2] += T(1.0) * amplitude[1];
-  }
-  // an amplitude of currents 20 and 8, closed on both of the top's rows
-  if (0x6666ull >> code & 1) {
-    cplx<T> y[4];
-    closing_spinor(n20.c, n8.c, y);
-    const cplx<T> amplitude[2] = {closed_amplitude(row_0.c, y), closed_amplitude(row_1.c, y)};
-    jamps[0][10] += T(1.0) * amplitude[0];
-    jamps[1][10] += T(1.0) * amplitude[1];
-  }
-  // an amplitude of currents 22 and 6, closed on both of the top's rows
-  if (0x6666ull >> code & 1) {
-    cplx<T> y[4];
-    closing_spinor(n22.c, n6.c, y);
-    const cplx<T> amplitude[2] = {closed_amplitude(row_0.c, y), closed_amplitude(row_1.c, y)};
-    jamps[0][3] += T(-1.0) * amplitude[0];
-    jamps[1][3] += T(-1.0) * amplitude[1];
-  }
-  // an amplitude of currents 26 and 8, closed on both of the top's rows
-  if (0x6666ull >> code & 1) {
-    cplx<T> y[4];
-    closing_spinor(n26.c, n8.c, y);
-    const cplx<T> amplitude[2] = {closed_amplitude(row_0.c, y), closed_amplitude(row_1.c, y)};
-    jamps[0][4] += T(-1.0) * amplitude[0];
-    jamps[1][4] += T(-1.0) * amplitude[1];
-  }
-  // an amplitude of currents 27 and 6, closed on both of the top's rows
-  if (0x6666ull >> code & 1) {
-    cplx<T> y[4];
-    closing_spinor(n27.c, n6.c, y);
-    const cplx<T> amplitude[2] = {closed_amplitude(row_0.c, y), closed_amplitude(row_1.c, y)};
-    jamps[0][4] += T(-1.0) * amplitude[0];
-    jamps[1][4] += T(-1.0) * amplitude[1];
-  }
-  // an amplitude of currents 30 and 11, closed on both of the top's rows
-  if (0x6666ull >> code & 1) {
-    cplx<T> y[4];
-    closing_spinor(n30.c, n11.c, y);
-    const cplx<T> amplitude[2] = {closed_amplitude(row_0.c, y), closed_amplitude(row_1.c, y)};
-    jamps[0][5] += T(-1.0) * amplitude[0];
-    jamps[1][5] += T(-1.0) * amplitude[1];
-  }
-  // an amplitude of currents 31 and 6, closed on both of the top's rows
-  if (0x6666ull >> code & 1) {
-    cplx<T> y[4];
-    closing_spinor(n31.c, n6.c, y);
-    const cplx<T> amplitude[2] = {closed_amplitude(row_0.c, y), closed_amplitude(row_1.c, y)};
-    jamps[0][5] += T(1.0) * amplitude[0];
-    jamps[1][5] += T(1.0) * amplitude[1];
-  }
-  // an amplitude of currents 32 and 6, closed on both of the top's rows
-  if (0x6666ull >> code & 1) {
-    cplx<T> y[4];
-    closing_spinor(n32.c, n6.c, y);
-    const cplx<T> amplitude[2] = {closed_amplitude(row_0.c, y), closed_amplitude(row_1.c, y)};
-    jamps[0][6] += T(0.3333333333333333) * amplitude[0];
-    jamps[1][6] += T(0.3333333333333333) * amplitude[1];
-  }
-  // an amplitude of currents 33 and 6, closed on both of the top's rows
-  if (0x6666ull >> code & 1) {
-    cplx<T> y[4];
-    closing_spinor(n33.c, n6.c, y);
-    const cplx<T> amplitude[2] = {closed_amplitude(row_0.c, y), closed_amplitude(row_1.c, y)};
-    jamps[0][7] += T(0.3333333333333333) * amplitude[0];
-    jamps[1][7] += T(0.3333333333333333) * amplitude[1];
-  }
-  // an amplitude of currents 34 and 8, closed on both of the top's rows
-  if (0x6666ull >> code & 1) {
-    cplx<T> y[4];
-    closing_spinor(n34.c, n8.c, y);
-    const cplx<T> amplitude[2] = {closed_amplitude(row_0.c, y), closed_amplitude(row_1.c, y)};
-    jamps[0][8] += T(0.3333333333333333) * amplitude[0];
-    jamps[1][8] += T(0.3333333333333333) * amplitude[1];
-  }
-  // an amplitude of currents 36 and 6, closed on both of the top's rows
-  if (0x6666ull >> code & 1) {
-    cplx<T> y[4];
-    closing_spinor(n36.c, n6.c, y);
-    const cplx<T> amplitude[2] = {closed_amplitude(row_0.c, y), closed_amplitude(row_1.c, y)};
-    jamps[0][9] += T(-1.0) * amplitude[0];
-    jamps[1][9] += T(-1.0) * amplitude[1];
-  }
-  // an amplitude of currents 38 and 6, closed on both of the top's rows
-  if (0x6666ull >> code & 1) {
-    cplx<T> y[4];
-    closing_spinor(n38.c, n6.c, y);
-    const cplx<T> amplitude[2] = {closed_amplitude(row_0.c, y), closed_amplitude(row_1.c, y)};
-    jamps[0][10] += T(-1.0) * amplitude[0];
-    jamps[1][10] += T(-1.0) * amplitude[1];
-  }
-  // an amplitude of currents 40 and 11, closed on both of the top's rows
-  if (0x6666ull >> code & 1) {
-    cplx<T> y[4];
-    closing_spinor(n40.c, n11.c, y);
-    const cplx<T> amplitude[2] = {closed_amplitude(row_0.c, y), closed_amplitude(row_1.c, y)};
-    jamps[0][11] += T(0.3333333333333333) * amplitude[0];
-    jamps[1][11] += T(0.3333333333333333) * amplitude[1];
-  }
   // clang-format on
+  HEPEX_KEEP_LOOP
+  for (int a = 0; a < 2; ++a) {
+    if ((wanted >> a & 1) == 0) continue;
+    cplx<T> jamps[2][Colours];
+    for (int t = 0; t < 2; ++t)
+      for (int c = 0; c < Colours; ++c) jamps[t][c] = cplx<T>(T(0));
+    // clang-format off
+    const Wave<T> n6 = ixxxxx<T>(p[3], top_mass, antitops[a], -1);  // node 6: particle 3
+    D k_0xb[4];  // the outgoing momentum of particles 0 1 3
+    for (int mu = 0; mu < 4; ++mu) k_0xb[mu] = -p[0][mu] + -p[1][mu] + p[3][mu];
+    const T top_propagator_0xb = T(square(k_0xb) - D(quark.mass * quark.mass));
+    Wave<T> n7;  // node 7: flow_column of particles 0 1 3
+    if (0x6666ull >> code & 1) {
+      for (int mu = 0; mu < 4; ++mu) n7.k[mu] = k_0xb[mu];
+      cplx<T> pair[4] = {};
+      add_gamma_times(n2.c, n6.c, pair);
+      finish_current<4u>(flow_column, 1, k_0xb, top_propagator_0xb, quark, unused, unused, pair, n7.c);
+    }
+    D k_0x28[4];  // the outgoing momentum of particles 3 5
+    for (int mu = 0; mu < 4; ++mu) k_0x28[mu] = p[3][mu] + p[5][mu];
+    const T top_propagator_0x28 = T(square(k_0x28) - D(quark.mass * quark.mass));
+    Wave<T> n8;  // node 8: flow_column of particles 3 5
+    {
+      for (int mu = 0; mu < 4; ++mu) n8.k[mu] = k_0x28[mu];
+      cplx<T> pair[4] = {};
+      add_gamma_times(n4.c, n6.c, pair);
+      finish_current<4u>(flow_column, 1, k_0x28, top_propagator_0x28, quark, unused, unused, pair, n8.c);
+    }
+    D k_0x2b[4];  // the outgoing momentum of particles 0 1 3 5
+    for (int mu = 0; mu < 4; ++mu) k_0x2b[mu] = -p[0][mu] + -p[1][mu] + p[3][mu] + p[5][mu];
+    const T top_propagator_0x2b = T(square(k_0x2b) - D(quark.mass * quark.mass));
+    Wave<T> n9;  // node 9: flow_column of particles 0 1 3 5
+    if (0x6666ull >> code & 1) {
+      for (int mu = 0; mu < 4; ++mu) n9.k[mu] = k_0x2b[mu];
+      cplx<T> pair[4] = {};
+      add_gamma_times(n2.c, n8.c, pair);
+      add_gamma_times(n4.c, n7.c, pair);
+      finish_current<4u>(flow_column, 1, k_0x2b, top_propagator_0x2b, quark, unused, unused, pair, n9.c);
+    }
+    D k_0x38[4];  // the outgoing momentum of particles 3 4 5
+    for (int mu = 0; mu < 4; ++mu) k_0x38[mu] = p[3][mu] + p[4][mu] + p[5][mu];
+    const T top_propagator_0x38 = T(square(k_0x38) - D(quark.mass * quark.mass));
+    Wave<T> n10;  // node 10: flow_column of particles 3 4 5
+    {
+      for (int mu = 0; mu < 4; ++mu) n10.k[mu] = k_0x38[mu];
+      cplx<T> pair[4] = {};
+      add_gamma_times(n3.c, n8.c, pair);
+      add_gamma_times(n5.c, n6.c, pair);
+      finish_current<4u>(flow_column, 1, k_0x38, top_propagator_0x38, quark, unused, unused, pair, n10.c);
+    }
+    D k_0x18[4];  // the outgoing momentum of particles 3 4
+    for (int mu = 0; mu < 4; ++mu) k_0x18[mu] = p[3][mu] + p[4][mu];
+    const T top_propagator_0x18 = T(square(k_0x18) - D(quark.mass * quark.mass));
+    Wave<T> n11;  // node 11: flow_column of particles 3 4
+    {
+      for (int mu = 0; mu < 4; ++mu) n11.k[mu] = k_0x18[mu];
+      cplx<T> pair[4] = {};
+      add_gamma_times(n3.c, n6.c, pair);
+      finish_current<4u>(flow_column, 1, k_0x18, top_propagator_0x18, quark, unused, unused, pair, n11.c);
+    }
+    D k_0x1b[4];  // the outgoing momentum of particles 0 1 3 4
+    for (int mu = 0; mu < 4; ++mu) k_0x1b[mu] = -p[0][mu] + -p[1][mu] + p[3][mu] + p[4][mu];
+    const T top_propagator_0x1b = T(square(k_0x1b) - D(quark.mass * quark.mass));
+    Wave<T> n12;  // node 12: flow_column of particles 0 1 3 4
+    if (0x6666ull >> code & 1) {
+      for (int mu = 0; mu < 4; ++mu) n12.k[mu] = k_0x1b[mu];
+      cplx<T> pair[4] = {};
+      add_gamma_times(n2.c, n11.c, pair);
+      add_gamma_times(n3.c, n7.c, pair);
+      finish_current<4u>(flow_column, 1, k_0x1b, top_propagator_0x1b, quark, unused, unused, pair, n12.c);
+    }
+    Wave<T> n13;  // node 13: flow_column of particles 3 4 5
+    {
+      for (int mu = 0; mu < 4; ++mu) n13.k[mu] = k_0x38[mu];
+      cplx<T> pair[4] = {};
+      add_gamma_times(n4.c, n11.c, pair);
+      {
+        cplx<T> s[4] = {};
+        add_gamma_times(n5.c, n6.c, s);
+        add_scaled(-1.0, s, pair);
+      }
+      finish_current<4u>(flow_column, 1, k_0x38, top_propagator_0x38, quark, unused, unused, pair, n13.c);
+    }
+    Wave<T> n18;  // node 18: flow_column of particles 0 1 3 5
+    if (0x6666ull >> code & 1) {
+      for (int mu = 0; mu < 4; ++mu) n18.k[mu] = k_0x2b[mu];
+      cplx<T> pair[4] = {};
+      add_gamma_times(n4.c, n7.c, pair);
+      {
+        cplx<T> s[4] = {};
+        add_gamma_times(n15.c, n6.c, s);
+        add_scaled(-1.0, s, pair);
+      }
+      finish_current<4u>(flow_column, 1, k_0x2b, top_propagator_0x2b, quark, unused, unused, pair, n18.c);
+    }
+    Wave<T> n23;  // node 23: flow_column of particles 0 1 3 4
+    if (0x6666ull >> code & 1) {
+      for (int mu = 0; mu < 4; ++mu) n23.k[mu] = k_0x1b[mu];
+      cplx<T> pair[4] = {};
+      add_gamma_times(n3.c, n7.c, pair);
+      {
+        cplx<T> s[4] = {};
+        add_gamma_times(n20.c, n6.c, s);
+        add_scaled(-1.0, s, pair);
+      }
+      finish_current<4u>(flow_column, 1, k_0x1b, top_propagator_0x1b, quark, unused, unused, pair, n23.c);
+    }
+    Wave<T> n35;  // node 35: flow_column of particles 0 1 3 4
+    if (0x6666ull >> code & 1) {
+      for (int mu = 0; mu < 4; ++mu) n35.k[mu] = k_0x1b[mu];
+      cplx<T> pair[4] = {};
+      add_gamma_times(n34.c, n6.c, pair);
+      finish_current<4u>(flow_column, 1, k_0x1b, top_propagator_0x1b, quark, unused, unused, pair, n35.c);
+    }
+    Wave<T> n37;  // node 37: flow_column of particles 0 1 3 4
+    if (0x6666ull >> code & 1) {
+      for (int mu = 0; mu < 4; ++mu) n37.k[mu] = k_0x1b[mu];
+      cplx<T> pair[4] = {};
+      add_gamma_times(n2.c, n11.c, pair);
+      add_gamma_times(n26.c, n6.c, pair);
+      finish_current<4u>(flow_column, 1, k_0x1b, top_propagator_0x1b, quark, unused, unused, pair, n37.c);
+    }
+    Wave<T> n39;  // node 39: flow_column of particles 0 1 3 5
+    if (0x6666ull >> code & 1) {
+      for (int mu = 0; mu < 4; ++mu) n39.k[mu] = k_0x2b[mu];
+      cplx<T> pair[4] = {};
+      add_gamma_times(n2.c, n8.c, pair);
+      add_gamma_times(n30.c, n6.c, pair);
+      finish_current<4u>(flow_column, 1, k_0x2b, top_propagator_0x2b, quark, unused, unused, pair, n39.c);
+    }
+    Wave<T> n41;  // node 41: flow_column of particles 0 1 3 5
+    if (0x6666ull >> code & 1) {
+      for (int mu = 0; mu < 4; ++mu) n41.k[mu] = k_0x2b[mu];
+      cplx<T> pair[4] = {};
+      add_gamma_times(n40.c, n6.c, pair);
+      finish_current<4u>(flow_column, 1, k_0x2b, top_propagator_0x2b, quark, unused, unused, pair, n41.c);
+    }
+    // an amplitude of currents 2 and 10, closed on both of the top's rows
+    if (0x6666ull >> code & 1) {
+      cplx<T> y[4];
+      closing_spinor(n2.c, n10.c, y);
+      const cplx<T> amplitude[2] = {closed_amplitude(row_0.c, y), closed_amplitude(row_1.c, y)};
+      jamps[0][0] += T(0.3333333333333333) * amplitude[0];
+      jamps[0][4] += T(-1.0) * amplitude[0];
+      jamps[1][0] += T(0.3333333333333333) * amplitude[1];
+      jamps[1][4] += T(-1.0) * amplitude[1];
+    }
+    // an amplitude of currents 2 and 13, closed on both of the top's rows
+    if (0x6666ull >> code & 1) {
+      cplx<T> y[4];
+      closing_spinor(n2.c, n13.c, y);
+      const cplx<T> amplitude[2] = {closed_amplitude(row_0.c, y), closed_amplitude(row_1.c, y)};
+      jamps[0][1] += T(0.3333333333333333) * amplitude[0];
+      jamps[0][5] += T(-1.0) * amplitude[0];
+      jamps[1][1] += T(0.3333333333333333) * amplitude[1];
+      jamps[1][5] += T(-1.0) * amplitude[1];
+    }
+    // an amplitude of currents 3 and 9, closed on both of the top's rows
+    if (0x6666ull >> code & 1) {
+      cplx<T> y[4];
+      closing_spinor(n3.c, n9.c, y);
+      const cplx<T> amplitude[2] = {closed_amplitude(row_0.c, y), closed_amplitude(row_1.c, y)};
+      jamps[0][0] += T(0.3333333333333333) * amplitude[0];
+      jamps[1][0] += T(0.3333333333333333) * amplitude[1];
+    }
+    // an amplitude of currents 3 and 18, closed on both of the top's rows
+    if (0x6666ull >> code & 1) {
+      cplx<T> y[4];
+      closing_spinor(n3.c, n18.c, y);
+      const cplx<T> amplitude[2] = {closed_amplitude(row_0.c, y), closed_amplitude(row_1.c, y)};
+      jamps[0][2] += T(-1.0) * amplitude[0];
+      jamps[1][2] += T(-1.0) * amplitude[1];
+    }
+    // an amplitude of currents 3 and 39, closed on both of the top's rows
+    if (0x6666ull >> code & 1) {
+      cplx<T> y[4];
+      closing_spinor(n3.c, n39.c, y);
+      const cplx<T> amplitude[2] = {closed_amplitude(row_0.c, y), closed_amplitude(row_1.c, y)};
+      jamps[0][10] += T(-1.0) * amplitude[0];
+      jamps[1][10] += T(-1.0) * amplitude[1];
+    }
+    // an amplitude of currents 3 and 41, closed on both of the top's rows
+    if (0x6666ull >> code & 1) {
+      cplx<T> y[4];
+      closing_spinor(n3.c, n41.c, y);
+      const cplx<T> amplitude[2] = {closed_amplitude(row_0.c, y), closed_amplitude(row_1.c, y)};
+      jamps[0][11] += T(0.3333333333333333) * amplitude[0];
+      jamps[1][11] += T(0.3333333333333333) * amplitude[1];
+    }
+    // an amplitude of currents 4 and 12, closed on both of the top's rows
+    if (0x6666ull >> code & 1) {
+      cplx<T> y[4];
+      closing_spinor(n4.c, n12.c, y);
+      const cplx<T> amplitude[2] = {closed_amplitude(row_0.c, y), closed_amplitude(row_1.c, y)};
+      jamps[0][1] += T(0.3333333333333333) * amplitude[0];
+      jamps[1][1] += T(0.3333333333333333) * amplitude[1];
+    }
+    // an amplitude of currents 4 and 23, closed on both of the top's rows
+    if (0x6666ull >> code & 1) {
+      cplx<T> y[4];
+      closing_spinor(n4.c, n23.c, y);
+      const cplx<T> amplitude[2] = {closed_amplitude(row_0.c, y), closed_amplitude(row_1.c, y)};
+      jamps[0][3] += T(-1.0) * amplitude[0];
+      jamps[1][3] += T(-1.0) * amplitude[1];
+    }
+    // an amplitude of currents 4 and 35, closed on both of the top's rows
+    if (0x6666ull >> code & 1) {
+      cplx<T> y[4];
+      closing_spinor(n4.c, n35.c, y);
+      const cplx<T> amplitude[2] = {closed_amplitude(row_0.c, y), closed_amplitude(row_1.c, y)};
+      jamps[0][8] += T(0.3333333333333333) * amplitude[0];
+      jamps[1][8] += T(0.3333333333333333) * amplitude[1];
+    }
+    // an amplitude of currents 4 and 37, closed on both of the top's rows
+    if (0x6666ull >> code & 1) {
+      cplx<T> y[4];
+      closing_spinor(n4.c, n37.c, y);
+      const cplx<T> amplitude[2] = {closed_amplitude(row_0.c, y), closed_amplitude(row_1.c, y)};
+      jamps[0][9] += T(-1.0) * amplitude[0];
+      jamps[1][9] += T(-1.0) * amplitude[1];
+    }
+    // an amplitude of currents 5 and 7, closed on both of the top's rows
+    if (0x6666ull >> code & 1) {
+      cplx<T> y[4];
+      closing_spinor(n5.c, n7.c, y);
+      const cplx<T> amplitude[2] = {closed_amplitude(row_0.c, y), closed_amplitude(row_1.c, y)};
+      jamps[0][0] += T(0.3333333333333333) * amplitude[0];
+      jamps[0][1] += T(-0.3333333333333333) * amplitude[0];
+      jamps[0][2] += T(-1.0) * amplitude[0];
+      jamps[0][3] += T(1.0) * amplitude[0];
+      jamps[1][0] += T(0.3333333333333333) * amplitude[1];
+      jamps[1][1] += T(-0.3333333333333333) * amplitude[1];
+      jamps[1][2] += T(-1.0) * amplitude[1];
+      jamps[1][3] += T(1.0) * amplitude[1];
+    }
+    // an amplitude of currents 15 and 11, closed on both of the top's rows
+    if (0x6666ull >> code & 1) {
+      cplx<T> y[4];
+      closing_spinor(n15.c, n11.c, y);
+      const cplx<T> amplitude[2] = {closed_amplitude(row_0.c, y), closed_amplitude(row_1.c, y)};
+      jamps[0][9] += T(1.0) * amplitude[0];
+      jamps[1][9] += T(1.0) * amplitude[1];
+    }
+    // an amplitude of currents 17 and 6, closed on both of the top's rows
+    if (0x6666ull >> code & 1) {
+      cplx<T> y[4];
+      closing_spinor(n17.c, n6.c, y);
+      const cplx<T> amplitude[2] = {closed_amplitude(row_0.c, y), closed_amplitude(row_1.c, y)};
+      jamps[0][2] += T(1.0) * amplitude[0];
+      jamps[1][2] += T(1.0) * amplitude[1];
+    }
+    // an amplitude of currents 20 and 8, closed on both of the top's rows
+    if (0x6666ull >> code & 1) {
+      cplx<T> y[4];
+      closing_spinor(n20.c, n8.c, y);
+      const cplx<T> amplitude[2] = {closed_amplitude(row_0.c, y), closed_amplitude(row_1.c, y)};
+      jamps[0][10] += T(1.0) * amplitude[0];
+      jamps[1][10] += T(1.0) * amplitude[1];
+    }
+    // an amplitude of currents 22 and 6, closed on both of the top's rows
+    if (0x6666ull >> code & 1) {
+      cplx<T> y[4];
+      closing_spinor(n22.c, n6.c, y);
+      const cplx<T> amplitude[2] = {closed_amplitude(row_0.c, y), closed_amplitude(row_1.c, y)};
+      jamps[0][3] += T(-1.0) * amplitude[0];
+      jamps[1][3] += T(-1.0) * amplitude[1];
+    }
+    // an amplitude of currents 26 and 8, closed on both of the top's rows
+    if (0x6666ull >> code & 1) {
+      cplx<T> y[4];
+      closing_spinor(n26.c, n8.c, y);
+      const cplx<T> amplitude[2] = {closed_amplitude(row_0.c, y), closed_amplitude(row_1.c, y)};
+      jamps[0][4] += T(-1.0) * amplitude[0];
+      jamps[1][4] += T(-1.0) * amplitude[1];
+    }
+    // an amplitude of currents 27 and 6, closed on both of the top's rows
+    if (0x6666ull >> code & 1) {
+      cplx<T> y[4];
+      closing_spinor(n27.c, n6.c, y);
+      const cplx<T> amplitude[2] = {closed_amplitude(row_0.c, y), closed_amplitude(row_1.c, y)};
+      jamps[0][4] += T(-1.0) * amplitude[0];
+      jamps[1][4] += T(-1.0) * amplitude[1];
+    }
+    // an amplitude of currents 30 and 11, closed on both of the top's rows
+    if (0x6666ull >> code & 1) {
+      cplx<T> y[4];
+      closing_spinor(n30.c, n11.c, y);
+      const cplx<T> amplitude[2] = {closed_amplitude(row_0.c, y), closed_amplitude(row_1.c, y)};
+      jamps[0][5] += T(-1.0) * amplitude[0];
+      jamps[1][5] += T(-1.0) * amplitude[1];
+    }
+    // an amplitude of currents 31 and 6, closed on both of the top's rows
+    if (0x6666ull >> code & 1) {
+      cplx<T> y[4];
+      closing_spinor(n31.c, n6.c, y);
+      const cplx<T> amplitude[2] = {closed_amplitude(row_0.c, y), closed_amplitude(row_1.c, y)};
+      jamps[0][5] += T(1.0) * amplitude[0];
+      jamps[1][5] += T(1.0) * amplitude[1];
+    }
+    // an amplitude of currents 32 and 6, closed on both of the top's rows
+    if (0x6666ull >> code & 1) {
+      cplx<T> y[4];
+      closing_spinor(n32.c, n6.c, y);
+      const cplx<T> amplitude[2] = {closed_amplitude(row_0.c, y), closed_amplitude(row_1.c, y)};
+      jamps[0][6] += T(0.3333333333333333) * amplitude[0];
+      jamps[1][6] += T(0.3333333333333333) * amplitude[1];
+    }
+    // an amplitude of currents 33 and 6, closed on both of the top's rows
+    if (0x6666ull >> code & 1) {
+      cplx<T> y[4];
+      closing_spinor(n33.c, n6.c, y);
+      const cplx<T> amplitude[2] = {closed_amplitude(row_0.c, y), closed_amplitude(row_1.c, y)};
+      jamps[0][7] += T(0.3333333333333333) * amplitude[0];
+      jamps[1][7] += T(0.3333333333333333) * amplitude[1];
+    }
+    // an amplitude of currents 34 and 8, closed on both of the top's rows
+    if (0x6666ull >> code & 1) {
+      cplx<T> y[4];
+      closing_spinor(n34.c, n8.c, y);
+      const cplx<T> amplitude[2] = {closed_amplitude(row_0.c, y), closed_amplitude(row_1.c, y)};
+      jamps[0][8] += T(0.3333333333333333) * amplitude[0];
+      jamps[1][8] += T(0.3333333333333333) * amplitude[1];
+    }
+    // an amplitude of currents 36 and 6, closed on both of the top's rows
+    if (0x6666ull >> code & 1) {
+      cplx<T> y[4];
+      closing_spinor(n36.c, n6.c, y);
+      const cplx<T> amplitude[2] = {closed_amplitude(row_0.c, y), closed_amplitude(row_1.c, y)};
+      jamps[0][9] += T(-1.0) * amplitude[0];
+      jamps[1][9] += T(-1.0) * amplitude[1];
+    }
+    // an amplitude of currents 38 and 6, closed on both of the top's rows
+    if (0x6666ull >> code & 1) {
+      cplx<T> y[4];
+      closing_spinor(n38.c, n6.c, y);
+      const cplx<T> amplitude[2] = {closed_amplitude(row_0.c, y), closed_amplitude(row_1.c, y)};
+      jamps[0][10] += T(-1.0) * amplitude[0];
+      jamps[1][10] += T(-1.0) * amplitude[1];
+    }
+    // an amplitude of currents 40 and 11, closed on both of the top's rows
+    if (0x6666ull >> code & 1) {
+      cplx<T> y[4];
+      closing_spinor(n40.c, n11.c, y);
+      const cplx<T> amplitude[2] = {closed_amplitude(row_0.c, y), closed_amplitude(row_1.c, y)};
+      jamps[0][11] += T(0.3333333333333333) * amplitude[0];
+      jamps[1][11] += T(0.3333333333333333) * amplitude[1];
+    }
+    // clang-format on
+    sink(a, jamps);
+  }
 }
 
-// Whether flow_top_jamps can give a non-zero jamp at these helicities of the
+// Whether flow_top_pair_jamps can give a non-zero jamp at these helicities of the
 // light particles (massless quarks keep their chirality).
 KOKKOS_INLINE_FUNCTION bool flow_top_live(const int* helicity) {
   const unsigned code = (helicity[0] > 0 ? 1u : 0u) | (helicity[1] > 0 ? 2u : 0u) | (helicity[4] > 0 ? 4u : 0u) | (helicity[5] > 0 ? 8u : 0u);
