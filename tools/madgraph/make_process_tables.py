@@ -369,14 +369,14 @@ def exchange(p, partner):
         f"{p.name}: {partner.name} is not its partner"
     assert [q for q in range(p.particles) if partner.pdg[q] != p.pdg[q]] == [1, second], p.name
 
-    def swapped(flow):
-        swap = {first + 1: second + 1, second + 1: first + 1}
-        factors = re.findall(r"T\(([^)]*)\)", flow)
-        return sorted(tuple(swap.get(int(x), int(x)) for x in f.split(",")) for f in factors)
+    def factors(flow, swap):
+        """A flow's strings T(..., i, j) as sorted label tuples, labels swapped."""
+        return sorted(tuple(swap.get(int(x), int(x)) for x in f.split(","))
+                      for f in re.findall(r"T\(([^)]*)\)", flow))
 
-    flows = [sorted(tuple(int(x) for x in f.split(",")) for f in re.findall(r"T\(([^)]*)\)", b))
-             for b in p.flow_basis]
-    perm = [flows.index(swapped(b)) for b in partner.flow_basis]
+    flows = [factors(b, {}) for b in p.flow_basis]
+    exchanged = {first + 1: second + 1, second + 1: first + 1}
+    perm = [flows.index(factors(b, exchanged)) for b in partner.flow_basis]
     assert sorted(perm) == list(range(p.colours)), p.name
     return first, second, perm
 
