@@ -41,6 +41,12 @@ int hepex_me_processes(void);
 const char* hepex_me_process_name(int i);
 int hepex_me_process_particles(int i);
 
+/* 1 if MadEvent may call process i through the Fortran bridge (its diagram
+ * numbers, MadEvent's channel ids, are those of the MadGraph that CUDACPP
+ * serves); 0 for one whose tables come from another MadGraph (the 3-jet
+ * subprocesses: MadGraph 3.1.1); -1 for i out of range. */
+int hepex_me_process_madevent(int i);
+
 /* The index i of the process named `name` (a name of hepex_me_process_name
  * or MadGraph's alias of one: "gg_ttx" for gg_tt); -1 for an unknown name or
  * NULL. */

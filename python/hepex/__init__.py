@@ -653,8 +653,10 @@ def processes():
     """The processes of ``MatrixElement``, one dict each: ``name`` ("gg_ttgg"),
     ``madgraph`` ("g g > t t~ g g"), ``particles``, ``pdg`` (the legs' PDG
     codes, incoming first), ``colour_flows``, ``helicity_combinations``,
-    ``averaging`` (MadGraph's helcolDenominator), ``me_units``, ``diagrams``
-    and ``configurations`` (MadEvent's channels)."""
+    ``averaging`` (MadGraph's helcolDenominator), ``me_units``, ``diagrams``,
+    ``configurations`` (MadEvent's channels) and ``madevent`` (whether MadEvent
+    may call it through the Fortran bridge: False for the 3-jet subprocesses,
+    whose tables, and so channel numbers, are MadGraph 3.1.1's)."""
     return _hepex.processes()
 
 

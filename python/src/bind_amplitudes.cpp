@@ -114,6 +114,7 @@ void bind_amplitudes(py::module_& m) {
       d["me_units"] = info.me_units;
       d["diagrams"] = diagrams(p);
       d["configurations"] = configurations(p);
+      d["madevent"] = info.madevent;
       all.append(d);
     }
     return all;

@@ -65,6 +65,11 @@ int hepex_me_process_particles(int i) {
   return hepex::amplitudes::process_info(hepex::amplitudes::all_processes()[i]).particles;
 }
 
+int hepex_me_process_madevent(int i) {
+  if (i < 0 || i >= hepex::amplitudes::process_count) return -1;
+  return hepex::amplitudes::process_info(hepex::amplitudes::all_processes()[i]).madevent ? 1 : 0;
+}
+
 int hepex_me_process_index(const char* name) {
   if (name == nullptr) return -1;
   for (int i = 0; i < hepex::amplitudes::process_count; ++i) {

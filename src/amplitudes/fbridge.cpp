@@ -94,12 +94,14 @@ std::string subprocess_directory() {
 // The process of a MadEvent subprocess with npar particles: HEPEX_PROCESS
 // where set, else the subprocess of the P directory MadEvent runs in
 // (subprocess_directory), else the one process of the registry with npar
-// particles; the process must have npar particles; several or none, or a
-// subprocess hepex does not have: an error naming them.
+// particles; the process must have npar particles and MadEvent's channel
+// ids (hepex_me_process_madevent); several or none, or a subprocess hepex
+// does not have: an error naming them.
 std::string process_for(int npar) {
   std::string all, matching;
   int matches = 0;
   for (int i = 0; i < hepex_me_processes(); ++i) {
+    if (hepex_me_process_madevent(i) != 1) continue;
     const std::string name = hepex_me_process_name(i);
     const int particles = hepex_me_process_particles(i);
     all += (all.empty() ? "" : ", ") + name + " (" + std::to_string(particles) + ")";
@@ -111,6 +113,12 @@ std::string process_for(int npar) {
   const auto named = [&](const std::string& what, const std::string& chosen) {
     const int i = hepex_me_process_index(chosen.c_str());
     if (i < 0) fail("fbridgecreate: " + what + ": not a process of hepex (" + all + ")");
+    if (hepex_me_process_madevent(i) != 1) {
+      fail("fbridgecreate: " + what + ": hepex has its matrix elements, but its tables come " +
+           "from MadGraph 3.1.1 (madgraph4gpu ships no such directory), which numbers the " +
+           "diagrams, MadEvent's channel ids, otherwise than the MadGraph CUDACPP serves; " +
+           "MadEvent cannot call it (the processes it can: " + all + ")");
+    }
     if (hepex_me_process_particles(i) != npar) {
       fail("fbridgecreate: " + what + " has " + std::to_string(hepex_me_process_particles(i)) +
            " particles, MadEvent's npar = " + std::to_string(npar));

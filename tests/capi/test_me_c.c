@@ -311,6 +311,14 @@ int main(int argc, char** argv) {
   check(hepex_me_process_particles(-1) == -1 &&
             hepex_me_process_particles(hepex_me_processes()) == -1,
         "registry particles out of range");
+  /* MadEvent's channel ids: the CUDACPP processes', not the 3-jet ones' (MadGraph 3.1.1). */
+  check(hepex_me_process_madevent(hepex_me_process_index("gg_tt")) == 1 &&
+            hepex_me_process_madevent(hepex_me_process_index("uux_ttxgg")) == 1 &&
+            hepex_me_process_madevent(hepex_me_process_index("uux_ttxggg")) == 0,
+        "registry madevent");
+  check(hepex_me_process_madevent(-1) == -1 &&
+            hepex_me_process_madevent(hepex_me_processes()) == -1,
+        "registry madevent out of range");
   check(hepex_me_create("gg_tt", "half") == NULL, "bad precision");
   check_bridge(argv[1]);
   check_threads(argv[1]);

@@ -10,9 +10,13 @@ PROCESSES = {"gg_tt": 4, "gg_ttg": 5, "gg_ttgg": 6}
 
 
 def madgraph_file(name):
-    """tests/data/madgraph/NAME, or pp_tt012j/NAME for pp_tt012j.mad's subprocesses."""
-    own = DATA / "madgraph" / name
-    return own if own.exists() else DATA / "madgraph" / "pp_tt012j" / name
+    """tests/data/madgraph/NAME, or pp_tt012j/NAME for pp_tt012j.mad's subprocesses,
+    or pp_tt3j/NAME for the 3-jet ones."""
+    for folder in ("", "pp_tt012j", "pp_tt3j"):
+        path = DATA / "madgraph" / folder / name
+        if path.exists():
+            return path
+    return DATA / "madgraph" / "pp_tt012j" / name
 
 
 def read(name):
@@ -96,8 +100,10 @@ def test_processes_are_the_registrys():
     names = {"g": 21, "t": 6, "t~": -6, "u": 2, "u~": -2, "d": 1, "d~": -1, "c": 4, "c~": -4}
     listed = hepex.processes()
     assert [p["name"] for p in listed][:4] == ["gg_tt", "gg_ttg", "gg_ttgg", "gg_ttggg"]
-    # every subprocess of pp_tt012j.mad with quarks (its gluon ones are the first four)
-    assert len(listed) == 4 + 15 and "uux_ttxgg" in [p["name"] for p in listed]
+    # every subprocess of pp_tt012j.mad with quarks (its gluon ones are the first four),
+    # and the four 3-jet ones with one light quark pair
+    assert len(listed) == 4 + 15 + 4 and "uux_ttxgg" in [p["name"] for p in listed]
+    assert "uux_ttxggg" in [p["name"] for p in listed]
     for p in listed:
         header = open(madgraph_file(f"{p['name']}_helicities.txt")).readline()
         madgraph = header.split(" for ", 1)[1].split(",", 1)[0]
@@ -107,6 +113,8 @@ def test_processes_are_the_registrys():
         assert p["helicity_combinations"] == len(read(f"{p['name']}_helicities.txt"))
         assert p["colour_flows"] == len(read(f"{p['name']}_colormatrix.txt")) - 1
         assert p["configurations"] == len(read(f"{p['name']}_icolamp.txt"))
+        # MadEvent may call it: not the 3-jet ones, whose tables are MadGraph 3.1.1's
+        assert p["madevent"] == (madgraph_file(f"{p['name']}_helicities.txt").parent.name != "pp_tt3j")
         if p["name"] in PROCESSES:
             me = hepex.MatrixElement(p["name"])
             assert (me.particles, me.diagrams, me.me_units) == (
@@ -119,10 +127,11 @@ def test_processes_are_the_registrys():
 
 
 def test_quark_subprocesses_reproduce_madgraph():
-    """pp_tt012j.mad's subprocesses with quarks (the colour-flow family) from
-    Python, on MadGraph's on-shell reference events: within 1e-12 in double
-    (measured <= 2.5e-13, test_colour_flow.cpp)."""
-    for name, particles in (("uux_ttx", 4), ("gu_ttxu", 5), ("gu_ttxgu", 6), ("uu_ttxuu", 6)):
+    """pp_tt012j.mad's subprocesses with quarks (the colour-flow family) and a
+    3-jet one from Python, on MadGraph's on-shell reference events: within
+    1e-12 in double (measured <= 2.5e-13, test_colour_flow.cpp)."""
+    for name, particles in (("uux_ttx", 4), ("gu_ttxu", 5), ("gu_ttxgu", 6), ("uu_ttxuu", 6),
+                            ("gg_ttxguux", 7)):
         rows = read(f"{name}_onshell_ref.txt")[:64]
         momenta = rows[:, 2:2 + 4 * particles].reshape(-1, particles, 4)
         me = hepex.MatrixElement(name)

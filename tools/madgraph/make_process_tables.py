@@ -14,7 +14,8 @@ include/hepex/amplitudes/detail/generated/:
                         family's template parameter to its process's tables
   <name>_flow_code.hpp  a colour-flow process's plan written out as code
                         (colour_flow_code, below) and as one pass per
-                        light helicity combination (top_pair_code.py)
+                        light helicity combination (top_pair_code.py), for
+                        plans of at most CODE_PLAN_TERMS terms
 and src/amplitudes/processes/:
   <name>.cpp            the translation unit that instantiates the process's
                         evaluators (its factory), so that a build compiles
@@ -77,6 +78,8 @@ class ProcessData:
         self.name = entry["name"]
         self.diagrams = int(entry["diagrams"])
         self.kernel = entry["kernel"]
+        # Whether MadEvent's channel ids are this process's diagram numbers (processes.json's about).
+        self.madevent = bool(entry.get("madevent", True))
         # The reference data's folder under tests/data/madgraph ("" for the
         # gluon processes, "pp_tt012j" for MadGraph's subprocesses of pp_tt012j.mad).
         self.folder = data / entry.get("data", "")
@@ -263,6 +266,20 @@ TERM_SUM = {cfp.TERM_VVV: "three", cfp.TERM_VVVV: "four", cfp.TERM_PAIR: "pair",
 SUM_BITS = {"three": 1, "four": 2, "pair": 4}
 
 
+# The largest plan written out as code (its terms). The 3-jet subprocesses'
+# plans (524 terms) are not: as code each took 225 KB of source, and the four
+# of them made one host lane kernel's translation unit (lane_kernel_avx512.cpp,
+# every process in every precision) compile in 181 s instead of 42 s on the
+# build machine, once per instruction set and build (CI builds three). Their
+# kernels execute the plan's tables (colour_flow_jamps), on the host and the GPU.
+CODE_PLAN_TERMS = 200
+
+
+def has_code(p):
+    """Whether the process's plan is written out as code (<name>_flow_code.hpp)."""
+    return len(p.flow_plan[2]) <= CODE_PLAN_TERMS
+
+
 def colour_flow_code(p):
     """generated/<name>_flow_code.hpp: the process's plan written out as
     code, the steps of colour_flow_jamps (colour_flow_recursion.hpp) in the
@@ -403,6 +420,52 @@ def exchange_lines(p, members):
     return lines + ["    }", "  }"]
 
 
+def flow_code_lines(p, members):
+    """ColourFlow<P>'s jamps and GPU pass: from the plan written out as code, or,
+    for a plan too large for it (has_code), jamps by executing the tables."""
+    n = p.name
+    if not has_code(p):
+        return [f"  // The plan has more than {CODE_PLAN_TERMS} terms: not written out as code",
+                "  // (make_process_tables.py, CODE_PLAN_TERMS); jamps executes its tables, on",
+                "  // the host (the lane kernel, the tests; the portable kernel executes its",
+                "  // device copy of them).",
+                "  static constexpr bool has_code = false;",
+                "  template <class T, int Particles, int Nodes, class Helicity>",
+                "  static void jamps(const ColourFlowEvent<T, Particles, Nodes>& event,",
+                "                    const Helicity& helicity, unsigned changed, const TopQuark& quark,",
+                "                    cplx<T>* value, cplx<T>* jamps) {",
+                "    colour_flow_jamps(plan(), event, helicity, changed, quark, colours, value, jamps);",
+                "  }",
+                "  static constexpr bool exchanged = false;",
+                f"  static constexpr int antitop = {p.pdg.index(-6)};",
+                "  static constexpr bool top_pair_pass = false;"]
+    return [
+        "  static constexpr bool has_code = true;",
+        "  // The plan as code (<name>_flow_code.hpp): colour_flow_jamps' jamps.",
+        "  template <class T, int Particles, int Nodes, class Helicity>",
+        "  static KOKKOS_INLINE_FUNCTION void jamps(const ColourFlowEvent<T, Particles, Nodes>& event,",
+        "                                           const Helicity& helicity, unsigned changed,",
+        "                                           const TopQuark& quark, cplx<T>* value,",
+        "                                           cplx<T>* jamps) {",
+        f"    {n}::flow_jamps(event, helicity, changed, quark, value, jamps);",
+        "  }",
+        "  // Both antitop helicities, the light currents formed once (colour_flow_top_pairs.hpp).",
+        "  template <class T, class Momentum, class Sink>",
+        "  static KOKKOS_INLINE_FUNCTION void top_pair_jamps(const Momentum& momentum, const int* helicity,",
+        "                                                    const int* antitops, unsigned wanted,",
+        "                                                    const int* top, const TopQuark& quark,",
+        "                                                    const Sink& sink) {",
+        f"    {n}::flow_top_pair_jamps<colours, T>(momentum, helicity, antitops, wanted, top, quark, sink);",
+        "  }",
+        "  // Whether top_pair_jamps can be non-zero at these light helicities.",
+        f"  static KOKKOS_INLINE_FUNCTION bool top_live(const int* helicity) {{ return {n}::flow_top_live(helicity); }}",
+        *exchange_lines(p, members),
+        f"  static constexpr int antitop = {p.pdg.index(-6)};",
+        "  // Whether the portable kernel runs top_pair_jamps (top_pair_code.py, small_plan).",
+        f"  static constexpr bool top_pair_pass = {'true' if top_pair_code.small_plan(p.flow_plan[2]) else 'false'};",
+    ]
+
+
 def colour_flow_header(members):
     """generated/colour_flow.hpp: per process of the family its plan and sizes."""
     lines = header("tools/madgraph/processes.json")
@@ -410,7 +473,8 @@ def colour_flow_header(members):
               "// (colour_flow_recursion.hpp) and the sizes its kernel's arrays take at",
               "// compile time.", ""]
     lines += [f'#include "hepex/amplitudes/detail/generated/{p.name}.hpp"' for p in members]
-    lines += [f'#include "hepex/amplitudes/detail/generated/{p.name}_flow_code.hpp"' for p in members]
+    lines += [f'#include "hepex/amplitudes/detail/generated/{p.name}_flow_code.hpp"'
+              for p in members if has_code(p)]
     lines += ['#include "hepex/amplitudes/detail/colour_flow_recursion.hpp"',
               '#include "hepex/amplitudes/detail/generated/process_list.hpp"', "",
               "namespace hepex::amplitudes::detail::generated {", "",
@@ -429,28 +493,7 @@ def colour_flow_header(members):
                   f"            {n}::flow_closing}};",
                   "  }",
                   f"  static constexpr int terms = {n}::flow_terms;",
-                  "  // The plan as code (<name>_flow_code.hpp): colour_flow_jamps' jamps.",
-                  "  template <class T, int Particles, int Nodes, class Helicity>",
-                  "  static KOKKOS_INLINE_FUNCTION void jamps(const ColourFlowEvent<T, Particles, Nodes>& event,",
-                  "                                           const Helicity& helicity, unsigned changed,",
-                  "                                           const TopQuark& quark, cplx<T>* value,",
-                  "                                           cplx<T>* jamps) {",
-                  f"    {n}::flow_jamps(event, helicity, changed, quark, value, jamps);",
-                  "  }",
-                  "  // Both antitop helicities, the light currents formed once (colour_flow_top_pairs.hpp).",
-                  "  template <class T, class Momentum, class Sink>",
-                  "  static KOKKOS_INLINE_FUNCTION void top_pair_jamps(const Momentum& momentum, const int* helicity,",
-                  "                                                    const int* antitops, unsigned wanted,",
-                  "                                                    const int* top, const TopQuark& quark,",
-                  "                                                    const Sink& sink) {",
-                  f"    {n}::flow_top_pair_jamps<colours, T>(momentum, helicity, antitops, wanted, top, quark, sink);",
-                  "  }",
-                  "  // Whether top_pair_jamps can be non-zero at these light helicities.",
-                  f"  static KOKKOS_INLINE_FUNCTION bool top_live(const int* helicity) {{ return {n}::flow_top_live(helicity); }}",
-                  *exchange_lines(p, members),
-                  f"  static constexpr int antitop = {p.pdg.index(-6)};",
-                  "  // Whether the portable kernel runs top_pair_jamps (top_pair_code.py, small_plan).",
-                  f"  static constexpr bool top_pair_pass = {'true' if top_pair_code.small_plan(p.flow_plan[2]) else 'false'};",
+                  *flow_code_lines(p, members),
                   "};", ""]
     lines += ["// The family's processes, for code that visits each at compile time.",
               "inline constexpr Process colour_flow_processes[] = {"
@@ -470,7 +513,7 @@ def write_all(check):
         assert p.kernel in families, f"{p.name}: unknown evaluator family {p.kernel}"
         assert families[p.kernel]["fits"](p), f"{p.name}: legs do not fit {p.kernel}"
         files[f"{p.name}.hpp"] = p.tables()
-        if p.kernel == "colour_flow":
+        if p.kernel == "colour_flow" and has_code(p):
             files[f"{p.name}_flow_code.hpp"] = colour_flow_code(p)
 
     lines = header("tools/madgraph/processes.json")
@@ -516,7 +559,7 @@ def write_all(check):
         lines += [
             f"    {{{{Process::{n}, \"{n}\", {n}::madgraph, {p.gluons}, {n}::particles, "
             f"{p.colours}, {2 ** p.particles}, {n}::averaging, \"{p.units}\", {n}::pdg, "
-            f"{n}::reversed_helicities, {p.coupling_power}}},",
+            f"{n}::reversed_helicities, {p.coupling_power}, {'true' if p.madevent else 'false'}}},",
             f"     {{{n}::colours, {n}::denominator, {n}::cf}},",
             f"     {{{n}::flow_choices, {n}::flow_words, {n}::configurations}},",
             f"     {{{n}::config_diagram, {n}::forest, {n}::configurations, {n}::propagators, "

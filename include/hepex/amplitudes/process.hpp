@@ -34,6 +34,12 @@ struct ProcessInfo {
   unsigned reversed_helicities;  // bit i: particle i's helicity runs +1, -1 (else -1, +1)
   int coupling_power;            // powers of G in every amplitude (particles - 2 for these
                                  // trees), so |M|^2 goes like G^(2 coupling_power)
+  // Whether MadEvent may call it through the Fortran bridge: its diagram
+  // numbers (MadEvent's channel ids) are those of the MadGraph that CUDACPP
+  // serves (3.7). False for the 3-jet subprocesses, whose tables come from
+  // MadGraph 3.1.1 (tests/data/madgraph/make_madevent_reference.sh), which
+  // numbers the diagrams of a four-gluon vertex otherwise.
+  bool madevent = true;
 };
 
 const ProcessInfo& process_info(Process process);

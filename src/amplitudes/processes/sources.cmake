@@ -20,4 +20,8 @@ set(HEPEX_PROCESS_SOURCES
   uux_ttxuux.cpp
   uxcx_ttxuxcx.cpp
   uxux_ttxuxux.cpp
+  uux_ttxggg.cpp
+  gu_ttxggu.cpp
+  gux_ttxggux.cpp
+  gg_ttxguux.cpp
 )

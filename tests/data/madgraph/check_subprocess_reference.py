@@ -1,9 +1,11 @@
 #!/usr/bin/env python3
 """Checks the reference data of pp -> t t~ + 0..2 jets (pp_tt012j/, made by
-make_subprocess_reference.sh) against what does not come from it (ctest
-data.pp_tt012j_reference):
+make_subprocess_reference.sh) and of the 3-jet subprocesses with one light
+quark pair (pp_tt3j/, make_madevent_reference.sh) against what does not come
+from it (ctest data.pp_tt012j_reference):
   - every subprocess has its tables, 768 on-shell events with a finite ME > 0
-    and 768 selection lines whose selhel / selcol lie in the tables' ranges;
+    and 768 selection lines whose selhel / selcol lie in the tables' ranges,
+    a colour chosen exactly where igraph is not 0, among icolamp's flows of igraph;
   - the tables agree with NAME_subprocess.json (npar, ncomb, ncolor, nconfig)
     and the events are on shell (t, t~ at 173 GeV, the rest massless) and
     conserve momentum;
@@ -32,13 +34,11 @@ def dot(a, b):
     return a[0] * b[0] - a[1] * b[1] - a[2] * b[2] - a[3] * b[3]
 
 
-def main():
-    here = pathlib.Path(sys.argv[1] if len(sys.argv) > 1 else pathlib.Path(__file__).parent)
-    data = here / "pp_tt012j"
-    failures = []
+def check_folder(data, expected, failures):
+    """The generic checks of every subprocess in DATA (EXPECTED of them)."""
     subs = sorted(glob.glob(str(data / "*_subprocess.json")))
-    if len(subs) != 18:
-        failures.append(f"{len(subs)} subprocesses in {data}, expected pp_tt012j's 18")
+    if len(subs) != expected:
+        failures.append(f"{len(subs)} subprocesses in {data}, expected {expected}")
     for path in subs:
         d = json.load(open(path))
         name, npar = d["name"], d["npar"]
@@ -74,6 +74,20 @@ def main():
             selhel, selcol = int(r[6]), int(r[7])
             if not (1 <= selhel <= d["ncomb"] and 0 <= selcol <= d["ncolor"]):
                 failures.append(f"{name}: selection line {r[0]}: selhel {selhel}, selcol {selcol}")
+            igraph = int(r[4])
+            # A colour is chosen exactly where igraph names a configuration, among its flows.
+            if (selcol == 0) != (igraph == 0) or (selcol and icolamp[igraph - 1][selcol - 1] != "1"):
+                failures.append(f"{name}: selection line {r[0]}: selcol {selcol} at igraph {igraph}")
+    return len(subs)
+
+
+def main():
+    here = pathlib.Path(sys.argv[1] if len(sys.argv) > 1 else pathlib.Path(__file__).parent)
+    data = here / "pp_tt012j"
+    failures = []
+    count = check_folder(data, 18, failures)
+    # pp -> t t~ + 3 jets with one light quark pair (make_madevent_reference.sh).
+    count += check_folder(here / "pp_tt3j", 4, failures)
     worst = 0.0
     for r in rows(data / "uux_ttx_onshell_ref.txt"):
         f = [float(x) for x in r]
@@ -95,7 +109,7 @@ def main():
     if failures:
         print("\n".join(failures[:40]))
         sys.exit(1)
-    print(f"{len(subs)} subprocesses checked")
+    print(f"{count} subprocesses checked")
 
 
 if __name__ == "__main__":

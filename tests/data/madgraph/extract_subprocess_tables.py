@@ -124,6 +124,45 @@ def icolamp(coloramps, ncolor):
     return table
 
 
+def write_tables(out, name, label, processes, legs, hel, denominators, cf, amps, basis, channels,
+                 ndiagrams, ncolor, sources):
+    """Writes NAME_{helicities,colormatrix,icolamp,channels,colourbasis}.txt in OUT and prints
+    the subprocess's JSON line; sources names the file each table came from and the tool."""
+    count, channel_rows = channels
+    text = " ".join(legs)
+    out.mkdir(parents=True, exist_ok=True)
+    (out / f"{name}_helicities.txt").write_text("\n".join(
+        [f"# helicity combinations tHel[ncomb][npar] (index 0..{len(hel) - 1}; SelHel = index+1) "
+         f"for {processes[0]}, from {sources['helicities']} of {label}",
+         f"# particle order: {text}"] +
+        [f"{i} " + " ".join(f"{h:2d}" for h in row) for i, row in enumerate(hel)]) + "\n")
+    (out / f"{name}_colormatrix.txt").write_text("\n".join(
+        [f"# colour matrix CF (integer, symmetric) and per-row denominators for {processes[0]}, "
+         f"from {sources['colour']} of {label}",
+         f"# |M|^2(hel) = sum_i sum_j conj(jamp_i) * CF[i][j] / denom[i] * jamp_j   (ncolor = {ncolor})",
+         "# line 1: denominators; then ncolor rows of CF",
+         " ".join(map(str, denominators))] + [" ".join(map(str, r)) for r in cf]) + "\n")
+    (out / f"{name}_icolamp.txt").write_text("\n".join(
+        [f"# {name}: icolamp of {sources['icolamp']} ({label}): line ICONFIG, 1 where colour flow i "
+         "(MadGraph's order) may be chosen"] + [" ".join(map(str, r)) for r in amps]) + "\n")
+    (out / f"{name}_channels.txt").write_text("\n".join(
+        [f"# {name}: MadEvent's integration channels, from configs.inc, config_subproc_map.inc and "
+         f"props.inc of {label} ({sources['tool']}): {count} configurations",
+         "# iconfig diagram (CONFSUB: the channel id), then for each propagator -i, i = 1 .. "
+         "particles - 3: d1 d2 (daughters: > 0 external particle, < 0 propagator) s|t "
+         "(t-channel: TPRID != 0) mass width (0, MT or WT)"] + channel_rows) + "\n")
+    (out / f"{name}_colourbasis.txt").write_text("\n".join(
+        [f"# {name}: MadGraph's colour basis for {processes[0]}, from matrix1.f of {label}: line i "
+         "is colour flow i (jamp i, MadGraph's order), a product of strings "
+         "T(a1,...,ak,i,j) = (T^a1 ... T^ak)_{i j}"] + basis) + "\n")
+    print(json.dumps({
+        "name": name, "processes": processes, "legs": legs,
+        "pdg": [LEGS[l][0] for l in legs], "masses": [LEGS[l][1] for l in legs],
+        "npar": len(legs), "ncomb": len(hel), "ncolor": ncolor, "ndiagrams": ndiagrams,
+        "nconfig": count, "source": label}))
+
+
+
 def main():
     if len(sys.argv) not in (3, 4):
         raise SystemExit(__doc__)
@@ -147,37 +186,10 @@ def main():
     count, channel_rows = extract_channels.read(directory, npar)
     if count != len(amps):
         raise SystemExit(f"{count} configurations in configs.inc, {len(amps)} in coloramps.h")
-    text = " ".join(legs)
-    out.mkdir(parents=True, exist_ok=True)
-    (out / f"{name}_helicities.txt").write_text("\n".join(
-        [f"# helicity combinations tHel[ncomb][npar] (index 0..{len(hel) - 1}; SelHel = index+1) "
-         f"for {processes[0]}, from CPPProcess.cc of {label}",
-         f"# particle order: {text}"] +
-        [f"{i} " + " ".join(f"{h:2d}" for h in row) for i, row in enumerate(hel)]) + "\n")
-    (out / f"{name}_colormatrix.txt").write_text("\n".join(
-        [f"# colour matrix CF (integer, symmetric) and per-row denominators for {processes[0]}, "
-         f"from color_sum.cc of {label}",
-         f"# |M|^2(hel) = sum_i sum_j conj(jamp_i) * CF[i][j] / denom[i] * jamp_j   (ncolor = {ncolor})",
-         "# line 1: denominators; then ncolor rows of CF",
-         " ".join(map(str, denominators))] + [" ".join(map(str, r)) for r in cf]) + "\n")
-    (out / f"{name}_icolamp.txt").write_text("\n".join(
-        [f"# {name}: icolamp of coloramps.h ({label}): line ICONFIG, 1 where colour flow i "
-         "(MadGraph's order) may be chosen"] + [" ".join(map(str, r)) for r in amps]) + "\n")
-    (out / f"{name}_channels.txt").write_text("\n".join(
-        [f"# {name}: MadEvent's integration channels, from configs.inc, config_subproc_map.inc and "
-         f"props.inc of {label} (extract_subprocess_tables.py): {count} configurations",
-         "# iconfig diagram (CONFSUB: the channel id), then for each propagator -i, i = 1 .. "
-         "particles - 3: d1 d2 (daughters: > 0 external particle, < 0 propagator) s|t "
-         "(t-channel: TPRID != 0) mass width (0, MT or WT)"] + channel_rows) + "\n")
-    (out / f"{name}_colourbasis.txt").write_text("\n".join(
-        [f"# {name}: MadGraph's colour basis for {processes[0]}, from matrix1.f of {label}: line i "
-         "is colour flow i (jamp i, MadGraph's order), a product of strings "
-         "T(a1,...,ak,i,j) = (T^a1 ... T^ak)_{i j}"] + basis) + "\n")
-    print(json.dumps({
-        "name": name, "processes": processes, "legs": legs,
-        "pdg": [LEGS[l][0] for l in legs], "masses": [LEGS[l][1] for l in legs],
-        "npar": npar, "ncomb": len(hel), "ncolor": ncolor, "ndiagrams": ndiagrams,
-        "nconfig": count, "source": label}))
+    write_tables(out, name, label, processes, legs, hel, denominators, cf, amps, basis,
+                 (count, channel_rows), ndiagrams, ncolor,
+                 {"helicities": "CPPProcess.cc", "colour": "color_sum.cc", "icolamp": "coloramps.h",
+                  "tool": "extract_subprocess_tables.py"})
 
 
 if __name__ == "__main__":

@@ -20,6 +20,10 @@
 #include "hepex/amplitudes/detail/generated/uux_ttxuux.hpp"
 #include "hepex/amplitudes/detail/generated/uxcx_ttxuxcx.hpp"
 #include "hepex/amplitudes/detail/generated/uxux_ttxuxux.hpp"
+#include "hepex/amplitudes/detail/generated/uux_ttxggg.hpp"
+#include "hepex/amplitudes/detail/generated/gu_ttxggu.hpp"
+#include "hepex/amplitudes/detail/generated/gux_ttxggux.hpp"
+#include "hepex/amplitudes/detail/generated/gg_ttxguux.hpp"
 #include "hepex/amplitudes/detail/generated/uux_ttx_flow_code.hpp"
 #include "hepex/amplitudes/detail/generated/gu_ttxu_flow_code.hpp"
 #include "hepex/amplitudes/detail/generated/gux_ttxux_flow_code.hpp"
@@ -56,6 +60,7 @@ struct ColourFlow<Process::uux_ttx> {
             uux_ttx::flow_closing};
   }
   static constexpr int terms = uux_ttx::flow_terms;
+  static constexpr bool has_code = true;
   // The plan as code (<name>_flow_code.hpp): colour_flow_jamps' jamps.
   template <class T, int Particles, int Nodes, class Helicity>
   static KOKKOS_INLINE_FUNCTION void jamps(const ColourFlowEvent<T, Particles, Nodes>& event,
@@ -94,6 +99,7 @@ struct ColourFlow<Process::gu_ttxu> {
             gu_ttxu::flow_closing};
   }
   static constexpr int terms = gu_ttxu::flow_terms;
+  static constexpr bool has_code = true;
   // The plan as code (<name>_flow_code.hpp): colour_flow_jamps' jamps.
   template <class T, int Particles, int Nodes, class Helicity>
   static KOKKOS_INLINE_FUNCTION void jamps(const ColourFlowEvent<T, Particles, Nodes>& event,
@@ -132,6 +138,7 @@ struct ColourFlow<Process::gux_ttxux> {
             gux_ttxux::flow_closing};
   }
   static constexpr int terms = gux_ttxux::flow_terms;
+  static constexpr bool has_code = true;
   // The plan as code (<name>_flow_code.hpp): colour_flow_jamps' jamps.
   template <class T, int Particles, int Nodes, class Helicity>
   static KOKKOS_INLINE_FUNCTION void jamps(const ColourFlowEvent<T, Particles, Nodes>& event,
@@ -170,6 +177,7 @@ struct ColourFlow<Process::uux_ttxg> {
             uux_ttxg::flow_closing};
   }
   static constexpr int terms = uux_ttxg::flow_terms;
+  static constexpr bool has_code = true;
   // The plan as code (<name>_flow_code.hpp): colour_flow_jamps' jamps.
   template <class T, int Particles, int Nodes, class Helicity>
   static KOKKOS_INLINE_FUNCTION void jamps(const ColourFlowEvent<T, Particles, Nodes>& event,
@@ -208,6 +216,7 @@ struct ColourFlow<Process::gg_ttxuux> {
             gg_ttxuux::flow_closing};
   }
   static constexpr int terms = gg_ttxuux::flow_terms;
+  static constexpr bool has_code = true;
   // The plan as code (<name>_flow_code.hpp): colour_flow_jamps' jamps.
   template <class T, int Particles, int Nodes, class Helicity>
   static KOKKOS_INLINE_FUNCTION void jamps(const ColourFlowEvent<T, Particles, Nodes>& event,
@@ -246,6 +255,7 @@ struct ColourFlow<Process::gu_ttxgu> {
             gu_ttxgu::flow_closing};
   }
   static constexpr int terms = gu_ttxgu::flow_terms;
+  static constexpr bool has_code = true;
   // The plan as code (<name>_flow_code.hpp): colour_flow_jamps' jamps.
   template <class T, int Particles, int Nodes, class Helicity>
   static KOKKOS_INLINE_FUNCTION void jamps(const ColourFlowEvent<T, Particles, Nodes>& event,
@@ -284,6 +294,7 @@ struct ColourFlow<Process::gux_ttxgux> {
             gux_ttxgux::flow_closing};
   }
   static constexpr int terms = gux_ttxgux::flow_terms;
+  static constexpr bool has_code = true;
   // The plan as code (<name>_flow_code.hpp): colour_flow_jamps' jamps.
   template <class T, int Particles, int Nodes, class Helicity>
   static KOKKOS_INLINE_FUNCTION void jamps(const ColourFlowEvent<T, Particles, Nodes>& event,
@@ -322,6 +333,7 @@ struct ColourFlow<Process::uux_ttxgg> {
             uux_ttxgg::flow_closing};
   }
   static constexpr int terms = uux_ttxgg::flow_terms;
+  static constexpr bool has_code = true;
   // The plan as code (<name>_flow_code.hpp): colour_flow_jamps' jamps.
   template <class T, int Particles, int Nodes, class Helicity>
   static KOKKOS_INLINE_FUNCTION void jamps(const ColourFlowEvent<T, Particles, Nodes>& event,
@@ -360,6 +372,7 @@ struct ColourFlow<Process::uc_ttxuc> {
             uc_ttxuc::flow_closing};
   }
   static constexpr int terms = uc_ttxuc::flow_terms;
+  static constexpr bool has_code = true;
   // The plan as code (<name>_flow_code.hpp): colour_flow_jamps' jamps.
   template <class T, int Particles, int Nodes, class Helicity>
   static KOKKOS_INLINE_FUNCTION void jamps(const ColourFlowEvent<T, Particles, Nodes>& event,
@@ -398,6 +411,7 @@ struct ColourFlow<Process::ucx_ttxucx> {
             ucx_ttxucx::flow_closing};
   }
   static constexpr int terms = ucx_ttxucx::flow_terms;
+  static constexpr bool has_code = true;
   // The plan as code (<name>_flow_code.hpp): colour_flow_jamps' jamps.
   template <class T, int Particles, int Nodes, class Helicity>
   static KOKKOS_INLINE_FUNCTION void jamps(const ColourFlowEvent<T, Particles, Nodes>& event,
@@ -436,6 +450,7 @@ struct ColourFlow<Process::uu_ttxuu> {
             uu_ttxuu::flow_closing};
   }
   static constexpr int terms = uu_ttxuu::flow_terms;
+  static constexpr bool has_code = true;
   // The plan as code (<name>_flow_code.hpp): colour_flow_jamps' jamps.
   template <class T, int Particles, int Nodes, class Helicity>
   static KOKKOS_INLINE_FUNCTION void jamps(const ColourFlowEvent<T, Particles, Nodes>& event,
@@ -491,6 +506,7 @@ struct ColourFlow<Process::uux_ttxccx> {
             uux_ttxccx::flow_closing};
   }
   static constexpr int terms = uux_ttxccx::flow_terms;
+  static constexpr bool has_code = true;
   // The plan as code (<name>_flow_code.hpp): colour_flow_jamps' jamps.
   template <class T, int Particles, int Nodes, class Helicity>
   static KOKKOS_INLINE_FUNCTION void jamps(const ColourFlowEvent<T, Particles, Nodes>& event,
@@ -529,6 +545,7 @@ struct ColourFlow<Process::uux_ttxuux> {
             uux_ttxuux::flow_closing};
   }
   static constexpr int terms = uux_ttxuux::flow_terms;
+  static constexpr bool has_code = true;
   // The plan as code (<name>_flow_code.hpp): colour_flow_jamps' jamps.
   template <class T, int Particles, int Nodes, class Helicity>
   static KOKKOS_INLINE_FUNCTION void jamps(const ColourFlowEvent<T, Particles, Nodes>& event,
@@ -567,6 +584,7 @@ struct ColourFlow<Process::uxcx_ttxuxcx> {
             uxcx_ttxuxcx::flow_closing};
   }
   static constexpr int terms = uxcx_ttxuxcx::flow_terms;
+  static constexpr bool has_code = true;
   // The plan as code (<name>_flow_code.hpp): colour_flow_jamps' jamps.
   template <class T, int Particles, int Nodes, class Helicity>
   static KOKKOS_INLINE_FUNCTION void jamps(const ColourFlowEvent<T, Particles, Nodes>& event,
@@ -605,6 +623,7 @@ struct ColourFlow<Process::uxux_ttxuxux> {
             uxux_ttxuxux::flow_closing};
   }
   static constexpr int terms = uxux_ttxuxux::flow_terms;
+  static constexpr bool has_code = true;
   // The plan as code (<name>_flow_code.hpp): colour_flow_jamps' jamps.
   template <class T, int Particles, int Nodes, class Helicity>
   static KOKKOS_INLINE_FUNCTION void jamps(const ColourFlowEvent<T, Particles, Nodes>& event,
@@ -647,7 +666,123 @@ struct ColourFlow<Process::uxux_ttxuxux> {
   static constexpr bool top_pair_pass = true;
 };
 
+template <>
+struct ColourFlow<Process::uux_ttxggg> {
+  static constexpr int particles = uux_ttxggg::particles;
+  static constexpr int colours = uux_ttxggg::colours;
+  static constexpr int nodes = uux_ttxggg::flow_nodes;
+  static constexpr const int (&cf)[colours * colours] = uux_ttxggg::cf;
+  static ColourFlowPlan plan() {
+    return {uux_ttxggg::flow_node, uux_ttxggg::flow_term, uux_ttxggg::flow_term_factor,
+            uux_ttxggg::flow_close, uux_ttxggg::flow_close_factor, uux_ttxggg::flow_kind,
+            uux_ttxggg::flow_top, uux_ttxggg::flow_nodes, uux_ttxggg::flow_closes, uux_ttxggg::particles,
+            uux_ttxggg::flow_closing};
+  }
+  static constexpr int terms = uux_ttxggg::flow_terms;
+  // The plan has more than 200 terms: not written out as code
+  // (make_process_tables.py, CODE_PLAN_TERMS); jamps executes its tables, on
+  // the host (the lane kernel, the tests; the portable kernel executes its
+  // device copy of them).
+  static constexpr bool has_code = false;
+  template <class T, int Particles, int Nodes, class Helicity>
+  static void jamps(const ColourFlowEvent<T, Particles, Nodes>& event,
+                    const Helicity& helicity, unsigned changed, const TopQuark& quark,
+                    cplx<T>* value, cplx<T>* jamps) {
+    colour_flow_jamps(plan(), event, helicity, changed, quark, colours, value, jamps);
+  }
+  static constexpr bool exchanged = false;
+  static constexpr int antitop = 3;
+  static constexpr bool top_pair_pass = false;
+};
+
+template <>
+struct ColourFlow<Process::gu_ttxggu> {
+  static constexpr int particles = gu_ttxggu::particles;
+  static constexpr int colours = gu_ttxggu::colours;
+  static constexpr int nodes = gu_ttxggu::flow_nodes;
+  static constexpr const int (&cf)[colours * colours] = gu_ttxggu::cf;
+  static ColourFlowPlan plan() {
+    return {gu_ttxggu::flow_node, gu_ttxggu::flow_term, gu_ttxggu::flow_term_factor,
+            gu_ttxggu::flow_close, gu_ttxggu::flow_close_factor, gu_ttxggu::flow_kind,
+            gu_ttxggu::flow_top, gu_ttxggu::flow_nodes, gu_ttxggu::flow_closes, gu_ttxggu::particles,
+            gu_ttxggu::flow_closing};
+  }
+  static constexpr int terms = gu_ttxggu::flow_terms;
+  // The plan has more than 200 terms: not written out as code
+  // (make_process_tables.py, CODE_PLAN_TERMS); jamps executes its tables, on
+  // the host (the lane kernel, the tests; the portable kernel executes its
+  // device copy of them).
+  static constexpr bool has_code = false;
+  template <class T, int Particles, int Nodes, class Helicity>
+  static void jamps(const ColourFlowEvent<T, Particles, Nodes>& event,
+                    const Helicity& helicity, unsigned changed, const TopQuark& quark,
+                    cplx<T>* value, cplx<T>* jamps) {
+    colour_flow_jamps(plan(), event, helicity, changed, quark, colours, value, jamps);
+  }
+  static constexpr bool exchanged = false;
+  static constexpr int antitop = 3;
+  static constexpr bool top_pair_pass = false;
+};
+
+template <>
+struct ColourFlow<Process::gux_ttxggux> {
+  static constexpr int particles = gux_ttxggux::particles;
+  static constexpr int colours = gux_ttxggux::colours;
+  static constexpr int nodes = gux_ttxggux::flow_nodes;
+  static constexpr const int (&cf)[colours * colours] = gux_ttxggux::cf;
+  static ColourFlowPlan plan() {
+    return {gux_ttxggux::flow_node, gux_ttxggux::flow_term, gux_ttxggux::flow_term_factor,
+            gux_ttxggux::flow_close, gux_ttxggux::flow_close_factor, gux_ttxggux::flow_kind,
+            gux_ttxggux::flow_top, gux_ttxggux::flow_nodes, gux_ttxggux::flow_closes, gux_ttxggux::particles,
+            gux_ttxggux::flow_closing};
+  }
+  static constexpr int terms = gux_ttxggux::flow_terms;
+  // The plan has more than 200 terms: not written out as code
+  // (make_process_tables.py, CODE_PLAN_TERMS); jamps executes its tables, on
+  // the host (the lane kernel, the tests; the portable kernel executes its
+  // device copy of them).
+  static constexpr bool has_code = false;
+  template <class T, int Particles, int Nodes, class Helicity>
+  static void jamps(const ColourFlowEvent<T, Particles, Nodes>& event,
+                    const Helicity& helicity, unsigned changed, const TopQuark& quark,
+                    cplx<T>* value, cplx<T>* jamps) {
+    colour_flow_jamps(plan(), event, helicity, changed, quark, colours, value, jamps);
+  }
+  static constexpr bool exchanged = false;
+  static constexpr int antitop = 3;
+  static constexpr bool top_pair_pass = false;
+};
+
+template <>
+struct ColourFlow<Process::gg_ttxguux> {
+  static constexpr int particles = gg_ttxguux::particles;
+  static constexpr int colours = gg_ttxguux::colours;
+  static constexpr int nodes = gg_ttxguux::flow_nodes;
+  static constexpr const int (&cf)[colours * colours] = gg_ttxguux::cf;
+  static ColourFlowPlan plan() {
+    return {gg_ttxguux::flow_node, gg_ttxguux::flow_term, gg_ttxguux::flow_term_factor,
+            gg_ttxguux::flow_close, gg_ttxguux::flow_close_factor, gg_ttxguux::flow_kind,
+            gg_ttxguux::flow_top, gg_ttxguux::flow_nodes, gg_ttxguux::flow_closes, gg_ttxguux::particles,
+            gg_ttxguux::flow_closing};
+  }
+  static constexpr int terms = gg_ttxguux::flow_terms;
+  // The plan has more than 200 terms: not written out as code
+  // (make_process_tables.py, CODE_PLAN_TERMS); jamps executes its tables, on
+  // the host (the lane kernel, the tests; the portable kernel executes its
+  // device copy of them).
+  static constexpr bool has_code = false;
+  template <class T, int Particles, int Nodes, class Helicity>
+  static void jamps(const ColourFlowEvent<T, Particles, Nodes>& event,
+                    const Helicity& helicity, unsigned changed, const TopQuark& quark,
+                    cplx<T>* value, cplx<T>* jamps) {
+    colour_flow_jamps(plan(), event, helicity, changed, quark, colours, value, jamps);
+  }
+  static constexpr bool exchanged = false;
+  static constexpr int antitop = 3;
+  static constexpr bool top_pair_pass = false;
+};
+
 // The family's processes, for code that visits each at compile time.
-inline constexpr Process colour_flow_processes[] = {Process::uux_ttx, Process::gu_ttxu, Process::gux_ttxux, Process::uux_ttxg, Process::gg_ttxuux, Process::gu_ttxgu, Process::gux_ttxgux, Process::uux_ttxgg, Process::uc_ttxuc, Process::ucx_ttxucx, Process::uu_ttxuu, Process::uux_ttxccx, Process::uux_ttxuux, Process::uxcx_ttxuxcx, Process::uxux_ttxuxux};
+inline constexpr Process colour_flow_processes[] = {Process::uux_ttx, Process::gu_ttxu, Process::gux_ttxux, Process::uux_ttxg, Process::gg_ttxuux, Process::gu_ttxgu, Process::gux_ttxgux, Process::uux_ttxgg, Process::uc_ttxuc, Process::ucx_ttxucx, Process::uu_ttxuu, Process::uux_ttxccx, Process::uux_ttxuux, Process::uxcx_ttxuxcx, Process::uxux_ttxuxux, Process::uux_ttxggg, Process::gu_ttxggu, Process::gux_ttxggux, Process::gg_ttxguux};
 
 }  // namespace hepex::amplitudes::detail::generated

@@ -5,9 +5,9 @@
 
 namespace hepex::amplitudes {
 
-enum class Process { gg_tt, gg_ttg, gg_ttgg, gg_ttggg, uux_ttx, gu_ttxu, gux_ttxux, uux_ttxg, gg_ttxuux, gu_ttxgu, gux_ttxgux, uux_ttxgg, uc_ttxuc, ucx_ttxucx, uu_ttxuu, uux_ttxccx, uux_ttxuux, uxcx_ttxuxcx, uxux_ttxuxux };
+enum class Process { gg_tt, gg_ttg, gg_ttgg, gg_ttggg, uux_ttx, gu_ttxu, gux_ttxux, uux_ttxg, gg_ttxuux, gu_ttxgu, gux_ttxgux, uux_ttxgg, uc_ttxuc, ucx_ttxucx, uu_ttxuu, uux_ttxccx, uux_ttxuux, uxcx_ttxuxcx, uxux_ttxuxux, uux_ttxggg, gu_ttxggu, gux_ttxggux, gg_ttxguux };
 
-inline constexpr int process_count = 19;
+inline constexpr int process_count = 23;
 
 // MadGraph's names for processes hepex knows by another (parse_process).
 struct ProcessAlias {
