@@ -36,7 +36,8 @@ using namespace detail;
 
 std::vector<Process> colour_flow_processes() { return test::family_processes("colour_flow"); }
 
-std::size_t events_for(std::size_t all) { return HEPEX_SANITIZED_TESTS ? 64 : all; }
+// At most `all` events of the process; fewer in the sanitizer build (test::events_for).
+std::size_t events_for(Process process, std::size_t all) { return test::events_for(process, all); }
 
 // The largest |got / want - 1|; infinite where that is not a number (0 / 0),
 // so that a comparison of zeros cannot pass.
@@ -66,8 +67,8 @@ class ColourFlowReference : public ::testing::TestWithParam<Process> {};
 TEST_P(ColourFlowReference, OnShellEventsInEveryPrecision) {
   SCOPED_TRACE(test::seed_trace());
   const auto& info = process_info(GetParam());
-  const auto ref = test::read_reference(info, true, events_for(768));
-  ASSERT_EQ(ref.size(), events_for(768));
+  const auto ref = test::read_reference(info, true, events_for(GetParam(), 768));
+  ASSERT_EQ(ref.size(), events_for(GetParam(), 768));
   MatrixElement exact(GetParam());
   const double error = max_relative_error(exact.evaluate(ref.momenta), ref.me);
   EXPECT_LT(error, double_tolerance) << info.name;
@@ -269,7 +270,7 @@ std::vector<double> host_recursion_of(Process process, const test::ReferenceEven
 TEST_P(ColourFlowReference, HostRecursionOfOneThreadAgrees) {
   SCOPED_TRACE(test::seed_trace());
   const auto& info = process_info(GetParam());
-  const auto ref = test::read_reference(info, true, events_for(256));
+  const auto ref = test::read_reference(info, true, events_for(GetParam(), 256));
   const auto got = host_recursion_of(GetParam(), ref, FamilyIndices());
   const double error = max_relative_error(got, ref.me);
   EXPECT_LT(error, double_tolerance) << info.name;
@@ -283,7 +284,7 @@ TEST_P(ColourFlowReference, HostRecursionOfOneThreadAgrees) {
 TEST_P(ColourFlowReference, EverySimdWidthReproducesMadGraph) {
   SCOPED_TRACE(test::seed_trace());
   const auto& info = process_info(GetParam());
-  const auto ref = test::read_reference(info, true, events_for(256));
+  const auto ref = test::read_reference(info, true, events_for(GetParam(), 256));
   test::expect_every_simd_width_reproduces(
       GetParam(), ref,
       {double_tolerance, mixed_tolerance, test::colour_flow_float_tolerance(info)});
@@ -333,7 +334,7 @@ std::vector<double> portable_kernel_of(Process process, const test::ReferenceEve
 TEST_P(ColourFlowReference, PortableKernelReproducesMadGraph) {
   SCOPED_TRACE(test::seed_trace());
   const auto& info = process_info(GetParam());
-  const auto ref = test::read_reference(info, true, events_for(256));
+  const auto ref = test::read_reference(info, true, events_for(GetParam(), 256));
   const auto got = portable_kernel_of(GetParam(), ref, FamilyIndices());
   const double error = max_relative_error(got, ref.me);
   EXPECT_LT(error, double_tolerance) << info.name;
@@ -351,7 +352,7 @@ TEST_P(ColourFlowReference, PortableKernelReproducesMadGraph) {
 TEST_P(ColourFlowReference, PortableKernelSumsAnySubsetOfHelicities) {
   SCOPED_TRACE(test::seed_trace());
   const auto& info = process_info(GetParam());
-  const auto ref = test::read_reference(info, true, events_for(64));
+  const auto ref = test::read_reference(info, true, events_for(GetParam(), 64));
   std::mt19937_64 random(test::seed() + static_cast<unsigned>(GetParam()));
   std::vector<int> good;
   for (int h = 0; h < info.helicity_combinations; ++h)
@@ -391,7 +392,7 @@ TEST(ColourFlow, SymmetricUnderIdenticalParticles) {
   int swaps = 0;
   for (const Process process : colour_flow_processes()) {
     const auto& info = process_info(process);
-    const auto ref = test::read_reference(info, true, events_for(128));
+    const auto ref = test::read_reference(info, true, events_for(process, 128));
     MatrixElement me(process);
     const auto plain = me.evaluate(ref.momenta);
     for (int a = 0; a < info.particles; ++a) {

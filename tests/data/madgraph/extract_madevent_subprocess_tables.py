@@ -145,6 +145,9 @@ def main():
     out = pathlib.Path(sys.argv[2])
     name = sys.argv[3]
     label = sys.argv[4] if len(sys.argv) == 5 else str(directory)
+    if not (directory / "matrix1.f").is_file():
+        raise SystemExit(f"{directory}: no matrix1.f (a MadEvent subprocess directory of "
+                         "`output madevent DIR --hel_recycling=False`?)")
     if (directory / "matrix2.f").exists():
         raise SystemExit(f"{directory} holds more than one matrix element")
     lines = fortran_lines((directory / "matrix1.f").read_text())

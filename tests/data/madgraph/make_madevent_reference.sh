@@ -48,6 +48,11 @@ if [ "${VALIDATE:-0}" = 1 ]; then
 else
   subprocesses=${SUBPROCESSES:-"uux_ttxggg gu_ttxggu gux_ttxggux gg_ttxguux"}
 fi
+[ -x "$mg5/bin/mg5_aMC" ] && [ -f "$mg5/VERSION" ] ||
+  { echo "make_madevent_reference.sh: $mg5 is no MadGraph5_aMC@NLO directory (bin/mg5_aMC, VERSION)" >&2; exit 1; }
+for tool in gfortran g++ python3; do
+  command -v "$tool" > /dev/null || { echo "make_madevent_reference.sh: $tool not found" >&2; exit 1; }
+done
 mkdir -p "$work" "$out"
 work=$(cd "$work" && pwd)
 out=$(cd "$out" && pwd)
