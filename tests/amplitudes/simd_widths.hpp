@@ -59,6 +59,7 @@ inline void expect_every_simd_width_reproduces(amplitudes::Process process,
       for (const int n : {1, lanes - 1, lanes + 1}) {
         if (n < 1) continue;
         for (const std::size_t first : {std::size_t(0), std::size_t(5)}) {
+          ASSERT_LE(first + n, ref.size()) << info.name << ": too few reference events";
           const std::vector<double> part(ref.momenta.begin() + first * values,
                                          ref.momenta.begin() + (first + n) * values);
           const auto got = me.evaluate(part);
