@@ -9,7 +9,10 @@
 # PP_TT012J_MAD a copy of madgraph4gpu's epochX/cudacpp/pp_tt012j.mad ('' to
 # skip CUDACPP; it is copied to $TMPDIR before building). Environment:
 # SUBPROCESSES (default: the four below), FPTYPES (CUDACPP's, default "d m"),
-# BATCHES (default 2048 ... 524288), MEMCHECK=0 skips the sanitizer.
+# BATCHES (default 2048 ... 524288), MEMCHECK=0 skips the sanitizer;
+# HEPEX_ONLY: more processes that hepex_bench times with no CUDACPP beside
+# them (the 3-jet subprocesses, which pp_tt012j.mad lacks: "uux_ttxggg ...");
+# MEMCHECK_FILTER: the tests under memcheck (default ColourFlow.*).
 set -uo pipefail
 bin=${1:?usage: run_quark_me_bench.sh BIN_DIR OUT_DIR [PP_TT012J_MAD] [MEMCHECK]}
 out=${2:?}
@@ -43,9 +46,10 @@ step tests_colour_flow "$tests" --gtest_filter="$filter"
 # tests would not finish under the sanitizer).
 if [ "$memcheck" = 1 ]; then
   step memcheck timeout 300 compute-sanitizer --tool memcheck --error-exitcode 9 \
-    "$tests" --gtest_filter='ColourFlow.*'
+    "$tests" --gtest_filter="${MEMCHECK_FILTER:-ColourFlow.*}"
 fi
 names=$(for s in $subprocesses; do printf '%s,' "${s#P*_}"; done)
+names=$names$(for p in ${HEPEX_ONLY:-}; do printf '%s,' "$p"; done)
 # hepex's timings only after CUDACPP's builds: with a dozen compilers on the
 # host the launches lagged (2026-11-29: some medians half the rate of the
 # same batch's fastest run).

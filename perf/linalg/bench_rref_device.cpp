@@ -33,6 +33,7 @@ struct BenchOptions {
   std::vector<std::size_t> sizes{1024, 2048, 4096};
   std::vector<int> blocks{0};  // RrefOptions::block_columns: 0 automatic, -1 unblocked
   int leaf = linalg::RrefOptions().leaf_columns;
+  bool whole_panels = false;  // RrefOptions::sample_panels = false
   std::string prime;
   std::string field;
   int repeats = 3;
@@ -120,6 +121,7 @@ void bench_field(const F& f, const std::string& label, const BenchOptions& o, do
       linalg::RrefOptions options;
       options.block_columns = block;
       options.leaf_columns = o.leaf;
+      options.sample_panels = !o.whole_panels;
       double best = 1e300;
       linalg::RrefResult result;
       for (int r = 0; r < o.repeats; ++r) {
@@ -137,6 +139,7 @@ void bench_field(const F& f, const std::string& label, const BenchOptions& o, do
                          {"algorithm", result.blocked ? "blocked" : "unblocked"},
                          {"block_columns", block},
                          {"leaf_columns", o.leaf},
+                         {"sample_panels", !o.whole_panels},
                          {"seconds", best},
                          {"rank", result.rank},
                          {"bytes_model", bytes},
@@ -213,6 +216,9 @@ void add_rref_bench(CLI::App& app) {
                    "panels of at most this many columns are reduced by the unblocked kernel "
                    "(0: the automatic choice's)")
       ->check(CLI::Range(0, 1 << 20));
+  rref->add_flag("--whole-panels", o->whole_panels,
+                 "reduce every panel in all its free rows, never a sample first "
+                 "(RrefOptions::sample_panels = false)");
   rref->add_option("--seed", o->seed, "random seed")->check(whole_number());
   rref->add_option("--json", o->json_path, "write the results to FILE (default: none)");
   rref->add_flag("-v,--verbose", o->verbose,

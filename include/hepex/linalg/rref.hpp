@@ -96,7 +96,8 @@ RrefResult rref(const ExecSpace& space, const F& field,
                               : options.panel_inverse == Inverse::beside;
       const int chunk =
           options.trailing_chunk == 0 ? automatic.chunk : std::max(options.trailing_chunk, 0);
-      detail::BlockedRref<ExecSpace, F> blocked(space, field, leaf, chunk, beside);
+      detail::BlockedRref<ExecSpace, F> blocked(space, field, leaf, chunk, beside,
+                                                options.sample_panels);
       return blocked.reduce(
           a, Kokkos::View<int*, typename ExecSpace::memory_space>("hepex::rref::row_of", rows),
           block, &task);

@@ -31,6 +31,11 @@ struct RrefOptions {
   // Columns per product of the blocked algorithm's trailing update: 0 the
   // automatic choice's, -1 all at once.
   int trailing_chunk = 0;
+  // Over Z/p, the blocked algorithm first reduces each panel in a sample of
+  // its free rows and the whole panel only when the sample's rank falls
+  // short (detail/rref_blocked.hpp); false: always the whole panel (the same
+  // result; for measuring the difference).
+  bool sample_panels = true;
 };
 
 // An upper estimate of the device memory rref(space, ...) needs beside a

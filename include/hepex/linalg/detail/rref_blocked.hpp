@@ -17,7 +17,15 @@
 //     by this algorithm with panels of b/2, down to the unblocked kernel)
 //     gives its rank k, its pivot columns J (the column rank profile), the
 //     free rows I whose span holds every free row's panel part, and their
-//     reduced panel part.
+//     reduced panel part. Only these are used: S's other rows are dropped.
+//     So over Z/p the panel is first reduced in its first b + e free rows
+//     alone (panel_sample_rows, e = max(4, b/16)): when they have rank b,
+//     so has S, J is every column and any b independent rows are an I.
+//     Otherwise S is reduced whole. On a random matrix the sample almost
+//     always has rank b (a lower one has probability about p^-(e+1)), and
+//     the latency-bound passes of the panel's reduction run over b + e rows
+//     instead of all free rows. Floating-point panels are reduced whole: their pivots are
+//     chosen for size among all rows.
 //  2. M = A[I, J] (k x k) is invertible; right of the panel, X = A[:, c+b:n]:
 //       rows I:          X_I <- R = M^-1 X_I               (new pivot rows)
 //       other free rows: X_i <- X_i - A[i, J] R             (one product)
@@ -74,12 +82,13 @@ class BlockedRref {
   using Ints = Kokkos::View<int*, Memory>;
 
   BlockedRref(const ExecSpace& space, const F& field, int leaf_columns, int chunk_columns,
-              bool inverse_beside)
+              bool inverse_beside, bool sample_panels = true)
       : space_(space),
         f_(field),
         leaf_(leaf_columns),
         chunk_(chunk_columns),
-        inverse_beside_(inverse_beside) {}
+        inverse_beside_(inverse_beside),
+        sample_panels_(sample_panels) {}
 
   // Reduces `a` (rows, cols >= 1) in place to its RREF: panels of `block`
   // columns, or the unblocked kernel when block <= leaf or a is at most
@@ -119,23 +128,14 @@ class BlockedRref {
       // (reduce_in_place and blocked with a marker column), else M^-1 comes
       // afterwards from the k x 2k reduction of [M | 1].
       const bool in_place = unblocked(block / 2, w), with_y = inverse_beside_;
-      const int panel_width = with_y ? 2 * w : w;
-      const Mat s = scratch.template matrix<T>(panel_slot, count, panel_width);
-      for_each_entry(
-          "hepex::rref::gather_panel", space_, count, panel_width,
-          KOKKOS_LAMBDA(const std::int64_t i, const std::int64_t j) {
-            s(i, j) = j < w ? a(free_rows(i), c + j) : f.zero();
-          });
-      Ints source;  // source(t): the panel row of pivot t
-      RrefResult panel;
-      if (in_place) {
-        auto reduction = reduce_in_place(space_, f_, s, nullptr, w, with_y ? w : -1);
-        panel = reduction.result;
-        source = reduction.row_of_pivot;
-      } else {
-        source = Ints("hepex::rref::panel_rows", count);
-        panel = blocked(s, source, block / 2, nullptr, depth + 1, w, with_y ? w : -1);
+      const int sample = panel_sample_rows(count, w);
+      PanelReduction reduced = reduce_panel(a, free_rows, sample, c, w, block, depth);
+      if (sample < count && static_cast<int>(reduced.panel.rank) < w) {
+        reduced = reduce_panel(a, free_rows, count, c, w, block, depth);
       }
+      const Mat s = reduced.s;
+      const Ints source = reduced.source;  // source(t): the panel row of pivot t
+      const RrefResult& panel = reduced.panel;
       const int k = static_cast<int>(panel.rank);
       if (k > 0) {
         // The pivots' rows I and columns J; each row of I becomes pivot
@@ -216,6 +216,46 @@ class BlockedRref {
     back_substitute(a, row_of, result.pivots, panels, depth);
     space_.fence();
     return result;
+  }
+
+  // Step 1's sample (see the top of this file): the first free rows that
+  // the panel is tried on, or all of them (floating point, few rows).
+  int panel_sample_rows(int count, int w) const {
+    if constexpr (!F::is_exact) return count;
+    const int extra = std::max(4, w / 16);
+    return sample_panels_ && count - w > 2 * extra ? w + extra : count;
+  }
+
+  // Step 1 on the panel's columns [c, c + w) in the first `rows` free rows:
+  // S (with the zero block Y beside it when inverse_beside_) reduced in
+  // place, by the unblocked kernel or recursively.
+  struct PanelReduction {
+    Mat s;
+    Ints source;  // source(t): the row of S of pivot t
+    RrefResult panel;
+  };
+  PanelReduction reduce_panel(const Mat& a, const Ints& free_rows, int rows, int c, int w,
+                              int block, int depth) {
+    const F f = f_;
+    const bool in_place = unblocked(block / 2, w), with_y = inverse_beside_;
+    const int panel_width = with_y ? 2 * w : w;
+    PanelReduction reduced;
+    const Mat s = scratch_at(depth).template matrix<T>(panel_slot, rows, panel_width);
+    for_each_entry(
+        "hepex::rref::gather_panel", space_, rows, panel_width,
+        KOKKOS_LAMBDA(const std::int64_t i, const std::int64_t j) {
+          s(i, j) = j < w ? a(free_rows(i), c + j) : f.zero();
+        });
+    reduced.s = s;
+    if (in_place) {
+      auto reduction = reduce_in_place(space_, f_, s, nullptr, w, with_y ? w : -1);
+      reduced.panel = reduction.result;
+      reduced.source = reduction.row_of_pivot;
+    } else {
+      reduced.source = Ints("hepex::rref::panel_rows", rows);
+      reduced.panel = blocked(s, reduced.source, block / 2, nullptr, depth + 1, w, with_y ? w : -1);
+    }
+    return reduced;
   }
 
   // M^-1 for M = A[rows, columns] (k x k, invertible) from the reduction of
@@ -406,6 +446,7 @@ class BlockedRref {
   int leaf_;
   int chunk_;            // columns per product of the free rows' update (0: all)
   bool inverse_beside_;  // unblocked panels carry the zero block Y for M^-1
+  bool sample_panels_;   // step 1 tried on a sample of the free rows first (Z/p)
   GemmWorkspace<Memory> workspace_;
   std::deque<GemmWorkspace<Memory>> scratch_;  // per depth; a deque keeps references valid
 };
