@@ -122,18 +122,21 @@ class BlockedRref {
     int count = list_free_rows(pivot_of_row, free_rows);
     for (int c = 0; c < pivot_columns && count > 0; c += block) {
       const int w = std::min(block, pivot_columns - c), rank = static_cast<int>(result.rank);
-      // 1. The panel restricted to the free rows, reduced in place by the
-      // unblocked kernel or recursively with panels of half the width. With
-      // inverse_beside_ a zero block Y beside it ends holding M^-1
-      // (reduce_in_place and blocked with a marker column), else M^-1 comes
-      // afterwards from the k x 2k reduction of [M | 1].
-      const bool in_place = unblocked(block / 2, w), with_y = inverse_beside_;
+      // 1. The panel restricted to the free rows (or first to a sample of
+      // them), reduced in place by the unblocked kernel or recursively with
+      // panels of half the width. With a zero block Y beside it (always
+      // beside a sample, which is about k rows: Y costs less there than the
+      // separate reduction; elsewhere when inverse_beside_), Y ends holding
+      // M^-1 (reduce_in_place and blocked with a marker column), else M^-1
+      // comes afterwards from the k x 2k reduction of [M | 1].
+      const bool in_place = unblocked(block / 2, w);
       const int sample = panel_sample_rows(count, w);
-      PanelReduction reduced = reduce_panel(a, free_rows, sample, c, w, block, depth);
+      PanelReduction reduced = reduce_panel(a, free_rows, sample, count, c, w, block, depth);
       if (sample < count && static_cast<int>(reduced.panel.rank) < w) {
-        reduced = reduce_panel(a, free_rows, count, c, w, block, depth);
+        reduced = reduce_panel(a, free_rows, count, count, c, w, block, depth);
       }
       const Mat s = reduced.s;
+      const bool with_y = reduced.with_y;
       const Ints source = reduced.source;  // source(t): the panel row of pivot t
       const RrefResult& panel = reduced.panel;
       const int k = static_cast<int>(panel.rank);
@@ -227,19 +230,22 @@ class BlockedRref {
   }
 
   // Step 1 on the panel's columns [c, c + w) in the first `rows` free rows:
-  // S (with the zero block Y beside it when inverse_beside_) reduced in
-  // place, by the unblocked kernel or recursively.
+  // S (with the zero block Y beside it when inverse_beside_ or when `rows`
+  // is a sample of `count`) reduced in place, by the unblocked kernel or
+  // recursively.
   struct PanelReduction {
     Mat s;
     Ints source;  // source(t): the row of S of pivot t
     RrefResult panel;
+    bool with_y;  // S holds Y, and Y M^-1 in its pivot rows
   };
-  PanelReduction reduce_panel(const Mat& a, const Ints& free_rows, int rows, int c, int w,
-                              int block, int depth) {
+  PanelReduction reduce_panel(const Mat& a, const Ints& free_rows, int rows, int count, int c,
+                              int w, int block, int depth) {
     const F f = f_;
-    const bool in_place = unblocked(block / 2, w), with_y = inverse_beside_;
+    const bool in_place = unblocked(block / 2, w), with_y = inverse_beside_ || rows < count;
     const int panel_width = with_y ? 2 * w : w;
     PanelReduction reduced;
+    reduced.with_y = with_y;
     const Mat s = scratch_at(depth).template matrix<T>(panel_slot, rows, panel_width);
     for_each_entry(
         "hepex::rref::gather_panel", space_, rows, panel_width,
