@@ -218,7 +218,7 @@ void add_rref_bench(CLI::App& app) {
       ->check(CLI::Range(0, 1 << 20));
   rref->add_flag("--whole-panels", o->whole_panels,
                  "reduce every panel in all its free rows, never a sample first "
-                 "(RrefOptions::sample_panels = false)");
+                 "(RrefOptions::sample_panels = false; default: off)");
   rref->add_option("--seed", o->seed, "random seed")->check(whole_number());
   rref->add_option("--json", o->json_path, "write the results to FILE (default: none)");
   rref->add_flag("-v,--verbose", o->verbose,
