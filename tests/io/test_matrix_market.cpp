@@ -152,12 +152,13 @@ TEST(MatrixMarket, DeviceMemoryCountsOneCopyAndTheScratch) {
     EXPECT_EQ(std::string(e.what()).find("device memory"), std::string::npos) << e.what();
   }
   // The estimate rref uses at n = 100,000 of 4-byte residues: 37.3 GiB for
-  // the matrix, 60.6 GiB in all, above the 59.9 GiB an H200 measured.
+  // the matrix, 64.0 GiB in all, above the 63.1 GiB an H200 measured with
+  // panels of 1024, and below the 80 GB of an H100.
   const double gib = static_cast<double>(std::size_t{1} << 30);
   const double all =
       (4e10 + static_cast<double>(hepex::linalg::rref_device_workspace(100000, 100000, 4))) / gib;
-  EXPECT_GT(all, 59.9);
-  EXPECT_LT(all, 62.0);
+  EXPECT_GT(all, 63.13);
+  EXPECT_LT(all, 66.0);
 }
 
 }  // namespace

@@ -37,7 +37,12 @@ namespace hepex::linalg {
 // measured at 3a2dd0d with the kernels before the two-launch pass) the
 // blocked path was 6.4x faster at n = 16384 with panels of 512 reduced by
 // the unblocked kernel, and slower at n = 4096: every pair of panel columns
-// costs a latency-bound pass over the panel.
+// costs a latency-bound pass over the panel. Since panels are reduced in a
+// sample of their rows first (detail/rref_blocked.hpp), panels of 1024
+// reduced recursively are faster on the H200 (2026-12-05, 3d41ffe, p =
+// 2^31 - 1): n = 8192 0.0928 s against 0.0921 s with 512, 16384 0.2570 s
+// against 0.2756 s, 32768 0.9228 s against 1.2357 s, 100,000 17.2 s against
+// 26.8 s (peak 64,645 MiB of device memory).
 struct AutomaticBlocking {
   int from, block, leaf;
   int chunk;  // columns per product of the trailing update (0: all at once)
@@ -52,7 +57,7 @@ constexpr AutomaticBlocking automatic_blocking() {
   if (Kokkos::SpaceAccessibility<Kokkos::HostSpace, typename ExecSpace::memory_space>::accessible) {
     return {1500, 256, 128, 1024, false};
   }
-  return {8192, 512, 256, 0, true};
+  return {8192, 1024, 256, 0, true};
 }
 
 // Reduces `a` in place to its RREF (zero rows at the bottom) on `space`.

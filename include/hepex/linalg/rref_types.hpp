@@ -42,16 +42,20 @@ struct RrefOptions {
 // rows x cols matrix of entry_bytes-byte residues: the blocked algorithm's
 // trailing products (int8 residue planes of the product chunk, about 9 bytes
 // per byte of its entries, the chunk capped at 2^29 entries:
-// detail::product_columns), its panel scratch (a sixteenth of the matrix
-// covers panels of 512 columns from n = 8192 on) and 3 GiB for the CUDA
-// context, Kokkos and the small buffers. At n = 100,000 mod 2^31 - 1
-// (37.3 GiB) the estimate is 60.6 GiB in all; an H200 measured 59.9 GiB
-// (perf/results/linalg/large_rref/2026-11-28_h200_6738888/).
+// detail::product_columns), the planes of the free rows' factors (rows x a
+// panel of 1024 columns, kept for every chunk), its panel scratch (a
+// sixteenth of the matrix covers a whole panel of 1024 columns from n =
+// 32768 on; below, the 3 GiB do) and 3 GiB for the CUDA context, Kokkos and
+// the small buffers. At n = 100,000 mod 2^31 - 1 (37.3 GiB) the estimate is
+// 64.0 GiB in all; an H200 measured 63.1 GiB with panels of 1024
+// (perf/results/linalg/rref/2026-12-05_h200_3d41ffe_sampled_panels.log;
+// 59.9 GiB with panels of 512: large_rref/2026-11-28_h200_6738888/).
 inline std::size_t rref_device_workspace(std::size_t rows, std::size_t cols,
                                          std::size_t entry_bytes) {
   const std::size_t entries = rows * cols, cap = std::size_t{1} << 29;
   const std::size_t product = (entries < cap ? entries : cap) * 9 * entry_bytes;
-  return product + entries * entry_bytes / 16 + (std::size_t{3} << 30);
+  const std::size_t factors = rows * 1024 * 9 * entry_bytes;
+  return product + factors + entries * entry_bytes / 16 + (std::size_t{3} << 30);
 }
 
 struct RrefResult {
