@@ -83,26 +83,25 @@ int run(std::uint64_t p, const std::vector<long>& sizes, long unblocked_max,
     const double t_blocked =
         time_hepex(hepex::linalg::automatic_blocking<HostSpace>().block, rank_blocked);
     Kokkos::deep_copy(blocked_result, m);
+    // Whether m holds the blocked result; else says where it differs.
+    auto same_as_blocked = [&](const char* what) {
+      for (std::size_t i = 0; i < n; ++i)
+        for (std::size_t j = 0; j < n; ++j)
+          if (m(i, j) != blocked_result(i, j)) {
+            std::cerr << what << " differ at (" << i << ", " << j << ")\n";
+            return false;
+          }
+      return true;
+    };
     // The same with every panel reduced in all its free rows (no sample).
     std::size_t rank_whole = 0;
     const double t_whole =
         time_hepex(hepex::linalg::automatic_blocking<HostSpace>().block, rank_whole, false);
-    for (std::size_t i = 0; i < n; ++i)
-      for (std::size_t j = 0; j < n; ++j)
-        if (m(i, j) != blocked_result(i, j)) {
-          std::cerr << "sampled and whole panels give different RREFs at (" << i << ", " << j
-                    << ")\n";
-          return 2;
-        }
+    if (!same_as_blocked("the RREFs with sampled and whole panels")) return 2;
     double t_unblocked = -1;
     if (size <= unblocked_max) {
       t_unblocked = time_hepex(-1, rank_unblocked);
-      for (std::size_t i = 0; i < n; ++i)
-        for (std::size_t j = 0; j < n; ++j)
-          if (m(i, j) != blocked_result(i, j)) {
-            std::cerr << "blocked and unblocked RREF differ at (" << i << ", " << j << ")\n";
-            return 2;
-          }
+      if (!same_as_blocked("the blocked and unblocked RREFs")) return 2;
     }
     double t_fflas = -1;
     std::string fflas_field = "none";

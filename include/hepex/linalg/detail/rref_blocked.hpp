@@ -24,8 +24,8 @@
 //     Otherwise S is reduced whole. On a random matrix the sample almost
 //     always has rank b (a lower one has probability about p^-(e+1)), and
 //     the latency-bound passes of the panel's reduction run over b + e rows
-//     instead of all free rows. Floating-point panels are reduced whole: their pivots are
-//     chosen for size among all rows.
+//     instead of all free rows. Floating-point panels are reduced whole:
+//     their pivots are chosen for size among all rows.
 //  2. M = A[I, J] (k x k) is invertible; right of the panel, X = A[:, c+b:n]:
 //       rows I:          X_I <- R = M^-1 X_I               (new pivot rows)
 //       other free rows: X_i <- X_i - A[i, J] R             (one product)
@@ -129,14 +129,13 @@ class BlockedRref {
       // separate reduction; elsewhere when inverse_beside_), Y ends holding
       // M^-1 (reduce_in_place and blocked with a marker column), else M^-1
       // comes afterwards from the k x 2k reduction of [M | 1].
-      const bool in_place = unblocked(block / 2, w);
       const int sample = panel_sample_rows(count, w);
       PanelReduction reduced = reduce_panel(a, free_rows, sample, count, c, w, block, depth);
       if (sample < count && static_cast<int>(reduced.panel.rank) < w) {
         reduced = reduce_panel(a, free_rows, count, count, c, w, block, depth);
       }
       const Mat s = reduced.s;
-      const bool with_y = reduced.with_y;
+      const bool in_place = reduced.in_place, with_y = reduced.with_y;
       const Ints source = reduced.source;  // source(t): the panel row of pivot t
       const RrefResult& panel = reduced.panel;
       const int k = static_cast<int>(panel.rank);
@@ -237,7 +236,8 @@ class BlockedRref {
     Mat s;
     Ints source;  // source(t): the row of S of pivot t
     RrefResult panel;
-    bool with_y;  // S holds Y, and Y M^-1 in its pivot rows
+    bool in_place;  // by the unblocked kernel: pivot t in row source(t), else in row t
+    bool with_y;    // S holds Y, and Y M^-1 in its pivot rows
   };
   PanelReduction reduce_panel(const Mat& a, const Ints& free_rows, int rows, int count, int c,
                               int w, int block, int depth) {
@@ -245,6 +245,7 @@ class BlockedRref {
     const bool in_place = unblocked(block / 2, w), with_y = inverse_beside_ || rows < count;
     const int panel_width = with_y ? 2 * w : w;
     PanelReduction reduced;
+    reduced.in_place = in_place;
     reduced.with_y = with_y;
     const Mat s = scratch_at(depth).template matrix<T>(panel_slot, rows, panel_width);
     for_each_entry(
